@@ -1,6 +1,7 @@
 #include "server.h"
 #include <string.h>
 #include <signal.h>
+#include <pthread.h>
 
 typedef struct {
     PortalEmuRequestHandler handler;
@@ -117,6 +118,13 @@ static gboolean on_quit_signal(gpointer loop) {
 }
 
 void portal_emu_quit_on_signals(GMainLoop *loop) {
+    /* A parent may have spawned us with these blocked (Foundation's Process does, from some threads);
+     * then the handlers below would never run and SIGTERM could not stop us. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
     g_unix_signal_add(SIGINT, on_quit_signal, loop);
     g_unix_signal_add(SIGTERM, on_quit_signal, loop);
 }

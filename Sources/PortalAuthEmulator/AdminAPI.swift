@@ -22,7 +22,14 @@ extension Emulator {
             ["environmentId": $0.environmentId, "endUserId": $0.endUserId, "clientId": $0.clientId,
              "isAccountAbstracted": $0.isAccountAbstracted, "createdAt": $0.createdAt]
         }
-        return .data(["environments": environments, "users": userList, "sessions": sessionList, "now": now])
+        let appleReceipts: [[String: Any]] = appleSubjects.receipts.map { receipt in
+            var entry: [String: Any] = ["environmentId": receipt.environmentId, "sub": receipt.sub, "emailInForm": receipt.emailInForm]
+            if let email = receipt.endUserEmail,
+               let user = users.user(environmentId: receipt.environmentId, email: email) { entry["endUserId"] = user.endUserId }
+            return entry
+        }
+        return .data(["environments": environments, "users": userList, "sessions": sessionList,
+                      "appleCallbacks": appleReceipts, "now": now])
     }
 
     func adminOutbox(_ request: EmulatorRequest) -> EmulatorResponse {

@@ -111,12 +111,17 @@ extension Emulator {
 
     /// What a backend does with Apple's form_post: the `user` email at first consent, else the recorded `sub`.
     private func appleEndUserEmail(_ assertion: FakeApple.Assertion, environmentId: String) -> String? {
+        let email: String?
         if let userJSON = assertion.userJSON,
-           let email = JSON.object(from: Data(userJSON.utf8))?["email"] as? String {
-            appleSubjects.record(environmentId: environmentId, sub: assertion.sub, email: email)
-            return email
+           let shared = JSON.object(from: Data(userJSON.utf8))?["email"] as? String {
+            appleSubjects.record(environmentId: environmentId, sub: assertion.sub, email: shared)
+            email = shared
+        } else {
+            email = appleSubjects.email(environmentId: environmentId, sub: assertion.sub)
         }
-        return appleSubjects.email(environmentId: environmentId, sub: assertion.sub)
+        appleSubjects.received(.init(environmentId: environmentId, sub: assertion.sub,
+                                     emailInForm: assertion.userJSON != nil, endUserEmail: email))
+        return email
     }
 
     /// Spends the state, then redirects to the app with a grant, or with `error=oauth_failed` when the

@@ -89,6 +89,10 @@ final class SoupServerHost {
 
     private func write(_ response: EmulatorResponse, to message: OpaquePointer) {
         soup_server_message_set_status(message, guint(response.status), nil)
+        // One request per connection: otherwise a client whose kept-alive connection is dropped by a
+        // `drop` fault silently resends the request on a new one (curl and libsoup both do), and the
+        // fault would not be seen at all.
+        portal_emu_message_add_header(message, "Connection", "close")
         for (name, value) in response.headers { portal_emu_message_add_header(message, name, value) }
         if let contentType = response.contentType {
             response.body.withUnsafeBytes { raw in
