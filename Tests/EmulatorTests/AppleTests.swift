@@ -83,9 +83,9 @@ final class AppleTests {
         let urls = try await client.authorizeURLs()
         let cancelled = try await client.completeApple(urls, action: "cancel")
         #expect(cancelled.status == 302)
-        #expect(cancelled.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed")
+        expectQuietly(cancelled.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed", "redirected with the expected URL")
         let reused = try await client.completeApple(urls, email: "alice@example.com")
-        #expect(reused.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed")
+        expectQuietly(reused.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed", "redirected with the expected URL")
     }
 
     @Test func anIncompleteChoiceShowsApplesPageAgainWithTheStateIntact() async throws {
@@ -94,7 +94,7 @@ final class AppleTests {
         let incomplete = try await client.postForm(query["redirect_uri"] ?? "", [("state", urls.state), ("action", "continue")])
         #expect(incomplete.status == 400)
         #expect(incomplete.text.contains("Choose an account or type an email address."))
-        #expect(incomplete.location == nil)
+        expectQuietly(incomplete.location == nil, "no redirect")
         let redirect = try await client.completeApple(urls, email: "alice@example.com")
         #expect(EmulatorClient.appRedirectQuery(redirect)["token"] != nil)
     }
@@ -109,6 +109,6 @@ final class AppleTests {
         let state = EmulatorClient.AuthorizeURLs.query(google)["state"] ?? ""
         let posted = try await client.postForm("/api/v3/auth/oauth/callback/g",
                                                [("state", state), ("email", "alice@example.com"), ("action", "continue")])
-        #expect(posted.location == "myapp://cb?error=oauth_failed")
+        expectQuietly(posted.location == "myapp://cb?error=oauth_failed", "redirected with the expected URL")
     }
 }

@@ -63,15 +63,15 @@ final class OAuthTests {
         let query = EmulatorClient.appRedirectQuery(redirect)
         #expect(query["login_type"] == "GOOGLE")
         let grant = query["token"] ?? ""
-        #expect(grant.hasPrefix("pg_"))
+        expectQuietly(grant.hasPrefix("pg_"), "grant has the pg_ shape")
 
         let exchange = try await client.exchange(grant)
         #expect(exchange.status == 200)
         let data = exchange.data ?? [:]
         let sessionToken = data["clientSessionToken"] as? String ?? ""
-        #expect(sessionToken.hasPrefix("pst_"))
+        expectQuietly(sessionToken.hasPrefix("pst_"), "sessionToken has the pst_ shape")
         #expect(data["isAccountAbstracted"] as? Bool == false)
-        #expect(data["userJwt"] == nil)
+        expectQuietly(data["userJwt"] == nil, "no user JWT for a user without TOTP")
         let endUserId = data["endUserId"] as? String
         let clientId = data["clientId"] as? String
         #expect(endUserId?.isEmpty == false)
@@ -120,9 +120,9 @@ final class OAuthTests {
         let urls = try await client.authorizeURLs()
         let cancelled = try await client.completeGoogle(urls, action: "cancel")
         #expect(cancelled.status == 302)
-        #expect(cancelled.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed")
+        expectQuietly(cancelled.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed", "redirected with the expected URL")
         let retry = try await client.completeGoogle(urls, email: "alice@example.com")
-        #expect(retry.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed")
+        expectQuietly(retry.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed", "redirected with the expected URL")
     }
 
     @Test func googleUseSpendsTheAppleURLToo() async throws {
@@ -131,29 +131,29 @@ final class OAuthTests {
         #expect(EmulatorClient.appRedirectQuery(google)["token"] != nil)
         let apple = try await client.completeApple(urls, email: "alice@example.com")
         #expect(apple.status == 302)
-        #expect(apple.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed")
+        expectQuietly(apple.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed", "redirected with the expected URL")
 
         // And the other way round.
         let fresh = try await client.authorizeURLs()
         let appleFirst = try await client.completeApple(fresh, email: "alice@example.com")
         #expect(EmulatorClient.appRedirectQuery(appleFirst)["login_type"] == "APPLE")
         let googleSecond = try await client.completeGoogle(fresh, email: "alice@example.com")
-        #expect(googleSecond.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed")
+        expectQuietly(googleSecond.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed", "redirected with the expected URL")
     }
 
     @Test func unknownStateGetsA400PageAndAForgedCodeFails() async throws {
         let unknown = try await client.get("/api/v3/auth/oauth/callback/local-dev?code=gc_x&state=never-issued")
         #expect(unknown.status == 400)
         #expect(unknown.header("Content-Type")?.hasPrefix("text/html") == true)
-        #expect(unknown.location == nil)
+        expectQuietly(unknown.location == nil, "no redirect")
         let noState = try await client.postForm("/api/v3/auth/oauth/callback/local-dev", [("action", "continue")])
         #expect(noState.status == 400)
 
         let urls = try await client.authorizeURLs()
         let forged = try await client.get("/api/v3/auth/oauth/callback/local-dev?code=gc_forged&state=\(urls.state)")
-        #expect(forged.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed")
+        expectQuietly(forged.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed", "redirected with the expected URL")
         let providerError = try await client.get("/api/v3/auth/oauth/callback/local-dev?error=access_denied&state=\(try await client.authorizeURLs().state)")
-        #expect(providerError.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed")
+        expectQuietly(providerError.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed", "redirected with the expected URL")
     }
 
     @Test func aGrantIsSingleUseButItsSessionStaysValid() async throws {
@@ -232,6 +232,6 @@ final class OAuthTests {
             ("redirect_uri", "https://evil.example/cb"), ("state", "abc"), ("email", "alice@example.com"), ("action", "continue"),
         ])
         #expect(post.status == 400)
-        #expect(post.location == nil)
+        expectQuietly(post.location == nil, "no redirect")
     }
 }
