@@ -2,6 +2,9 @@
 #include <string.h>
 #include <signal.h>
 #include <pthread.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 typedef struct {
     PortalEmuRequestHandler handler;
@@ -141,4 +144,19 @@ gsize portal_emu_hmac(GChecksumType type, const guint8 *key, gsize key_len,
 
 gchar *portal_emu_sha256_hex(const guint8 *data, gsize len) {
     return g_compute_checksum_for_data(G_CHECKSUM_SHA256, data, len);
+}
+
+void portal_emu_protect_stderr(void) {
+    signal(SIGPIPE, SIG_IGN);
+    struct stat info;
+    if (fstat(STDERR_FILENO, &info) == 0 && S_ISFIFO(info.st_mode)) {
+        int flags = fcntl(STDERR_FILENO, F_GETFL);
+        if (flags >= 0)
+            fcntl(STDERR_FILENO, F_SETFL, flags | O_NONBLOCK);
+    }
+}
+
+void portal_emu_log_write(const char *text, gsize len) {
+    ssize_t written = write(STDERR_FILENO, text, len);
+    (void)written;
 }

@@ -85,6 +85,7 @@ public enum EmulatorCommand {
             return 1
         }
 
+        portal_emu_protect_stderr()
         let emulator = Emulator(config: config)
         let host = SoupServerHost(emulator: emulator)
         let port: UInt16

@@ -76,7 +76,8 @@ enum Html {
     legend{padding:0 6px;font-weight:500}
     fieldset label{display:block;padding:4px 0}
     .hint{color:#5f6368;font-size:13px;margin-left:24px}
-    .actions{display:flex;justify-content:flex-end;gap:10px;margin-top:22px}
+    /* Continue comes first in the form so Enter submits it; row-reverse still shows it on the right. */
+    .actions{display:flex;flex-direction:row-reverse;justify-content:flex-start;gap:10px;margin-top:22px}
     button{font:inherit;font-weight:500;border-radius:20px;padding:9px 22px;cursor:pointer;border:1px solid transparent}
     button.secondary{background:transparent;color:#0b57d0;border-color:#c4c7c5}
     button.primary{background:#0b57d0;color:#fff}

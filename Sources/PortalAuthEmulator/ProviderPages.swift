@@ -53,7 +53,7 @@ enum ProviderPages {
         <main class="card \(provider.rawValue)">
         <p class="banner">Local test environment — not the real \(provider.displayName)</p>
         <div class="brand">\(provider == .google ? googleWordmark : "Apple ID")</div>
-        <h1>\(provider == .google ? "Choose an account" : "Sign in with Apple ID")</h1>
+        <h1>\(provider == .google ? "Choose an account" : "Sign in with Apple")</h1>
         <p class="sub">to continue to the app (portal-auth-emulator)</p>
         \(error)
         <form method="post" action="\(Html.escape(chooser.formAction))">
@@ -65,8 +65,8 @@ enum ProviderPages {
         <input type="email" id="custom_email" name="custom_email" value="\(Html.escape(chooser.typedEmail))" placeholder="name@example.com" autocomplete="off">
         \(sharing)
         <div class="actions">
-        <button type="submit" class="secondary" name="action" value="cancel">Cancel</button>
         <button type="submit" class="primary" name="action" value="continue">Continue</button>
+        <button type="submit" class="secondary" name="action" value="cancel">Cancel</button>
         </div>
         </form>
         <footer>Nothing you enter here leaves this computer.</footer>

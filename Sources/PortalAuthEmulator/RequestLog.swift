@@ -1,3 +1,4 @@
+import CPortalShim
 import Foundation
 
 /// What the emulator answered, for tests and the dashboard: method, path (never a query) and status.
@@ -15,6 +16,7 @@ final class RequestLog {
         entries.append(Entry(method: method, path: path, status: status))
         if entries.count > Self.capacity { entries.removeFirst(entries.count - Self.capacity) }
         // Path only: grants and tokens travel in queries, bodies and headers, never in paths.
-        FileHandle.standardError.write(Data("\(method) \(path) \(status == 0 ? "dropped" : String(status))\n".utf8))
+        let line = "\(method) \(path) \(status == 0 ? "dropped" : String(status))\n"
+        portal_emu_log_write(line, gsize(line.utf8.count))
     }
 }

@@ -34,6 +34,10 @@ final class AppleTests {
         #expect(page.text.contains(#"name="share" value="hide""#))
         #expect(page.text.contains("Local test environment — not the real Apple"))
         #expect(!page.text.lowercased().contains("<script"))
+        // Continue is the form's first button, so Enter in the email field continues instead of cancelling.
+        let continueAt = page.text.range(of: #"value="continue""#)?.lowerBound
+        let cancelAt = page.text.range(of: #"value="cancel""#)?.lowerBound
+        #expect(continueAt != nil && cancelAt != nil && continueAt! < cancelAt!)
     }
 
     @Test func sharedEmailSignsInAsThatEmailsEndUser() async throws {

@@ -77,6 +77,19 @@ final class ServerTests {
     }
 }
 
+@Suite("Request log")
+struct RequestLogTests {
+    @Test func aParentThatNeverReadsStderrCannotStallTheEmulator() async throws {
+        let emulator = try EmulatorProcess(drainStderr: false)
+        defer { emulator.stop() }
+        let client = EmulatorClient(baseURL: emulator.baseURL, timeout: 5)
+        let longPath = "/" + String(repeating: "x", count: 4000)
+        // About 100 KiB of log lines, more than a pipe holds.
+        for _ in 0..<25 { #expect(try await client.get(longPath).status == 404) }
+        #expect(try await client.get("/api/v3/auth/methods").status == 200)
+    }
+}
+
 @Suite("Command line and config files")
 struct CommandLineTests {
     @Test func helpDocumentsOptionsAndConfigFormat() throws {

@@ -24,6 +24,13 @@ void portal_emu_message_drop(SoupServerMessage *msg);
 /* Appends a response header (both strings copied). */
 void portal_emu_message_add_header(SoupServerMessage *msg, const char *name, const char *value);
 
+/* Makes the request log harmless to a parent that never reads it: SIGPIPE ignored and, when
+ * stderr is a pipe, writes that would block are dropped instead (O_NONBLOCK). */
+void portal_emu_protect_stderr(void);
+
+/* Writes `len` bytes to stderr once, ignoring errors (a full or closed pipe loses the line). */
+void portal_emu_log_write(const char *text, gsize len);
+
 /* Quits `loop` on SIGINT or SIGTERM. */
 void portal_emu_quit_on_signals(GMainLoop *loop);
 

@@ -33,7 +33,8 @@ final class EmulatorProcess: @unchecked Sendable {
     }
 
     /// Starts the emulator with `--port 0` (plus `arguments`) and waits for its listening line.
-    init(arguments: [String] = []) throws {
+    /// `drainStderr: false` plays a careless parent that never reads the request log.
+    init(arguments: [String] = [], drainStderr: Bool = true) throws {
         process.executableURL = try Self.executableURL()
         process.arguments = ["--port", "0"] + arguments
         let stdoutPipe = Pipe()
@@ -50,7 +51,9 @@ final class EmulatorProcess: @unchecked Sendable {
         self.port = port
         baseURL = URL(string: "http://127.0.0.1:\(port)")!
         // Keep draining stderr (request log lines) so the emulator never blocks on a full pipe.
-        stderrPipe.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
+        if drainStderr {
+            stderrPipe.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
+        }
     }
 
     /// Stops the emulator the way a user would (SIGTERM) and returns its exit status.
