@@ -1,0 +1,26 @@
+import Testing
+@testable import PortalAuth
+
+@Suite("PortalSession")
+struct PortalSessionTests {
+    @Test func handsOutItsTokenUntilInvalidated() throws {
+        let session = PortalSession(clientSessionToken: Secrets.sessionToken, endUserId: "eu_1")
+        #expect(tokenMatches(session, Secrets.sessionToken), "token mismatch")
+        #expect(!session.isInvalidated)
+        session.invalidate()
+        #expect(session.isInvalidated)
+        #expect(throws: PortalCredentialError.sessionInvalidated) { try session.getToken() }
+        session.invalidate()
+        #expect(session.isInvalidated)
+        #expect(session.endUserId == "eu_1")
+    }
+
+    @Test func descriptionNeverShowsTheToken() {
+        let session = PortalSession(clientSessionToken: Secrets.sessionToken, endUserId: "eu_1")
+        let result = AuthResult.authenticated(AuthenticatedResult(session: session, clientId: "cl_1", isAccountAbstracted: nil))
+        for text in [String(describing: session), String(describing: result), "\(session)"] {
+            #expect(!containsAnySecret(text))
+            #expect(text.contains("eu_1"))
+        }
+    }
+}
