@@ -1,7 +1,7 @@
 import Testing
 @testable import PortalAuth
 
-@Suite("AsyncMutex")
+@Suite("AsyncMutex", .timeLimit(.minutes(1)))
 struct AsyncMutexTests {
     @Test func waitersRunInArrivalOrderOneAtATime() async throws {
         let mutex = AsyncMutex()

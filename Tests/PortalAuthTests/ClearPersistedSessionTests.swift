@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PortalAuth
 
-@Suite("clearPersistedSession")
+@Suite("clearPersistedSession", .timeLimit(.minutes(1)))
 struct ClearPersistedSessionTests {
     @Test func deletesTheStoredSessionWithoutAServerCall() async throws {
         let f = try Fixture()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PortalAuth
 
-@Suite("handleRedirect: order of the checks and routing")
+@Suite("handleRedirect: order of the checks and routing", .timeLimit(.minutes(1)))
 struct HandleRedirectTests {
     @Test func emptyURLReturnsNilWithoutARequest() async throws {
         let f = try Fixture()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PortalAuth
 
-@Suite("PortalClient and session invalidation")
+@Suite("PortalClient and session invalidation", .timeLimit(.minutes(1)))
 struct PortalClientTests {
     private func makeClient(_ transport: ScriptedTransport, _ session: PortalSession) throws -> PortalClient {
         try PortalClient(session: session, apiHost: "127.0.0.1:8790", authEnvironmentId: "local-dev", transport: transport)
@@ -129,5 +129,18 @@ struct PortalClientTests {
         #expect(throws: PortalAuthError.invalidArgument(name: "authEnvironmentId")) {
             try PortalClient(session: session(), apiHost: "api.portalhq.io", authEnvironmentId: " ", transport: ScriptedTransport())
         }
+    }
+
+    @Test func sessionEndedElsewhereIsReportedWithoutARequest() async throws {
+        let transport = ScriptedTransport()
+        let session = session()
+        let client = try makeClient(transport, session)
+        let calls = Box(0)
+        client.onSessionInvalidated { calls.withLock { $0 += 1 } }
+        session.invalidate()
+        await #expect(throws: PortalCredentialError.sessionInvalidated) { try await client.getClient() }
+        await #expect(throws: PortalCredentialError.sessionInvalidated) { try await client.getClient() }
+        #expect(transport.requests.isEmpty)
+        #expect(calls.current == 1)
     }
 }

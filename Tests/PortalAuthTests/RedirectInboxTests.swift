@@ -1,7 +1,7 @@
 import Testing
 @testable import PortalAuth
 
-@Suite("RedirectInbox")
+@Suite("RedirectInbox", .timeLimit(.minutes(1)))
 struct RedirectInboxTests {
     @Test func nobodyListeningMeansNotTaken() {
         #expect(!RedirectInbox().deliver("app://cb?token=x"))

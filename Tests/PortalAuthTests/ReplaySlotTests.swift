@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PortalAuth
 
-@Suite("Replay slot: a redirect delivered twice")
+@Suite("Replay slot: a redirect delivered twice", .timeLimit(.minutes(1)))
 struct ReplaySlotTests {
     @Test func sameURLReplaysTheSameResultAndSessionWithoutASecondExchange() async throws {
         let f = try Fixture()

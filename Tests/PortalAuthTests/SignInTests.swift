@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PortalAuth
 
-@Suite("signInWithGoogle / signInWithApple")
+@Suite("signInWithGoogle / signInWithApple", .timeLimit(.minutes(1)))
 struct SignInTests {
     /// Makes the fake browser behave like the desktop: the provider redirects back at once.
     private func redirectOnOpen(_ f: Fixture, _ uri: String = Fixture.redirect(), delivered: Box<Bool>? = nil) {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PortalAuth
 
-@Suite("verifyTotp")
+@Suite("verifyTotp", .timeLimit(.minutes(1)))
 struct VerifyTotpTests {
     @Test func postsTheCodeVerbatimWithTheJwtAsBearerAndSavesBeforeReturning() async throws {
         let f = try Fixture()
@@ -131,5 +131,30 @@ struct VerifyTotpTests {
         await #expect(throws: PortalRequestsError.clientError(#"429 - {"error":"Too many attempts"}"#)) {
             try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt)
         }
+    }
+
+    @Test func alreadyCancelledCallerSendsNoCode() async throws {
+        let f = try Fixture()
+        f.transport.reply(Wire.totpAccepted())
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt)
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(f.transport.requests.isEmpty)
+    }
+
+    @Test func failedSaveAfterAnAcceptedCodeIsFinishedByRedeliveringTheGrant() async throws {
+        let f = try Fixture()
+        f.transport.reply(Wire.totpStep())
+        f.transport.reply(Wire.totpAccepted())
+        let step = try #require(try await f.auth.handleRedirect(Fixture.redirect())?.totpStep)
+        f.store.failNextSave()
+        await #expect(throws: PortalAuthError.self) { try await f.auth.verifyTotp("123456", userJwt: step.userJwt) }
+        let replayed = try #require(try await f.auth.handleRedirect(Fixture.redirect())?.authenticated)
+        #expect(replayed.session.endUserId == "eu_totp")
+        #expect(f.transport.requests.count == 2)
+        let saved = f.store.stored() == Fixture.storedSecret(endUserId: "eu_totp")
+        #expect(saved, "the re-delivered grant did not finish the save")
     }
 }
