@@ -8,7 +8,7 @@ struct ClearPersistedSessionTests {
         let f = try Fixture()
         f.store.put(Fixture.storedSecret())
         try await f.auth.clearPersistedSession()
-        #expect(f.store.stored() == nil)
+        #expect(f.store.isEmpty)
         #expect(f.transport.requests.isEmpty)
         #expect(try await f.auth.restoreSession() == nil)
     }
@@ -22,7 +22,7 @@ struct ClearPersistedSessionTests {
         // The re-delivered redirect cannot bring the session back; Portal refuses the spent grant.
         await #expect(throws: PortalRequestsError.unauthorized) { try await f.auth.handleRedirect(Fixture.redirect()) }
         #expect(f.transport.requests.count == 2)
-        #expect(f.store.stored() == nil)
+        #expect(f.store.isEmpty)
     }
 
     @Test func forgetsAPendingTotpSave() async throws {
@@ -34,7 +34,7 @@ struct ClearPersistedSessionTests {
         f.transport.reply(401, Wire.error401)
         await #expect(throws: PortalRequestsError.unauthorized) { try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt) }
         #expect(f.transport.requests.count == 2)
-        #expect(f.store.stored() == nil)
+        #expect(f.store.isEmpty)
     }
 
     @Test func waitsForARunningExchangeSoTheSessionDoesNotComeBack() async throws {
@@ -50,7 +50,7 @@ struct ClearPersistedSessionTests {
         _ = try await exchange.value
         try await clear.value
         #expect(f.store.saveCount == 1)
-        #expect(f.store.stored() == nil)
+        #expect(f.store.isEmpty)
     }
 
     @Test func deleteFailureIsSessionStorageFailure() async throws {

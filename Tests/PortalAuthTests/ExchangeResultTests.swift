@@ -11,7 +11,7 @@ struct ExchangeResultTests {
         #expect(result.session.endUserId == "eu_1")
         #expect(result.clientId == "cl_1")
         #expect(result.isAccountAbstracted == true)
-        #expect(tokenMatches(result.session, Secrets.sessionToken), "session token mismatch")
+        expectSameSecret(try? result.session.getToken(), Secrets.sessionToken, "session token mismatch")
         let saved = f.store.stored() == Fixture.storedSecret()
         #expect(saved, "stored secret is not the sorted-key JSON")
         #expect(f.store.saveCount == 1)
@@ -26,7 +26,7 @@ struct ExchangeResultTests {
         #expect(step.endUserId == "eu_totp")
         #expect(step.totpSecret == "JBSWY3DPEHPK3PXP")
         #expect(f.store.saveCount == 0)
-        #expect(f.store.stored() == nil)
+        #expect(f.store.isEmpty)
     }
 
     @Test func blankSessionTokenBesideUserJwtIsATotpStep() async throws {
@@ -68,7 +68,7 @@ struct ExchangeResultTests {
         await #expect(throws: PortalAuthError.sessionStorageFailure(message: "The login keyring is locked. Unlock it and try again.")) {
             try await f.auth.handleRedirect(Fixture.redirect())
         }
-        #expect(f.store.stored() == nil)
+        #expect(f.store.isEmpty)
     }
 
     @Test func anyOtherStoreErrorIsWrappedToo() async throws {

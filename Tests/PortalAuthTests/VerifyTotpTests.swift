@@ -63,7 +63,7 @@ struct VerifyTotpTests {
         f.transport.reply(401, Wire.error401)
         f.transport.reply(Wire.totpAccepted())
         await #expect(throws: PortalRequestsError.unauthorized) { try await f.auth.verifyTotp("000000", userJwt: Secrets.userJwt) }
-        #expect(f.store.stored() == nil)
+        #expect(f.store.isEmpty)
         let result = try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt)
         #expect(result.session.endUserId == "eu_totp")
         #expect(f.transport.requests.count == 2)
@@ -75,13 +75,13 @@ struct VerifyTotpTests {
         f.transport.reply(Wire.totpAccepted())
         f.store.failNextSave()
         await #expect(throws: PortalAuthError.self) { try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt) }
-        #expect(f.store.stored() == nil)
+        #expect(f.store.isEmpty)
 
         let result = try await f.auth.verifyTotp("999999", userJwt: Secrets.userJwt)
         #expect(f.transport.requests.count == 1)
         let saved = f.store.stored() == Fixture.storedSecret(endUserId: "eu_totp")
         #expect(saved, "the pending save was not finished")
-        #expect(tokenMatches(result.session, Secrets.sessionToken), "session token mismatch")
+        expectSameSecret(try? result.session.getToken(), Secrets.sessionToken, "session token mismatch")
     }
 
     @Test func aDifferentJwtStartsANewVerification() async throws {

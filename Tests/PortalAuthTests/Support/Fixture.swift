@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import PortalAuth
 
 /// Secret-shaped values like the emulator mints. Tests compare them, never print them.
@@ -89,9 +90,18 @@ struct Fixture {
     }
 }
 
-/// The session token without printing it when a comparison fails.
-func tokenMatches(_ session: PortalSession, _ expected: String) -> Bool {
-    (try? session.getToken()) == expected
+/// Compares values that may be secrets without printing them when they differ
+/// (a failed `#expect(a == b)` prints both sides).
+func expectSameSecret(_ actual: String?, _ expected: String?, _ what: String,
+                      sourceLocation: SourceLocation = #_sourceLocation) {
+    let same = actual == expected
+    #expect(same, "\(what) differs", sourceLocation: sourceLocation)
+}
+
+/// Fails, without printing `text`, when it holds a grant, session token or JWT.
+func expectNoSecret(_ text: String, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    let leaked = containsAnySecret(text)
+    #expect(!leaked, "\(what) contains a secret", sourceLocation: sourceLocation)
 }
 
 /// Whether `text` contains any value from `Secrets.all`.

@@ -59,6 +59,7 @@ final class InMemorySessionStore: SessionStore, Sendable {
         state.withLock { $0.secrets[environment] = secret }
     }
 
+    var isEmpty: Bool { state.withLock { $0.secrets.isEmpty } }
     var saveCount: Int { state.withLock { $0.saves } }
     var loadCount: Int { state.withLock { $0.loads } }
     var deleteCount: Int { state.withLock { $0.deletes } }
