@@ -175,4 +175,15 @@ struct SignInTests {
         #expect(await eventually { f.inbox.listenerCount == 0 })
         #expect(!f.inbox.deliver(Fixture.magicLinkRedirect()))
     }
+
+    @Test func callbackGoesThroughTheReplaySlotLikeHandleRedirect() async throws {
+        let f = try Fixture()
+        f.transport.reply(Wire.session())
+        f.transport.reply(Wire.authorizeUrls)
+        let earlier = try #require(try await f.auth.handleRedirect(Fixture.redirect())?.authenticated)
+        redirectOnOpen(f)
+        let viaSignIn = try #require(try await f.auth.signInWithGoogle().authenticated)
+        #expect(viaSignIn.session === earlier.session)
+        #expect(f.transport.paths == ["/api/v3/auth/oauth/tokens", "/api/v3/auth/oauth/urls"])
+    }
 }
