@@ -43,9 +43,9 @@ extension PortalAuthError: LocalizedError, CustomStringConvertible {
         case .invalidGrantResponse:
             return "Portal accepted the sign-in but returned neither a session nor a two-factor step. Start a new sign-in."
         case .invalidUserJwt(let detail):
-            return "The two-factor step could not be read: \(detail) Start a new sign-in."
+            return "The two-factor step could not be read: \(sentence(detail)) Start a new sign-in."
         case .sessionStorageFailure(let message):
-            return "The session could not be stored: \(message) Fix the session storage (for example, unlock the login keyring) and try again."
+            return "The session could not be stored: \(sentence(message)) Fix the session storage (for example, unlock the login keyring) and try again."
         case .accountAbstractionUnavailable(let message):
             return "Account abstraction is not available for this auth environment (\(message)). Turn off account abstraction or enable it in the Portal dashboard."
         case .rateLimited:
@@ -164,6 +164,13 @@ extension SessionStoreError: LocalizedError {
     public var errorDescription: String? {
         SecretRedaction.redact(message)
     }
+}
+
+/// `text` ending in a full stop, so a message from elsewhere reads as a sentence.
+private func sentence(_ text: String) -> String {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard let last = trimmed.last else { return "(no details)." }
+    return ".!?".contains(last) ? trimmed : trimmed + "."
 }
 
 extension AuthMethod {

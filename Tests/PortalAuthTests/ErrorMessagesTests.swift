@@ -47,6 +47,8 @@ struct ErrorMessagesTests {
         #expect(PortalAuthError.authMethodUnavailable(.apple).description.contains("Apple sign-in is not enabled"))
         #expect(PortalAuthError.sessionStorageFailure(message: "The login keyring is locked.").description
                 .contains("The login keyring is locked."))
+        #expect(PortalAuthError.sessionStorageFailure(message: "disk full").description
+                == "The session could not be stored: disk full. Fix the session storage (for example, unlock the login keyring) and try again.")
         #expect(PortalAuthError.rateLimited.description.contains("Wait"))
         #expect(PortalAuthSignInError.closed.description.contains("Start it again"))
         #expect(PortalCredentialError.sessionInvalidated.description.contains("Sign in again"))
