@@ -15,8 +15,21 @@ public enum EmulatorCommand {
       --help          show this help
 
     Once ready it prints one line: listening on http://127.0.0.1:PORT
-    Dashboard at /, administration API under /emulator/v1/ (reset, state, outbox, requests,
-    clock, faults, users/<email>/totp).
+    Stops on SIGINT or SIGTERM. Logs "METHOD /path STATUS" per request to stderr (never a query,
+    body or token).
+
+    Dashboard at /. Administration API (JSON) under /emulator/v1/:
+      POST reset                    forget sessions, grants, outbox, faults; real clock again
+      GET  state                    environments, users, live sessions (no tokens)
+      GET  outbox                   magic-link emails: [{email, link, sentAt}]
+      GET  requests                 [{method, path, status}] (status 0 = dropped)
+      GET|POST clock                {"advanceSeconds": N} moves emulator time forward
+      GET|POST faults               {"path", "kind", "count", "status", "seconds"}:
+                                      status  answer `status` (default 503), do nothing
+                                      hang    hold `seconds` (default 5), then handle normally
+                                      drop    do the work, then close without answering
+      GET  users/<email>/totp       {"secret", "code"} of a TOTP user
+      POST sessions/revoke          {"endUserId"?} revokes sessions (all without a body)
 
     Config file format:
       {"environments": [{
