@@ -5,6 +5,8 @@ import FoundationNetworking
 
 /// A running `portal-auth-emulator --port 0`, administered over its `/emulator/v1/` JSON API
 /// (with URLSession, independently of the transport under test).
+nonisolated(unsafe) private var emulatorPids: [Int32] = []
+
 final class Emulator: @unchecked Sendable {
     let process: Process
     let baseURL: URL
@@ -27,7 +29,8 @@ final class Emulator: @unchecked Sendable {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ChildSignals.launchUnblocked(process)
+        Self.stopAtExit(process.processIdentifier)
         // Wait for the one "listening on http://127.0.0.1:PORT" line.
         var buffer = Data()
         let deadline = Date().addingTimeInterval(20)
@@ -52,6 +55,14 @@ final class Emulator: @unchecked Sendable {
     }
 
     deinit { process.terminate() }
+
+    /// `shared` lives until the test process exits, which never runs deinit: stop the emulator then.
+    private static func stopAtExit(_ pid: Int32) {
+        emulatorPids.append(pid)
+        if emulatorPids.count == 1 {
+            atexit { for pid in emulatorPids { kill(pid, SIGTERM) } }
+        }
+    }
 
     var apiHost: String { "127.0.0.1:\(port)" }
 

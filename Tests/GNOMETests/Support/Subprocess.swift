@@ -18,7 +18,7 @@ enum Subprocess {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch {
+        do { try ChildSignals.launchUnblocked(process) } catch {
             return ProcessResult(status: -1, stdout: "", stderr: "could not start \(executable): \(error)")
         }
         // Read both pipes concurrently so a chatty child never blocks on a full pipe.
@@ -31,7 +31,8 @@ enum Subprocess {
         let deadline = DispatchTime.now() + timeout
         if group.wait(timeout: deadline) == .timedOut {
             process.terminate()
-            group.wait()
+            // A grandchild may still hold the pipes open; do not wait for it forever.
+            _ = group.wait(timeout: .now() + 5)
         }
         process.waitUntilExit()
         return ProcessResult(status: process.terminationStatus,
