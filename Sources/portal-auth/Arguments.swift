@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the command line asked for.
 struct Invocation {
     enum Command {
@@ -54,7 +56,12 @@ enum Arguments {
                 value = arguments[index]
                 index += 1
             }
-            if name == "user-jwt" { userJwt = value } else { flags[name] = value }
+            if name == "user-jwt" {
+                // "-" reads it from stdin, so the JWT does not show in the process list.
+                userJwt = value == "-" ? readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces) : value
+            } else {
+                flags[name] = value
+            }
         }
         return Invocation(flags: flags, command: try command(positional, userJwt: userJwt))
     }

@@ -7,9 +7,6 @@ struct Commands {
 
     func run(_ command: Invocation.Command) async -> ExitCode {
         switch command {
-        case .help:
-            print(Help.text)
-            return .success
         case .handleRedirect(let urls):
             // One PortalAuth for all URLs, so a repeated URL hits the replay slot instead of the network.
             var status = ExitCode.success
@@ -54,7 +51,7 @@ struct Commands {
             try await auth.clearPersistedSession()
             Output.line([("signedOut", .bool(true))])
         case .help, .handleRedirect:
-            preconditionFailure("handled in run(_:)")
+            preconditionFailure("help is printed before any PortalAuth exists; handle-redirect is handled in run(_:)")
         }
         return .success
     }

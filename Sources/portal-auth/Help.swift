@@ -11,6 +11,7 @@ enum Help {
       handle-redirect URL…         Finish sign-ins from redirect URLs (one line each)
       verify-totp CODE --user-jwt JWT
                                    Finish a sign-in that needs a two-factor code
+                                   (--user-jwt - reads the JWT from stdin)
       send-magic-link EMAIL        Email a sign-in link
       session                      The stored session's end user, or null
       sign-out                     Forget the stored session

@@ -27,9 +27,9 @@ extension GNOMEIntegration {
         // MARK: helpers
 
         /// Runs the CLI and checks its output holds no secret.
-        func run(_ arguments: [String], withoutKeyring: Bool = false,
+        func run(_ arguments: [String], input: String? = nil, withoutKeyring: Bool = false,
                  sourceLocation: SourceLocation = #_sourceLocation) -> CLI.Run {
-            let result = cli.run(arguments, viaDBusSessionWithoutKeyring: withoutKeyring)
+            let result = cli.run(arguments, input: input, viaDBusSessionWithoutKeyring: withoutKeyring)
             SecretShapes.expectNone(in: result, sourceLocation: sourceLocation)
             return result
         }
@@ -174,7 +174,8 @@ extension GNOMEIntegration {
             #expect(refused.last["error"] as? String == "unauthorized")
             #expect(storedSession() == nil)
 
-            let verified = run(["verify-totp", code, "--user-jwt", userJwt])
+            // This time the JWT comes on stdin, out of the process list.
+            let verified = run(["verify-totp", code, "--user-jwt", "-"], input: userJwt + "\n")
             #expect(verified.status == 0)
             #expect(verified.last["result"] as? String == "authenticated")
             #expect(verified.last["endUserId"] as? String == pending.last["endUserId"] as? String)

@@ -18,7 +18,7 @@ struct CLI {
         var last: [String: Any] { lines.last ?? [:] }
     }
 
-    func run(_ arguments: [String], viaDBusSessionWithoutKeyring: Bool = false) -> Run {
+    func run(_ arguments: [String], input: String? = nil, viaDBusSessionWithoutKeyring: Bool = false) -> Run {
         var environment = ProcessInfo.processInfo.environment
         for key in ["PORTAL_AUTH_ENVIRONMENT_ID", "PORTAL_REDIRECT_URL", "PORTAL_SESSION_KEY", "PORTAL_ACCOUNT_ABSTRACTED",
                     "PORTAL_MAGIC_LINK_FROM", "PORTAL_MAGIC_LINK_TEMPLATE"] {
@@ -30,9 +30,9 @@ struct CLI {
             environment.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
             result = Subprocess.run("/usr/bin/dbus-run-session",
                                     ["--config-file=\(BareSessionBus.configFile)", "--", Binaries.portalAuth] + arguments,
-                                    environment: environment)
+                                    environment: environment, input: input)
         } else {
-            result = Subprocess.run(Binaries.portalAuth, arguments, environment: environment)
+            result = Subprocess.run(Binaries.portalAuth, arguments, environment: environment, input: input)
         }
         return Run(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }

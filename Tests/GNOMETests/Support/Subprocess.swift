@@ -9,7 +9,7 @@ struct ProcessResult {
 enum Subprocess {
     /// Runs a program to completion; output is captured, never echoed.
     static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                    timeout: TimeInterval = 60) -> ProcessResult {
+                    input: String? = nil, timeout: TimeInterval = 60) -> ProcessResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -17,9 +17,14 @@ enum Subprocess {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        let stdin = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
         do { try ChildSignals.launchUnblocked(process) } catch {
             return ProcessResult(status: -1, stdout: "", stderr: "could not start \(executable): \(error)")
+        }
+        if let input {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try? stdin.fileHandleForWriting.close()
         }
         // Read both pipes concurrently so a chatty child never blocks on a full pipe.
         var stdoutData = Data(), stderrData = Data()
