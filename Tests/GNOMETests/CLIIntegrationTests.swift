@@ -247,6 +247,44 @@ extension GNOMEIntegration {
             #expect(result.status == 3)
         }
 
+        // MARK: failures and their exit statuses
+
+        @Test func cancellingAtTheProviderIsAnAuthenticationFailure() async throws {
+            let login = run(["login-url", "google"])
+            let authorizeUrl = try #require(login.last["authorizeUrl"] as? String)
+            let redirect = try await browser.signIn(authorizeUrl: authorizeUrl, choices: [:], action: "cancel")
+            #expect(redirect.contains("error=oauth_failed"))
+            let result = run(["handle-redirect", redirect])
+            #expect(result.status == 5)
+            #expect(result.last["error"] as? String == "authenticationFailed")
+            #expect(try await emulator.requests("POST", "/api/v3/auth/oauth/tokens").isEmpty)
+        }
+
+        @Test func anUnknownEnvironmentIsUnauthorized() {
+            let result = run(["--environment-id", "no-such-environment", "methods"])
+            #expect(result.status == 4)
+            #expect(result.last["error"] as? String == "unauthorized")
+        }
+
+        @Test func nothingListeningIsATransportFailure() {
+            let result = run(["--api-host", "127.0.0.1:1", "methods"])
+            #expect(result.status == 7)
+            #expect(result.last["error"] as? String == "cannotConnect")
+        }
+
+        @Test func tooManyMagicLinksAreRateLimited() {
+            var statuses: [Int32] = []
+            var last = CLI.Run(status: -1, stdout: "", stderr: "")
+            while statuses.count < 12 && statuses.last != 9 {
+                last = run(["send-magic-link", "busy@example.com"])
+                statuses.append(last.status)
+            }
+            #expect(statuses.first == 0)
+            #expect(statuses.last == 9)
+            #expect(statuses.dropLast().allSatisfy { $0 == 0 })
+            #expect(last.last["error"] as? String == "rateLimited")
+        }
+
         @Test func theCLIRunsItsMainActorWorkUnderTheGLibLoop() async throws {
             // portal-auth runs every command as a MainActor task under g_main_loop_run (MainLoopBridge.run);
             // without the bridge the task never starts and the process hangs until the runner's timeout.
