@@ -42,22 +42,28 @@ char *portal_shim_keyring_lookup(const char *auth_environment_id, const char *se
     return copy;
 }
 
-gboolean portal_shim_keyring_has_locked_item(const char *auth_environment_id, const char *session_key,
-                                             GError **error) {
+gint portal_shim_keyring_count_items(const char *auth_environment_id, const char *session_key,
+                                     gboolean *any_locked, GError **error) {
+    *any_locked = FALSE;
     SecretService *service = secret_service_get_sync(SECRET_SERVICE_NONE, NULL, error);
-    if (service == NULL) return FALSE;
+    if (service == NULL) return -1;
     GHashTable *attributes = session_attributes(auth_environment_id, session_key);
+    GError *local = NULL;
     /* SECRET_SEARCH_ALL without UNLOCK: never raises a prompt, also returns locked items. */
     GList *items = secret_service_search_sync(service, portal_shim_session_schema(), attributes,
-                                              SECRET_SEARCH_ALL, NULL, error);
+                                              SECRET_SEARCH_ALL, NULL, &local);
     g_hash_table_unref(attributes);
-    gboolean locked = FALSE;
-    for (GList *l = items; l != NULL; l = l->next) {
-        if (secret_item_get_locked(SECRET_ITEM(l->data))) locked = TRUE;
+    g_object_unref(service);
+    if (local != NULL) {
+        g_propagate_error(error, local);
+        return -1;
+    }
+    gint count = 0;
+    for (GList *l = items; l != NULL; l = l->next, count++) {
+        if (secret_item_get_locked(SECRET_ITEM(l->data))) *any_locked = TRUE;
     }
     g_list_free_full(items, g_object_unref);
-    g_object_unref(service);
-    return locked;
+    return count;
 }
 
 gboolean portal_shim_keyring_clear(const char *auth_environment_id, const char *session_key, GError **error) {

@@ -31,7 +31,7 @@ public final class KeyringSessionStore: SessionStore, @unchecked Sendable {
             }
             if let error { throw Self.storeError(error, action: "read") }
             // Nothing readable: an item behind a locked collection is not "no session".
-            if self.hasLockedItem(authEnvironmentId: authEnvironmentId) { throw KeyringMessages.locked }
+            if self.existingItems(authEnvironmentId: authEnvironmentId).anyLocked { throw KeyringMessages.locked }
             return nil
         }
     }
@@ -49,7 +49,7 @@ public final class KeyringSessionStore: SessionStore, @unchecked Sendable {
             if let readError { throw Self.storeError(readError, action: "save") }
             let matches = readBack.map { String(cString: $0) == secret } ?? false
             if stored == 0 || !matches {
-                throw self.hasLockedItem(authEnvironmentId: authEnvironmentId)
+                throw self.existingItems(authEnvironmentId: authEnvironmentId).anyLocked
                     ? KeyringMessages.locked : KeyringMessages.notKept
             }
         }
@@ -61,14 +61,20 @@ public final class KeyringSessionStore: SessionStore, @unchecked Sendable {
             if portal_shim_keyring_clear(authEnvironmentId, self.sessionKey, &error) == 0, let error {
                 throw Self.storeError(error, action: "remove")
             }
+            // A locked collection can leave the item in place without an error: only report
+            // success once nothing matching is left.
+            let left = self.existingItems(authEnvironmentId: authEnvironmentId)
+            if left.count > 0 { throw left.anyLocked ? KeyringMessages.locked : KeyringMessages.notRemoved }
         }
     }
 
-    private func hasLockedItem(authEnvironmentId: String) -> Bool {
+    /// Matching items, found without unlocking anything (a failed search counts as none).
+    private func existingItems(authEnvironmentId: String) -> (count: Int, anyLocked: Bool) {
         var error: UnsafeMutablePointer<GError>?
-        let locked = portal_shim_keyring_has_locked_item(authEnvironmentId, sessionKey, &error) != 0
+        var anyLocked: gboolean = 0
+        let count = portal_shim_keyring_count_items(authEnvironmentId, sessionKey, &anyLocked, &error)
         if let error { g_error_free(error) }
-        return locked
+        return (max(Int(count), 0), anyLocked != 0)
     }
 
     private func onQueue<T>(_ work: @escaping () throws -> T) async throws -> T {
@@ -104,4 +110,6 @@ enum KeyringMessages {
         + "Create a login keyring in Passwords and Keys (Seahorse) and sign in again.")
     static let notKept = SessionStoreError(message: "The keyring did not keep the session. "
         + "Unlock your login keyring in Passwords and Keys (Seahorse) and try again.")
+    static let notRemoved = SessionStoreError(message: "The keyring did not remove the session. "
+        + "Remove \"Portal Sign-In session\" in Passwords and Keys (Seahorse), or unlock your login keyring and try again.")
 }

@@ -25,21 +25,16 @@ public final class SoupTransport: HTTPTransport, @unchecked Sendable {
     }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let cancellable = g_cancellable_new()!
-        defer { g_object_unref(cancellable) }
+        let cancellable = CancellableBox()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, Error>) in
                 MainLoopBridge.invoke {
-                    self.start(request, cancellable: cancellable, continuation: continuation)
+                    self.start(request, cancellable: cancellable.pointer, continuation: continuation)
                 }
             }
         } onCancel: {
             // Cancel on the main context too, so libsoup sees it on its own thread.
-            g_object_ref(cancellable)
-            MainLoopBridge.invoke {
-                g_cancellable_cancel(cancellable)
-                g_object_unref(cancellable)
-            }
+            MainLoopBridge.invoke { g_cancellable_cancel(cancellable.pointer) }
         }
     }
 
@@ -79,6 +74,12 @@ public final class SoupTransport: HTTPTransport, @unchecked Sendable {
         session = created
         return created
     }
+}
+
+/// Owns a GCancellable; GCancellable itself is thread-safe.
+private final class CancellableBox: @unchecked Sendable {
+    let pointer = g_cancellable_new()!
+    deinit { g_object_unref(pointer) }
 }
 
 /// One request in flight; finished exactly once by libsoup's callback.

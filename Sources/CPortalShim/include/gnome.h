@@ -16,9 +16,10 @@ gboolean portal_shim_keyring_store(const char *auth_environment_id, const char *
 /* The stored secret (free with g_free), or NULL (with *error set on failure, unset when nothing is stored). */
 char *portal_shim_keyring_lookup(const char *auth_environment_id, const char *session_key, GError **error);
 
-/* TRUE when a matching item exists but sits in a locked collection (its secret is unreadable). */
-gboolean portal_shim_keyring_has_locked_item(const char *auth_environment_id, const char *session_key,
-                                             GError **error);
+/* How many matching items exist, without unlocking anything; *any_locked tells whether one of them sits in a
+ * locked collection (its secret is unreadable). -1 with *error on failure. */
+gint portal_shim_keyring_count_items(const char *auth_environment_id, const char *session_key,
+                                     gboolean *any_locked, GError **error);
 
 /* Removes matching items; removing nothing is success. FALSE with *error on failure. */
 gboolean portal_shim_keyring_clear(const char *auth_environment_id, const char *session_key, GError **error);
