@@ -1,0 +1,85 @@
+import Foundation
+import PortalAuth
+import PortalAuthGNOME
+import Testing
+
+extension GNOMEIntegration {
+    /// The login keyring locked (as after a suspend, or when the login password differs from the
+    /// keyring's). In the private session the unlock prompt cannot appear, so every prompt ends
+    /// dismissed. Each test unlocks the keyring again before it ends.
+    @Suite(.serialized) struct LockedKeyringTests {
+        let emulator: Emulator
+        let cli: CLI
+
+        init() async throws {
+            GLibLoopThread.ensureRunning()
+            emulator = try #require(Emulator.shared, "the emulator must start (swift build first)")
+            try await emulator.reset()
+            cli = CLI(apiHost: emulator.apiHost)
+            try #require(!LoginKeyring.isLocked, "the login keyring must start unlocked")
+            try #require(cli.run(["sign-out"]).status == 0)
+        }
+
+        func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) -> CLI.Run {
+            let result = cli.run(arguments)
+            SecretShapes.expectNone(in: result, sourceLocation: sourceLocation)
+            return result
+        }
+
+        func signedInRedirect() async throws -> String {
+            let login = run(["login-url", "google"])
+            let authorizeUrl = try #require(login.last["authorizeUrl"] as? String)
+            return try await FakeBrowser().signIn(authorizeUrl: authorizeUrl, choices: ["email": "alice@example.com"])
+        }
+
+        func expectLockedFailure(_ result: CLI.Run, sourceLocation: SourceLocation = #_sourceLocation) {
+            #expect(result.status == 6, sourceLocation: sourceLocation)
+            #expect(result.last["error"] as? String == "sessionStorageFailure", sourceLocation: sourceLocation)
+            let message = result.last["message"] as? String ?? ""
+            #expect(message.contains("login keyring is locked"), sourceLocation: sourceLocation)
+            #expect(message.contains("Seahorse"), sourceLocation: sourceLocation)
+        }
+
+        @Test func aSignInIntoALockedKeyringIsReportedNotClaimed() async throws {
+            let redirect = try await signedInRedirect()
+            try LoginKeyring.lock()
+            defer { try? LoginKeyring.unlock() }
+
+            let result = run(["handle-redirect", redirect])
+            expectLockedFailure(result)
+            #expect(!result.lines.contains { $0["result"] as? String == "authenticated" })
+
+            try LoginKeyring.unlock()
+            #expect(SecretTool.lookup(authEnvironmentId: "local-dev", sessionKey: "default") == nil)
+        }
+
+        @Test func aStoredSessionBehindALockedKeyringIsNeitherLostNorReportedMissing() async throws {
+            let signedIn = run(["handle-redirect", try await signedInRedirect()])
+            try #require(signedIn.status == 0)
+            let endUserId = signedIn.last["endUserId"] as? String
+            try LoginKeyring.lock()
+            defer { try? LoginKeyring.unlock() }
+
+            expectLockedFailure(run(["session"]))
+            expectLockedFailure(run(["sign-out"]))
+
+            try LoginKeyring.unlock()
+            let restored = run(["session"])
+            #expect(restored.status == 0)
+            #expect((restored.last["session"] as? [String: Any])?["endUserId"] as? String == endUserId)
+        }
+
+        @Test func theStoreItselfRefusesToSaveIntoALockedKeyring() async throws {
+            let store = KeyringSessionStore(sessionKey: "locked-test")
+            try LoginKeyring.lock()
+            defer { try? LoginKeyring.unlock() }
+            var failure: SessionStoreError?
+            do { try await store.save("never-kept", authEnvironmentId: "local-dev") } catch let error as SessionStoreError {
+                failure = error
+            }
+            #expect(failure?.message.contains("locked") == true)
+            try LoginKeyring.unlock()
+            #expect(try await store.load(authEnvironmentId: "local-dev") == nil)
+        }
+    }
+}
