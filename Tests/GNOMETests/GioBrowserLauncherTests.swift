@@ -14,7 +14,7 @@ extension GNOMEIntegration {
             let environment = ProcessInfo.processInfo.environment
             let dataHome = try #require(environment["XDG_DATA_HOME"], "run under script/with-desktop-session")
             let configHome = try #require(environment["XDG_CONFIG_HOME"], "run under script/with-desktop-session")
-            received = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("portal-browser-\(getpid()).txt")
+            received = URL(fileURLWithPath: TestScratch.directory).appendingPathComponent("portal-browser-\(getpid()).txt")
             try? FileManager.default.removeItem(at: received)
 
             let applications = URL(fileURLWithPath: dataHome).appendingPathComponent("applications")

@@ -38,16 +38,24 @@ struct CLI {
     }
 }
 
+/// Where tests put files: the desktop session's scratch directory (removed when it ends) if there is one.
+enum TestScratch {
+    static let directory: String = {
+        let scratch = ProcessInfo.processInfo.environment["PORTAL_SESSION_SCRATCH"] ?? ""
+        return scratch.isEmpty ? NSTemporaryDirectory() : scratch
+    }()
+}
+
 /// A D-Bus session bus that can start no services, so no Secret Service exists on it.
 enum BareSessionBus {
     static let configFile: String = {
-        let path = NSTemporaryDirectory() + "portal-bare-session-\(getpid()).conf"
+        let path = TestScratch.directory + "/portal-bare-session-\(getpid()).conf"
         let config = """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
         <busconfig>
           <type>session</type>
-          <listen>unix:tmpdir=\(NSTemporaryDirectory())</listen>
+          <listen>unix:tmpdir=\(TestScratch.directory)</listen>
           <auth>EXTERNAL</auth>
           <policy context="default">
             <allow send_destination="*" eavesdrop="true"/>
