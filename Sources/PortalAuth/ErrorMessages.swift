@@ -45,7 +45,8 @@ extension PortalAuthError: LocalizedError, CustomStringConvertible {
         case .invalidUserJwt(let detail):
             return "The two-factor step could not be read: \(sentence(detail)) Start a new sign-in."
         case .sessionStorageFailure(let message):
-            return "The session could not be stored: \(sentence(message)) Fix the session storage (for example, unlock the login keyring) and try again."
+            // The store's own message already says what to do (contract of SessionStoreError).
+            return "The sign-in session could not be read or saved: \(sentence(message))"
         case .accountAbstractionUnavailable(let message):
             return "Account abstraction is not available for this auth environment (\(message)). Turn off account abstraction or enable it in the Portal dashboard."
         case .rateLimited:

@@ -48,7 +48,7 @@ struct ErrorMessagesTests {
         #expect(PortalAuthError.sessionStorageFailure(message: "The login keyring is locked.").description
                 .contains("The login keyring is locked."))
         #expect(PortalAuthError.sessionStorageFailure(message: "disk full").description
-                == "The session could not be stored: disk full. Fix the session storage (for example, unlock the login keyring) and try again.")
+                == "The sign-in session could not be read or saved: disk full.")
         #expect(PortalAuthError.rateLimited.description.contains("Wait"))
         #expect(PortalAuthSignInError.closed.description.contains("Start it again"))
         #expect(PortalCredentialError.sessionInvalidated.description.contains("Sign in again"))
