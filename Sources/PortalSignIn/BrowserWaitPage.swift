@@ -40,7 +40,7 @@ final class BrowserWaitPage {
                        accessibleLabel: tr("Redirect link from the browser")) { [weak self] in self?.submitPasted() }
         gtk_widget_set_hexpand(pasted.widget, 1)
         continueButton = Button(tr("Continue"), classes: []) { [weak self] in self?.submitPasted() }
-        continueButton.setAccessibleLabel(tr("Continue with the pasted link"))
+        continueButton.setAccessibleDescription(tr("Signs in with the pasted link"))
         pasted.onChange { [weak self] in self?.updateContinue() }
         let pasteRow = makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 6, classes: ["linked"],
                                children: [pasted.widget, continueButton.widget])

@@ -52,7 +52,6 @@ final class CodePage {
             qrSlot = picture
         }
         secret.text = groupedSecret(challenge.totpSecret ?? "")
-        secret.setAccessibleLabel(fill(tr("Setup key %s"), challenge.totpSecret ?? ""))
         gtk_widget_set_visible(enrolment, challenge.totpLink == nil ? 0 : 1)
         scaffold.title.text = challenge.totpLink == nil ? tr("Enter your two-factor code") : tr("Set up two-factor sign-in")
         scaffold.description.text = challenge.totpLink == nil

@@ -31,21 +31,26 @@ final class ErrorBanner {
                           children: [makeIcon("dialog-warning-symbolic", size: 16), message.widget, action.widget, close.widget])
         gtk_revealer_set_child(root.cast(), bar)
         gtk_revealer_set_transition_type(root.cast(), GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN)
+        // Hidden for assistive technology too while folded away (GTK 4.8 reports no "showing" state).
+        gtk_widget_set_visible(root, 0)
     }
 
     func show(_ error: UserFacingError) {
         message.text = error.message
         nextStep = error.nextStep
         switch error.nextStep {
-        case .tryAgain: gtk_button_set_label(action.widget.cast(), tr("_Try Again")); action.setAccessibleLabel(tr("Try Again"))
-        case .signInAgain: gtk_button_set_label(action.widget.cast(), tr("_Sign In Again")); action.setAccessibleLabel(tr("Sign In Again"))
-        case .dismiss: gtk_button_set_label(action.widget.cast(), tr("_OK")); action.setAccessibleLabel(tr("OK"))
+        case .tryAgain: action.setTitle(tr("_Try Again"))
+        case .signInAgain: action.setTitle(tr("_Sign In Again"))
+        case .dismiss: action.setTitle(tr("_OK"))
         }
-        gtk_button_set_use_underline(action.widget.cast(), 1)
+        gtk_widget_set_visible(root, 1)
         gtk_revealer_set_reveal_child(root.cast(), 1)
     }
 
-    func hide() { gtk_revealer_set_reveal_child(root.cast(), 0) }
+    func hide() {
+        gtk_revealer_set_reveal_child(root.cast(), 0)
+        gtk_widget_set_visible(root, 0)
+    }
 
     var isShown: Bool { gtk_revealer_get_reveal_child(root.cast()) != 0 }
     var text: String { message.text }

@@ -21,6 +21,8 @@ final class MainWindow {
     private let signedInPage = SignedInPage()
     private var styleManager: GObjectRef!
     private var keys: GObjectRef!
+    private var stackRef: GObjectRef!
+    private var pageRoots: [Page: UnsafeMutablePointer<GtkWidget>] = [:]
 
     private(set) var page: Page = .status
     private var signInTask: Task<Void, Never>?
@@ -41,6 +43,8 @@ final class MainWindow {
         for (page, root) in [(Page.status, statusPage.root), (.signIn, signInPage.root), (.browser, browserPage.root),
                              (.code, codePage.root), (.email, emailPage.root), (.signedIn, signedInPage.root)] {
             gtk_stack_add_named(stack.cast(), root, page.rawValue)
+            pageRoots[page] = root
+            gtk_widget_set_visible(root, page == .status ? 1 : 0)
         }
         toasts = adw_toast_overlay_new()!
         adw_toast_overlay_set_child(toasts.cast(), stack)
@@ -49,6 +53,10 @@ final class MainWindow {
                               children: [Self.makeHeaderBar(), banner.root, toasts])
         adw_application_window_set_content(window.widget.cast(), content)
 
+        // Only the current page stays visible once a transition ends, so assistive technology (GTK 4.8
+        // has no "showing" state) and keyboard focus never reach a page that is not on screen.
+        stackRef = GObjectRef(adopting: stack.gpointer)
+        stackRef.connect("notify::transition-running") { [weak self] in self?.hideOffscreenPages() }
         wirePages()
         followStyle()
         handleEscape()
@@ -229,7 +237,9 @@ final class MainWindow {
         if page == .browser && newPage != .browser { browserPage.stop() }
         if page == .status && newPage != .status { statusPage.stop() }
         page = newPage
+        if let root = pageRoots[newPage] { gtk_widget_set_visible(root, 1) }
         gtk_stack_set_visible_child_name(stack.cast(), newPage.rawValue)
+        hideOffscreenPages()
         switch newPage {
         case .signIn: signInPage.setBusy(false); signInPage.focusFirst()
         case .browser: browserPage.focusFirst()
@@ -238,6 +248,11 @@ final class MainWindow {
         case .signedIn: signedInPage.focusFirst()
         case .status: break
         }
+    }
+
+    private func hideOffscreenPages() {
+        guard gtk_stack_get_transition_running(stack.cast()) == 0 else { return }
+        for (candidate, root) in pageRoots where candidate != page { gtk_widget_set_visible(root, 0) }
     }
 
     private func report(_ error: Error, retry: (@MainActor () -> Void)?) {

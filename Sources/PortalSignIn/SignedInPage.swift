@@ -33,7 +33,6 @@ final class SignedInPage {
             let row = makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 12, children: [name, value.widget])
             setMargins(row, 12)
             gtk_list_box_append(list.cast(), row)
-            value.setAccessibleLabel(title)
         }
         signOut = Button(tr("_Sign Out"), classes: ["pill", "destructive-action"]) { [weak self] in self?.onSignOut?() }
         gtk_widget_set_margin_top(signOut.widget, 12)
@@ -48,10 +47,6 @@ final class SignedInPage {
         case false?: abstraction.text = tr("Off")
         case nil: abstraction.text = tr("Unknown")
         }
-        // Screen readers read "End user: …" rather than the bare identifier.
-        endUser.setAccessibleLabel(fill(tr("End user: %s"), endUser.text))
-        client.setAccessibleLabel(fill(tr("Client: %s"), client.text))
-        abstraction.setAccessibleLabel(fill(tr("Account abstraction: %s"), abstraction.text))
         signOut.isSensitive = true
     }
 

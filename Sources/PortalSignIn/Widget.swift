@@ -33,10 +33,21 @@ class Widget: GObjectRef {
 /// A GtkButton with a text label (or custom child) and a click handler.
 @MainActor
 final class Button: Widget {
+    /// Changes the visible title (with a mnemonic underscore); the accessible name follows the label.
+    func setTitle(_ title: String) {
+        if let label = gtk_button_get_child(widget.cast()), portal_ui_is_a(label.gpointer, gtk_label_get_type()) != 0 {
+            gtk_label_set_text_with_mnemonic(label.cast(), title)
+        }
+    }
+
     init(_ title: String, classes: [String] = [], onClick: @escaping @MainActor () -> Void) {
-        super.init(gtk_button_new_with_mnemonic(title))
+        super.init(gtk_button_new())
+        // The label child names the button for assistive technology (through its mnemonic widget);
+        // an explicit accessible label on top makes GTK 4.8 read the name twice ("Cancel Cancel").
+        let label = gtk_label_new_with_mnemonic(title)!
+        gtk_label_set_mnemonic_widget(label.cast(), widget)
+        gtk_button_set_child(widget.cast(), label)
         for name in classes { addClass(name) }
-        setAccessibleLabel(title.replacingOccurrences(of: "_", with: ""))
         connect("clicked", onClick)
     }
 
