@@ -47,12 +47,14 @@ final class CodePage {
     /// Shows the page for a new challenge: the QR code and key only when the link came with it.
     func show(_ challenge: CodeChallenge) {
         if let old = qrSlot { gtk_box_remove(enrolment.cast(), old); qrSlot = nil }
-        if let link = challenge.totpLink, let picture = QRCodeView.make(text: link) {
+        if let link = challenge.totpLink, let picture = QRCodeView.make(text: link, targetSize: 168) {
             gtk_box_prepend(enrolment.cast(), picture)
             qrSlot = picture
         }
         secret.text = groupedSecret(challenge.totpSecret ?? "")
         gtk_widget_set_visible(enrolment, challenge.totpLink == nil ? 0 : 1)
+        // The QR code takes the icon's place, so the page fits the window without scrolling.
+        gtk_widget_set_visible(scaffold.icon, challenge.totpLink == nil ? 1 : 0)
         scaffold.title.text = challenge.totpLink == nil ? tr("Enter your two-factor code") : tr("Set up two-factor sign-in")
         scaffold.description.text = challenge.totpLink == nil
             ? tr("Open your authenticator app and enter the six-digit code for Portal.")

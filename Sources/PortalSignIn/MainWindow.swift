@@ -27,6 +27,7 @@ final class MainWindow {
     private(set) var page: Page = .status
     private var signInTask: Task<Void, Never>?
     private var challenge: CodeChallenge?
+    private var lastSessionCheck = Date.distantPast
     /// What the banner's "Try Again" repeats.
     private var retry: (@MainActor () -> Void)?
 
@@ -60,6 +61,7 @@ final class MainWindow {
         wirePages()
         followStyle()
         handleEscape()
+        window.connect("notify::is-active") { [weak self] in self?.checkSessionWhenActivated() }
     }
 
     func present() { gtk_window_present(window.widget.cast()) }
@@ -168,6 +170,7 @@ final class MainWindow {
 
     private func showSignedIn(_ account: SignedInAccount) {
         challenge = nil
+        lastSessionCheck = Date()
         signedInPage.show(account)
         show(.signedIn)
     }
@@ -223,6 +226,15 @@ final class MainWindow {
                 report(error, retry: { [weak self] in self?.signOut() })
             }
         }
+    }
+
+    /// Coming back to the window re-checks the session with Portal (at most once a minute), so a
+    /// session revoked meanwhile returns to Sign in instead of showing a stale "Signed in".
+    private func checkSessionWhenActivated() {
+        guard page == .signedIn, gtk_window_is_active(window.widget.cast()) != 0,
+              Date().timeIntervalSince(lastSessionCheck) > 60 else { return }
+        lastSessionCheck = Date()
+        Task { @MainActor in try? await service.checkSession() }   // a 401 fires onSessionInvalidated
     }
 
     private func sessionInvalidated() {

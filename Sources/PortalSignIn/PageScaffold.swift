@@ -8,8 +8,10 @@ struct PageScaffold {
     let body: UnsafeMutablePointer<GtkWidget>
     let title: Label
     let description: Label
+    let icon: UnsafeMutablePointer<GtkWidget>
 
     init(icon: UnsafeMutablePointer<GtkWidget>, title titleText: String, description descriptionText: String) {
+        self.icon = icon
         title = Label(titleText, classes: ["title-2"])
         description = Label(descriptionText, classes: ["dim-label", "page-description"])
         body = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12)
