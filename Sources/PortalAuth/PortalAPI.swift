@@ -1,0 +1,93 @@
+import Foundation
+
+/// Builds Portal requests, sends them through the injected transport and turns the answer
+/// into a payload or an error. Knows nothing about sessions, storage or ordering.
+struct PortalAPI: Sendable {
+    static let environmentHeader = "x-portal-auth-environment-id"
+    static let traceHeader = "X-Portal-Trace-Id"
+    /// How much of an error body goes into an error message.
+    static let maxBodyInMessage = 500
+
+    let baseURL: URL
+    let authEnvironmentId: String
+    let transport: any HTTPTransport
+
+    /// Sends one request and returns the `data` of a 2xx answer.
+    /// `mapStatus` lets an endpoint give a status its own meaning (429 → rateLimited…)
+    /// before the generic mapping applies.
+    func call<Payload: Decodable>(
+        _ method: String,
+        _ path: String,
+        query: String = "",
+        body: (any Encodable & Sendable)? = nil,
+        bearer: String? = nil,
+        as _: Payload.Type,
+        mapStatus: (HTTPResponse) -> (any Error)? = { _ in nil }
+    ) async throws -> Payload {
+        let request = try makeRequest(method, path, query: query, body: body, bearer: bearer)
+        let response = try await transport.send(request)
+        if !(200..<300).contains(response.status) {
+            throw mapStatus(response) ?? Self.error(for: response)
+        }
+        return try Self.unwrap(response.body, path: path)
+    }
+
+    func makeRequest(
+        _ method: String, _ path: String, query: String = "",
+        body: (any Encodable & Sendable)? = nil, bearer: String? = nil
+    ) throws -> HTTPRequest {
+        guard let url = URL(string: baseURL.absoluteString + path + query) else {
+            throw PortalAuthError.invalidArgument(name: "apiHost")
+        }
+        var headers = [
+            Self.environmentHeader: authEnvironmentId,
+            Self.traceHeader: UUID().uuidString,
+            "Accept": "application/json",
+            "Content-Type": "application/json",
+        ]
+        if let bearer { headers["Authorization"] = "Bearer \(bearer)" }
+        var data: Data?
+        if let body {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            data = try encoder.encode(body)
+        }
+        return HTTPRequest(method: method, url: url, headers: headers, body: data)
+    }
+
+    /// The generic meaning of a non-2xx status.
+    static func error(for response: HTTPResponse) -> any Error {
+        let summary = "\(response.status) - \(bodyForMessage(response.body))"
+        switch response.status {
+        case 401: return PortalRequestsError.unauthorized
+        case 300..<400: return PortalRequestsError.redirectError(summary)
+        case 400..<500: return PortalRequestsError.clientError(summary)
+        case 500..<600: return PortalRequestsError.internalServerError(summary)
+        default: return PortalRequestsError.couldNotParseHttpResponse
+        }
+    }
+
+    /// The `error` text of a `{"error":"…"}` body, redacted and bounded, or nil.
+    static func serverErrorMessage(_ body: Data) -> String? {
+        guard let decoded = try? JSONDecoder().decode(ErrorBody.self, from: body) else { return nil }
+        return String(SecretRedaction.redact(decoded.error).prefix(200))
+    }
+
+    /// A 2xx body must be JSON (else `couldNotParseHttpResponse`) with a `data` of the
+    /// documented shape (else `malformedResponse(path:, missing: "data")`).
+    static func unwrap<Payload: Decodable>(_ body: Data, path: String) throws -> Payload {
+        guard (try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])) != nil else {
+            throw PortalRequestsError.couldNotParseHttpResponse
+        }
+        guard let envelope = try? JSONDecoder().decode(Envelope<Payload>.self, from: body),
+              let payload = envelope.data else {
+            throw PortalAuthError.malformedResponse(path: path, missing: "data")
+        }
+        return payload
+    }
+
+    private static func bodyForMessage(_ body: Data) -> String {
+        let text = String(decoding: body.prefix(4 * maxBodyInMessage), as: UTF8.self)
+        return String(SecretRedaction.redact(text).prefix(maxBodyInMessage))
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+
+extension PortalAuth {
+    /// Completes a sign-in from the redirect URL the desktop handed the app. Forwards
+    /// `absoluteString`, so percent-encoding stays intact and the grant is decoded once.
+    public func handleRedirect(_ url: URL) async throws -> AuthResult? {
+        try await handleRedirect(url.absoluteString)
+    }
+
+    /// Completes a sign-in from a redirect URL, or returns nil when the URL is not for this
+    /// instance (so other handlers can try it).
+    ///
+    /// In order: empty or longer than 8192 UTF-16 units → nil; not our `redirectUrl` → nil;
+    /// `error=` → `authenticationFailed` (before any request, even beside a token); no token →
+    /// nil; `authMethod=EMAIL_MAGIC_LINK` → magic-link exchange; `login_type=GOOGLE|APPLE` →
+    /// OAuth exchange; anything else → nil. The same URL delivered again replays the first
+    /// result (the same `PortalSession` object) instead of re-sending the spent grant.
+    public func handleRedirect(_ url: String) async throws -> AuthResult? {
+        guard !url.isEmpty, url.utf16.count <= RedirectURL.maxLength else { return nil }
+        guard RedirectURL.matches(url, redirectUrl: redirectUrl) else { return nil }
+
+        let parameters = RedirectURL.queryParameters(of: url.trimmingCharacters(in: .whitespacesAndNewlines))
+        if let error = parameters["error"] {
+            log("the redirect reported a failed sign-in")
+            let bounded = SecretRedaction.redact(String(error.prefix(RedirectURL.maxErrorLength)))
+            throw PortalAuthError.authenticationFailed(error: String(bounded.prefix(RedirectURL.maxErrorLength)))
+        }
+        guard let token = parameters["token"], !token.isEmpty else { return nil }
+        guard let route = GrantRoute(parameters) else { return nil }
+
+        // An already-cancelled caller must not spend a single-use grant it no longer wants.
+        // Past this point the exchange runs to completion.
+        try Task.checkCancellation()
+        return try await shieldedFromCancellation {
+            try await self.mutex.withLock { try await self.exchangeOrReplay(token: token, route: route) }
+        }
+    }
+
+    /// Called with the mutex held.
+    private func exchangeOrReplay(token: String, route: GrantRoute) async throws -> AuthResult {
+        if let remembered = replaySlot.grant(for: token) {
+            return try await replay(remembered)
+        }
+
+        log(route.logLine)
+        let grant = try await api.call("POST", route.path, body: GrantTokenBody(token: token), as: GrantData.self)
+
+        if let sessionToken = grant.clientSessionToken, !sessionToken.isBlank {
+            guard let endUserId = grant.endUserId, !endUserId.isBlank else {
+                throw PortalAuthError.malformedResponse(path: route.path, missing: "endUserId")
+            }
+            let persisted = PersistedSession(clientSessionToken: sessionToken, endUserId: endUserId)
+            let result = AuthenticatedResult(
+                session: persisted.makeSession(), clientId: grant.clientId,
+                isAccountAbstracted: grant.isAccountAbstracted
+            )
+            // Remembered before the save: the grant is spent, so a failed save must leave the
+            // re-delivered redirect able to finish it.
+            replaySlot.remember(token: token, result: .authenticated(result), pendingSave: persisted)
+            try await saveSession(persisted)
+            return .authenticated(result)
+        }
+
+        guard let userJwt = grant.userJwt, !userJwt.isBlank else {
+            log("the exchange returned neither a session nor a TOTP step")
+            throw PortalAuthError.invalidGrantResponse
+        }
+        let step = TotpRequiredResult(userJwt: userJwt, totpLink: grant.totpLink, endUserId: grant.endUserId ?? "")
+        replaySlot.remember(token: token, result: .totpRequired(step), pendingSave: nil)
+        log("a TOTP code is required for end user \(step.endUserId); nothing saved")
+        return .totpRequired(step)
+    }
+
+    /// Serves a redirect delivered again. A session invalidated since is not handed back
+    /// (the same error a spent grant gets), and a save that failed the first time is retried.
+    private func replay(_ remembered: ReplaySlot.Grant) async throws -> AuthResult {
+        guard case .authenticated(let result) = remembered.result else {
+            log("replaying the TOTP step of an already exchanged grant")
+            return remembered.result
+        }
+        if result.session.isInvalidated {
+            log("the remembered session was invalidated; forgetting it")
+            replaySlot.forgetGrant()
+            throw PortalRequestsError.unauthorized
+        }
+        if let pending = remembered.pendingSave {
+            log("retrying the save of an already exchanged grant")
+            try await saveSession(pending)
+        } else {
+            log("replaying an already exchanged grant")
+        }
+        return remembered.result
+    }
+}
+
+/// Which endpoint can exchange a redirect's grant.
+enum GrantRoute {
+    case magicLink
+    case oauth
+
+    init?(_ parameters: [String: String]) {
+        if parameters["authMethod"] == AuthMethod.emailMagicLink.rawValue {
+            self = .magicLink
+        } else if let loginType = parameters["login_type"],
+                  loginType == AuthMethod.google.rawValue || loginType == AuthMethod.apple.rawValue {
+            self = .oauth
+        } else {
+            return nil
+        }
+    }
+
+    var path: String {
+        self == .magicLink ? WirePath.magicLinkValidations : WirePath.oauthTokens
+    }
+
+    var logLine: String {
+        self == .magicLink ? "exchanging a magic-link grant" : "exchanging an OAuth grant"
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+extension PortalAuth {
+    /// The session saved by an earlier run, or nil. No network: a restored token is worth
+    /// trying, and the first 401 from `PortalClient` ends it. An entry that cannot be read is
+    /// deleted and reads as nil ("show the sign-in screen").
+    public func restoreSession() async throws -> PortalSession? {
+        try await mutex.withLock {
+            let stored: String?
+            do {
+                stored = try await self.store.load(authEnvironmentId: self.authEnvironmentId)
+            } catch {
+                throw self.storageFailure(error, doing: "read")
+            }
+            guard let stored else {
+                self.log("no stored session")
+                return nil
+            }
+            guard let persisted = PersistedSession.decode(stored) else {
+                self.log("the stored session could not be read; deleting it")
+                do {
+                    try await self.store.delete(authEnvironmentId: self.authEnvironmentId)
+                } catch {
+                    throw self.storageFailure(error, doing: "delete")
+                }
+                return nil
+            }
+            self.log("restored the session for end user \(persisted.endUserId)")
+            return persisted.makeSession()
+        }
+    }
+
+    /// Signs out on this device: deletes the stored session and forgets the replay slot and any
+    /// pending TOTP save, so neither a re-delivered redirect nor a repeated `verifyTotp` can
+    /// bring the session back. Waits for a running exchange to finish first. Portal has no
+    /// revoke endpoint, so a `PortalClient` already holding the session keeps it.
+    public func clearPersistedSession() async throws {
+        try await mutex.withLock {
+            // Forgotten even if the delete fails: the person asked to sign out.
+            self.replaySlot.forgetAll()
+            do {
+                try await self.store.delete(authEnvironmentId: self.authEnvironmentId)
+            } catch {
+                throw self.storageFailure(error, doing: "delete")
+            }
+            self.log("stored session cleared")
+        }
+    }
+
+    /// Saves `persisted` and marks the replay slot as saved. Called with the mutex held.
+    func saveSession(_ persisted: PersistedSession) async throws {
+        do {
+            try await store.save(persisted.encoded(), authEnvironmentId: authEnvironmentId)
+        } catch {
+            throw storageFailure(error, doing: "save")
+        }
+        replaySlot.markSaved()
+        log("session saved for end user \(persisted.endUserId)")
+    }
+
+    /// Any store failure, as `sessionStorageFailure` carrying the store's own message.
+    func storageFailure(_ error: any Error, doing action: String) -> PortalAuthError {
+        let failure = Self.storageFailure(from: error)
+        if case .sessionStorageFailure(let message) = failure {
+            log("could not \(action) the session: \(message)")
+        }
+        return failure
+    }
+
+    static func storageFailure(from error: any Error) -> PortalAuthError {
+        if let failure = error as? PortalAuthError, case .sessionStorageFailure = failure { return failure }
+        let message: String
+        if let storeError = error as? SessionStoreError {
+            message = storeError.message
+        } else if let localized = (error as? any LocalizedError)?.errorDescription {
+            message = localized
+        } else {
+            message = String(describing: error)
+        }
+        return .sessionStorageFailure(message: SecretRedaction.redact(message))
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+extension PortalAuth {
+    /// Finishes a sign-in that returned `.totpRequired` with the code the user typed.
+    ///
+    /// The end user is read from the JWT before anything is sent, so a bad JWT never costs a
+    /// code. The code is posted as typed. A wrong code (401) leaves the JWT usable. The session
+    /// is saved before it is returned; if only the save failed, calling again with the same
+    /// `userJwt` finishes the save without a request (`code` is then not used).
+    public func verifyTotp(_ code: String, userJwt: String) async throws -> AuthenticatedResult {
+        let endUserId = try UserJwt.endUserId(from: userJwt)
+        try Task.checkCancellation()
+        return try await shieldedFromCancellation {
+            try await self.mutex.withLock {
+                try await self.verifyTotpLocked(code, userJwt: userJwt, endUserId: endUserId)
+            }
+        }
+    }
+
+    private func verifyTotpLocked(_ code: String, userJwt: String, endUserId: String) async throws -> AuthenticatedResult {
+        if let pending = replaySlot.pendingTotp(for: userJwt) {
+            if pending.result.session.isInvalidated {
+                replaySlot.forgetPendingTotp()
+                throw PortalRequestsError.unauthorized
+            }
+            log("the TOTP code was already accepted; retrying the save")
+            try await saveSession(pending.persisted)
+            return pending.result
+        }
+
+        log("verifying a TOTP code")
+        let data = try await api.call(
+            "POST", WirePath.totpValidations, body: TotpCodeBody(code: code), bearer: userJwt,
+            as: TotpValidationData.self
+        )
+        guard let sessionToken = data.clientSessionToken, !sessionToken.isBlank else {
+            throw PortalAuthError.malformedResponse(path: WirePath.totpValidations, missing: "clientSessionToken")
+        }
+        let persisted = PersistedSession(clientSessionToken: sessionToken, endUserId: endUserId)
+        let result = AuthenticatedResult(
+            session: persisted.makeSession(), clientId: data.clientId, isAccountAbstracted: data.isAccountAbstracted
+        )
+        // Portal retired the JWT when it answered: remember the session before saving it.
+        replaySlot.completeTotp(userJwt: userJwt, result: result, persisted: persisted)
+        try await saveSession(persisted)
+        return result
+    }
+}

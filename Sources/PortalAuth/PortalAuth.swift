@@ -1,0 +1,146 @@
+import Foundation
+
+/// Portal's client-auth flows for one auth environment: the Linux counterpart of the iOS
+/// `PortalAuth` 8.x. It reaches the world only through the injected transport, store, browser
+/// and redirect source, and does no I/O while being created.
+///
+/// Hold one long-lived instance: it remembers the last grant it exchanged (the replay slot), so
+/// a redirect delivered twice replays instead of failing Portal's single-use check.
+public final class PortalAuth: Sendable {
+    public let authEnvironmentId: String
+    /// Trimmed: Portal compares it byte for byte with the environment's allow list.
+    public let redirectUrl: String
+    /// `http://127.0.0.1:8790`, `https://api.portalhq.io`…
+    public let apiBaseURL: URL
+
+    let magicLink: MagicLinkConfig?
+    let isAccountAbstracted: Bool?
+    let api: PortalAPI
+    let store: any SessionStore
+    let browser: (any BrowserLauncher)?
+    let redirects: (any RedirectSource)?
+    let logger: (any PortalAuthLogger)?
+
+    /// Serialises everything that touches the replay slot or the store, in arrival order.
+    let mutex = AsyncMutex()
+    let replaySlot = ReplaySlot()
+    let signInState = Locked(SignInState())
+
+    struct SignInState {
+        var prefersEphemeralWebBrowserSession = false
+        var isSignInRunning = false
+    }
+
+    /// - Throws: `PortalAuthError.invalidArgument(name:)` for a blank `authEnvironmentId`
+    ///   (checked first), a blank `redirectUrl`, or an `apiHost` that is blank, malformed or
+    ///   would use plain `http` to a host other than loopback.
+    public init(
+        authEnvironmentId: String, redirectUrl: String, apiHost: String = "api.portalhq.io",
+        magicLink: MagicLinkConfig? = nil, isAccountAbstracted: Bool? = nil,
+        transport: any HTTPTransport, sessionStore: any SessionStore,
+        browser: (any BrowserLauncher)? = nil, redirects: (any RedirectSource)? = nil,
+        logger: (any PortalAuthLogger)? = nil
+    ) throws {
+        guard !authEnvironmentId.isBlank else { throw PortalAuthError.invalidArgument(name: "authEnvironmentId") }
+        guard !redirectUrl.isBlank else { throw PortalAuthError.invalidArgument(name: "redirectUrl") }
+        let environment = authEnvironmentId.trimmingCharacters(in: .whitespacesAndNewlines)
+        let baseURL = try ApiHost.baseURL(from: apiHost)
+
+        self.authEnvironmentId = environment
+        self.redirectUrl = redirectUrl.trimmingCharacters(in: .whitespacesAndNewlines)
+        self.apiBaseURL = baseURL
+        self.magicLink = magicLink
+        self.isAccountAbstracted = isAccountAbstracted
+        self.api = PortalAPI(baseURL: baseURL, authEnvironmentId: environment, transport: transport)
+        self.store = sessionStore
+        self.browser = browser
+        self.redirects = redirects
+        self.logger = logger
+    }
+
+    /// When true, `signInWith*` asks the provider to show its account chooser
+    /// (`prompt=select_account`) instead of reusing the account the browser remembers.
+    /// Read at the start of each sign-in.
+    public var prefersEphemeralWebBrowserSession: Bool {
+        get { signInState.withLock { $0.prefersEphemeralWebBrowserSession } }
+        set { signInState.withLock { $0.prefersEphemeralWebBrowserSession = newValue } }
+    }
+
+    // MARK: Methods
+
+    /// The sign-in methods this environment allows. Unknown method names are skipped.
+    public func getMethods() async throws -> AuthMethods {
+        let data = try await api.call("GET", WirePath.methods, as: MethodsData.self)
+        return AuthMethods(
+            allowedAuthMethods: (data.allowedAuthMethods ?? []).compactMap(AuthMethod.init(rawValue:)),
+            autoCreateWallet: data.autoCreateWallet ?? false
+        )
+    }
+
+    // MARK: Authorize URLs
+
+    /// A fresh Google authorize URL for a browser of your choice; finish with `handleRedirect`.
+    /// Never cache it: its `state` is single use.
+    public func loginWithGoogle() async throws -> AuthorizeUrlResult {
+        try await authorizeUrl(for: .google)
+    }
+
+    /// A fresh Apple authorize URL; see `loginWithGoogle()`.
+    public func loginWithApple() async throws -> AuthorizeUrlResult {
+        try await authorizeUrl(for: .apple)
+    }
+
+    func authorizeUrl(for method: AuthMethod) async throws -> AuthorizeUrlResult {
+        var query = "?redirectUrl=" + JavaURLEncoder.encode(redirectUrl)
+        if let isAccountAbstracted { query += "&isAccountAbstracted=\(isAccountAbstracted)" }
+        let urls = try await api.call(
+            "GET", WirePath.oauthUrls, query: query, as: OAuthUrlsData.self,
+            mapStatus: Self.accountAbstractionError
+        )
+        let raw = method == .apple ? urls.apple : (method == .google ? urls.google : nil)
+        let url = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !url.isEmpty else {
+            log("\(method.rawValue) is not enabled for auth environment \(authEnvironmentId)")
+            throw PortalAuthError.authMethodUnavailable(method)
+        }
+        return AuthorizeUrlResult(authorizeUrl: url)
+    }
+
+    // MARK: Magic link
+
+    /// Emails a sign-in link to `email` (trimmed and lowercased). Every call sends a real,
+    /// rate-limited email, so it is never retried automatically.
+    public func sendMagicLink(email: String) async throws {
+        guard let magicLink else { throw PortalAuthError.magicLinkNotConfigured }
+        let address = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        guard !address.isEmpty else { throw PortalAuthError.invalidArgument(name: "email") }
+        let body = MagicLinkBody(
+            email: address, redirectUrl: redirectUrl, fromEmail: magicLink.fromEmail,
+            templateId: magicLink.templateId, isAccountAbstracted: isAccountAbstracted
+        )
+        _ = try await api.call("POST", WirePath.magicLinks, body: body, as: AnyJSONObject.self) { response in
+            if response.status == 429 { return PortalAuthError.rateLimited }
+            return Self.accountAbstractionError(response)
+        }
+        log("magic link sent")
+    }
+
+    /// A 400 carrying `{"error":…}` means account abstraction was asked for but is not available.
+    static func accountAbstractionError(_ response: HTTPResponse) -> (any Error)? {
+        guard response.status == 400, let message = PortalAPI.serverErrorMessage(response.body) else { return nil }
+        return PortalAuthError.accountAbstractionUnavailable(message: message)
+    }
+
+    // MARK: Helpers
+
+    func log(_ message: String) {
+        logger?.log(SecretRedaction.redact(message))
+    }
+
+    /// Runs `body` in a task of its own so that cancelling the caller after the exchange began
+    /// cannot abort it: Portal spends the grant before it answers, so an aborted request would
+    /// strand a session that exists everywhere but here.
+    func shieldedFromCancellation<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await Task { try await body() }.value
+    }
+}

@@ -1,0 +1,5 @@
+/// Receives a few lines about what the core is doing ("exchanging an OAuth grant",
+/// "session saved for end user …"). Lines never contain a grant, session token or user JWT.
+public protocol PortalAuthLogger: Sendable {
+    func log(_ message: String)
+}

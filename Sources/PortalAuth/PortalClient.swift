@@ -1,0 +1,129 @@
+import Foundation
+
+/// What Portal knows about the signed-in client (`GET /api/v3/clients/me`).
+public struct ClientInfo: Sendable, Equatable {
+    public let id: String
+    public let endUserId: String?
+    public let isAccountAbstracted: Bool?
+
+    public init(id: String, endUserId: String?, isAccountAbstracted: Bool?) {
+        self.id = id
+        self.endUserId = endUserId
+        self.isAccountAbstracted = isAccountAbstracted
+    }
+}
+
+/// Calls Portal with a session (`Authorization: Bearer <clientSessionToken>`).
+///
+/// Its first 401 invalidates the session and fires each invalidation listener once. A listener
+/// added after the session was invalidated is called once right away. `clearSession()` ends
+/// the session without firing anything: the app asked for it. Listeners run on the task that
+/// saw the 401 (or the caller of `onSessionInvalidated`); hop to your UI thread yourself.
+public final class PortalClient: Sendable {
+    private struct Listener {
+        let handler: @Sendable () -> Void
+        var fired = false
+    }
+
+    private struct State {
+        var cleared = false
+        var nextId = 0
+        var listeners: [Int: Listener] = [:]
+    }
+
+    private let session: PortalSession
+    private let api: PortalAPI
+    private let state = Locked(State())
+
+    /// - Throws: `PortalAuthError.invalidArgument(name:)` for a blank `authEnvironmentId` or a
+    ///   bad `apiHost` (same rules as `PortalAuth`).
+    public init(session: PortalSession, apiHost: String, authEnvironmentId: String, transport: any HTTPTransport) throws {
+        guard !authEnvironmentId.isBlank else { throw PortalAuthError.invalidArgument(name: "authEnvironmentId") }
+        let baseURL = try ApiHost.baseURL(from: apiHost)
+        self.session = session
+        self.api = PortalAPI(
+            baseURL: baseURL,
+            authEnvironmentId: authEnvironmentId.trimmingCharacters(in: .whitespacesAndNewlines),
+            transport: transport
+        )
+    }
+
+    /// `GET /api/v3/clients/me`. Throws `PortalCredentialError.sessionInvalidated` without a
+    /// request once the session has ended, and `PortalRequestsError.unauthorized` when Portal
+    /// no longer accepts it (which ends it).
+    public func getClient() async throws -> ClientInfo {
+        let token: String
+        do {
+            token = try session.getToken()
+        } catch {
+            fireListeners()
+            throw error
+        }
+        let data: ClientData
+        do {
+            data = try await api.call("GET", WirePath.clientsMe, bearer: token, as: ClientData.self)
+        } catch PortalRequestsError.unauthorized {
+            if !state.withLock({ $0.cleared }) {
+                session.invalidate()
+                fireListeners()
+            }
+            throw PortalRequestsError.unauthorized
+        }
+        guard let id = data.id, !id.isBlank else {
+            throw PortalAuthError.malformedResponse(path: WirePath.clientsMe, missing: "id")
+        }
+        return ClientInfo(id: id, endUserId: data.endUserId, isAccountAbstracted: data.isAccountAbstracted)
+    }
+
+    /// Calls `handler` once when the session ends because Portal rejected it.
+    @discardableResult
+    public func onSessionInvalidated(_ handler: @escaping @Sendable () -> Void) -> InvalidationSubscription {
+        let id = state.withLock { state -> Int in
+            state.nextId += 1
+            state.listeners[state.nextId] = Listener(handler: handler)
+            return state.nextId
+        }
+        let subscription = InvalidationSubscription { [weak self] in
+            self?.state.withLock { _ = $0.listeners.removeValue(forKey: id) }
+        }
+        if session.isInvalidated { fireListeners() }
+        return subscription
+    }
+
+    /// Ends the session on purpose (sign-out). Never fires the listeners.
+    public func clearSession() {
+        state.withLock { $0.cleared = true }
+        session.invalidate()
+    }
+
+    /// Fires every listener that has not fired yet, outside the lock.
+    private func fireListeners() {
+        let handlers = state.withLock { state -> [@Sendable () -> Void] in
+            guard !state.cleared else { return [] }
+            var due: [@Sendable () -> Void] = []
+            for (id, listener) in state.listeners.sorted(by: { $0.key < $1.key }) where !listener.fired {
+                state.listeners[id]?.fired = true
+                due.append(listener.handler)
+            }
+            return due
+        }
+        handlers.forEach { $0() }
+    }
+}
+
+/// Stops an invalidation listener. `cancel()` may be called any number of times.
+public final class InvalidationSubscription: Sendable {
+    private let onCancel: Locked<(@Sendable () -> Void)?>
+
+    init(onCancel: @escaping @Sendable () -> Void) {
+        self.onCancel = Locked(onCancel)
+    }
+
+    public func cancel() {
+        let action = onCancel.withLock { action -> (@Sendable () -> Void)? in
+            defer { action = nil }
+            return action
+        }
+        action?()
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import PortalAuth
+
+@Suite("loginWithGoogle / loginWithApple")
+struct AuthorizeUrlTests {
+    @Test func googleUrlIsReturnedTrimmed() async throws {
+        let f = try Fixture()
+        f.transport.reply(#"{"data":{"google":"  https://accounts.example/authorize?state=s1 \n","apple":"https://apple.example/a"}}"#)
+        #expect(try await f.auth.loginWithGoogle().authorizeUrl == "https://accounts.example/authorize?state=s1")
+        let request = try #require(f.transport.requests.first)
+        #expect(request.method == "GET")
+        #expect(request.url.path == "/api/v3/auth/oauth/urls")
+        #expect(request.query == "redirectUrl=io.github.portalauth.signin%3A%2F%2Fauth%2Fcallback")
+    }
+
+    @Test func appleUrlIsReturned() async throws {
+        let f = try Fixture()
+        f.transport.reply(Wire.authorizeUrls)
+        #expect(try await f.auth.loginWithApple().authorizeUrl == Wire.appleAuthorize)
+    }
+
+    @Test func everyCallFetchesAFreshUrl() async throws {
+        let f = try Fixture()
+        f.transport.reply(#"{"data":{"google":"https://g.example/a?state=one"}}"#)
+        f.transport.reply(#"{"data":{"google":"https://g.example/a?state=two"}}"#)
+        #expect(try await f.auth.loginWithGoogle().authorizeUrl.hasSuffix("state=one"))
+        #expect(try await f.auth.loginWithGoogle().authorizeUrl.hasSuffix("state=two"))
+        #expect(f.transport.requests.count == 2)
+    }
+
+    @Test func missingGoogleKeyIsAuthMethodUnavailable() async throws {
+        let f = try Fixture()
+        f.transport.reply(#"{"data":{"apple":"https://apple.example/a"}}"#)
+        await #expect(throws: PortalAuthError.authMethodUnavailable(.google)) { try await f.auth.loginWithGoogle() }
+    }
+
+    @Test func blankAppleKeyIsAuthMethodUnavailable() async throws {
+        let f = try Fixture()
+        f.transport.reply(#"{"data":{"google":"https://g.example/a","apple":"   "}}"#)
+        await #expect(throws: PortalAuthError.authMethodUnavailable(.apple)) { try await f.auth.loginWithApple() }
+    }
+
+    @Test(arguments: [true, false])
+    func accountAbstractionIsSentWhenSet(value: Bool) async throws {
+        let f = try Fixture(isAccountAbstracted: value)
+        f.transport.reply(Wire.authorizeUrls)
+        _ = try await f.auth.loginWithGoogle()
+        #expect(f.transport.requests.first?.query == "redirectUrl=io.github.portalauth.signin%3A%2F%2Fauth%2Fcallback&isAccountAbstracted=\(value)")
+    }
+
+    @Test func accountAbstractionRefusalIsMapped() async throws {
+        let f = try Fixture(isAccountAbstracted: true)
+        f.transport.reply(400, #"{"error":"Gas sponsorship is not enabled"}"#)
+        await #expect(throws: PortalAuthError.accountAbstractionUnavailable(message: "Gas sponsorship is not enabled")) {
+            try await f.auth.loginWithGoogle()
+        }
+    }
+
+    @Test func redirectNotAllowListedIsUnauthorized() async throws {
+        let f = try Fixture()
+        f.transport.reply(401, Wire.error401)
+        await #expect(throws: PortalRequestsError.unauthorized) { try await f.auth.loginWithApple() }
+    }
+}

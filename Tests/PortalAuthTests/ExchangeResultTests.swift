@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+@testable import PortalAuth
+
+@Suite("Grant exchange results")
+struct ExchangeResultTests {
+    @Test func sessionTokenIsSavedWithSortedKeysThenReturned() async throws {
+        let f = try Fixture()
+        f.transport.reply(Wire.session(accountAbstracted: true))
+        let result = try #require(try await f.auth.handleRedirect(Fixture.redirect())?.authenticated)
+        #expect(result.session.endUserId == "eu_1")
+        #expect(result.clientId == "cl_1")
+        #expect(result.isAccountAbstracted == true)
+        expectSameSecret(try? result.session.getToken(), Secrets.sessionToken, "session token mismatch")
+        let saved = f.store.stored() == Fixture.storedSecret()
+        #expect(saved, "stored secret is not the sorted-key JSON")
+        #expect(f.store.saveCount == 1)
+    }
+
+    @Test func userJwtMeansTotpRequiredAndNothingSaved() async throws {
+        let f = try Fixture()
+        f.transport.reply(Wire.totpStep())
+        let step = try #require(try await f.auth.handleRedirect(Fixture.redirect())?.totpStep)
+        let sameJwt = step.userJwt == Secrets.userJwt
+        #expect(sameJwt, "userJwt mismatch")
+        #expect(step.endUserId == "eu_totp")
+        #expect(step.totpSecret == "JBSWY3DPEHPK3PXP")
+        #expect(f.store.saveCount == 0)
+        #expect(f.store.isEmpty)
+    }
+
+    @Test func blankSessionTokenBesideUserJwtIsATotpStep() async throws {
+        let f = try Fixture()
+        f.transport.reply(#"{"data":{"endUserId":"eu_totp","clientSessionToken":"  ","userJwt":"\#(Secrets.userJwt)"}}"#)
+        #expect(try await f.auth.handleRedirect(Fixture.redirect())?.totpStep != nil)
+        #expect(f.store.saveCount == 0)
+    }
+
+    @Test func neitherSessionNorJwtIsInvalidGrantResponse() async throws {
+        let f = try Fixture()
+        f.transport.reply(#"{"data":{"endUserId":"eu_1","userJwt":" "}}"#)
+        await #expect(throws: PortalAuthError.invalidGrantResponse) { try await f.auth.handleRedirect(Fixture.redirect()) }
+        #expect(f.store.saveCount == 0)
+    }
+
+    @Test(arguments: [nil, "", "   "] as [String?])
+    func sessionWithoutEndUserIdIsMalformed(endUserId: String?) async throws {
+        let f = try Fixture()
+        f.transport.reply(Wire.session(endUserId: endUserId))
+        await #expect(throws: PortalAuthError.malformedResponse(path: "/api/v3/auth/oauth/tokens", missing: "endUserId")) {
+            try await f.auth.handleRedirect(Fixture.redirect())
+        }
+        #expect(f.store.saveCount == 0)
+    }
+
+    @Test func magicLinkSessionWithoutEndUserIdNamesTheValidationsPath() async throws {
+        let f = try Fixture()
+        f.transport.reply(Wire.session(endUserId: nil))
+        await #expect(throws: PortalAuthError.malformedResponse(path: "/api/v3/auth/magic-links/validations", missing: "endUserId")) {
+            try await f.auth.handleRedirect(Fixture.magicLinkRedirect())
+        }
+    }
+
+    @Test func failedSaveIsSessionStorageFailureWithTheStoreMessage() async throws {
+        let f = try Fixture()
+        f.transport.reply(Wire.session())
+        f.store.failNextSave(SessionStoreError(message: "The login keyring is locked. Unlock it and try again."))
+        await #expect(throws: PortalAuthError.sessionStorageFailure(message: "The login keyring is locked. Unlock it and try again.")) {
+            try await f.auth.handleRedirect(Fixture.redirect())
+        }
+        #expect(f.store.isEmpty)
+    }
+
+    @Test func anyOtherStoreErrorIsWrappedToo() async throws {
+        struct DiskFull: Error, CustomStringConvertible { var description: String { "disk full" } }
+        let f = try Fixture()
+        f.transport.reply(Wire.session())
+        f.store.failNextSave(DiskFull())
+        await #expect(throws: PortalAuthError.sessionStorageFailure(message: "disk full")) {
+            try await f.auth.handleRedirect(Fixture.redirect())
+        }
+    }
+
+    @Test func rejectedGrantIsUnauthorizedAndNothingSaved() async throws {
+        let f = try Fixture()
+        f.transport.reply(401, Wire.error401)
+        await #expect(throws: PortalRequestsError.unauthorized) { try await f.auth.handleRedirect(Fixture.redirect()) }
+        #expect(f.store.saveCount == 0)
+    }
+
+    @Test func transportErrorIsRethrownUnchanged() async throws {
+        let f = try Fixture()
+        let dropped = TransportError(.connectionLost, message: "connection closed")
+        f.transport.enqueue(.fail(dropped))
+        await #expect(throws: dropped) { try await f.auth.handleRedirect(Fixture.redirect()) }
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+@testable import PortalAuth
+
+@Suite("handleRedirect: order of the checks and routing", .timeLimit(.minutes(1)))
+struct HandleRedirectTests {
+    @Test func emptyURLReturnsNilWithoutARequest() async throws {
+        let f = try Fixture()
+        #expect(try await f.auth.handleRedirect("") == nil)
+        #expect(f.transport.requests.isEmpty)
+    }
+
+    @Test func urlOver8192UTF16UnitsReturnsNilUnparsed() async throws {
+        let f = try Fixture()
+        let base = Fixture.redirect()
+        let padded = base + "&pad=" + String(repeating: "é", count: 8193 - base.utf16.count - 5)
+        #expect(padded.utf16.count == 8193)
+        // Even an error= in an oversized URL is not looked at.
+        #expect(try await f.auth.handleRedirect(padded + "&error=x") == nil)
+        #expect(f.transport.requests.isEmpty)
+    }
+
+    @Test func urlOfExactly8192UnitsIsProcessed() async throws {
+        let f = try Fixture()
+        f.transport.reply(Wire.session())
+        let base = Fixture.redirect() + "&pad="
+        let url = base + String(repeating: "a", count: 8192 - base.utf16.count)
+        #expect(url.utf16.count == 8192)
+        #expect(try await f.auth.handleRedirect(url)?.authenticated != nil)
+        #expect(f.transport.paths == ["/api/v3/auth/oauth/tokens"])
+    }
+
+    @Test func urlForAnotherRedirectReturnsNil() async throws {
+        let f = try Fixture()
+        #expect(try await f.auth.handleRedirect("other.app://auth/callback?token=\(Secrets.grant)&login_type=GOOGLE") == nil)
+        #expect(try await f.auth.handleRedirect("io.github.portalauth.signin://auth/Callback?token=\(Secrets.grant)&login_type=GOOGLE") == nil)
+        #expect(f.transport.requests.isEmpty)
+    }
+
+    @Test func errorParameterThrowsBeforeAnyRequestEvenWithAToken() async throws {
+        let f = try Fixture()
+        await #expect(throws: PortalAuthError.authenticationFailed(error: "oauth_failed")) {
+            try await f.auth.handleRedirect(Fixture.redirect() + "&error=oauth_failed")
+        }
+        #expect(f.transport.requests.isEmpty)
+        #expect(!f.store.touched)
+    }
+
+    @Test func errorValueIsCappedAt100Characters() async throws {
+        let f = try Fixture()
+        let long = String(repeating: "x", count: 250)
+        await #expect(throws: PortalAuthError.authenticationFailed(error: String(repeating: "x", count: 100))) {
+            try await f.auth.handleRedirect("\(Fixture.redirectUrl)?error=\(long)")
+        }
+    }
+
+    @Test func errorOnAnotherRedirectIsNotOurs() async throws {
+        let f = try Fixture()
+        #expect(try await f.auth.handleRedirect("other.app://cb?error=oauth_failed") == nil)
+    }
+
+    @Test func missingOrEmptyTokenReturnsNil() async throws {
+        let f = try Fixture()
+        #expect(try await f.auth.handleRedirect("\(Fixture.redirectUrl)?login_type=GOOGLE") == nil)
+        #expect(try await f.auth.handleRedirect("\(Fixture.redirectUrl)?token=&login_type=GOOGLE") == nil)
+        #expect(f.transport.requests.isEmpty)
+    }
+
+    @Test(arguments: ["GOOGLE", "APPLE"])
+    func oauthGrantGoesToOAuthTokens(loginType: String) async throws {
+        let f = try Fixture()
+        f.transport.reply(Wire.session())
+        let result = try await f.auth.handleRedirect(Fixture.redirect(loginType: loginType))
+        #expect(result?.authenticated?.session.endUserId == "eu_1")
+        let request = try #require(f.transport.requests.first)
+        #expect(request.method == "POST")
+        #expect(request.url.absoluteString == "http://127.0.0.1:8790/api/v3/auth/oauth/tokens")
+        let sentGrant = request.jsonBody["token"] as? String == Secrets.grant
+        #expect(sentGrant, "the grant was not posted as {\"token\":…}")
+        #expect(request.jsonBody.count == 1)
+    }
+
+    @Test func magicLinkGrantGoesToValidations() async throws {
+        let f = try Fixture()
+        f.transport.reply(Wire.session())
+        _ = try await f.auth.handleRedirect(Fixture.magicLinkRedirect())
+        #expect(f.transport.requests.map(\.method) == ["POST"])
+        #expect(f.transport.paths == ["/api/v3/auth/magic-links/validations"])
+        let sentGrant = f.transport.requests.first?.jsonBody["token"] as? String == Secrets.grant
+        #expect(sentGrant, "the grant was not posted")
+    }
+
+    @Test func magicLinkMarkerWinsOverLoginType() async throws {
+        let f = try Fixture()
+        f.transport.reply(Wire.session())
+        _ = try await f.auth.handleRedirect(Fixture.magicLinkRedirect() + "&login_type=GOOGLE")
+        #expect(f.transport.paths == ["/api/v3/auth/magic-links/validations"])
+    }
+
+    @Test(arguments: ["login_type=google", "login_type=FACEBOOK", "authMethod=email_magic_link", "authMethod=GOOGLE", "x=y"])
+    func unknownMarkerReturnsNil(marker: String) async throws {
+        let f = try Fixture()
+        #expect(try await f.auth.handleRedirect("\(Fixture.redirectUrl)?token=\(Secrets.grant)&\(marker)") == nil)
+        #expect(f.transport.requests.isEmpty)
+    }
+
+    @Test func urlOverloadForwardsAbsoluteStringSoTheGrantIsDecodedOnce() async throws {
+        let f = try Fixture()
+        f.transport.reply(Wire.session())
+        let url = try #require(URL(string: "\(Fixture.redirectUrl)?token=pg_abc%2Bdef%2520&login_type=APPLE"))
+        _ = try await f.auth.handleRedirect(url)
+        #expect(f.transport.requests.first?.jsonBody["token"] as? String == "pg_abc+def%20")
+    }
+
+    @Test func redirectWithWhitespaceAndTrailingSlashStillMatches() async throws {
+        let f = try Fixture()
+        f.transport.reply(Wire.session())
+        let result = try await f.auth.handleRedirect("  IO.GITHUB.PORTALAUTH.SIGNIN://AUTH/callback/?token=\(Secrets.grant)&login_type=GOOGLE  ")
+        #expect(result?.authenticated != nil)
+        let sentGrant = f.transport.requests.first?.jsonBody["token"] as? String == Secrets.grant
+        #expect(sentGrant, "trailing whitespace must not reach the grant")
+    }
+
+    @Test func alreadyCancelledCallerSendsNothing() async throws {
+        let f = try Fixture()
+        f.transport.reply(Wire.session())
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await f.auth.handleRedirect(Fixture.redirect())
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(f.transport.requests.isEmpty)
+        #expect(f.store.isEmpty)
+    }
+
+    @Test func cancellationAfterTheExchangeStartedDoesNotAbortIt() async throws {
+        let f = try Fixture()
+        let arrived = Signal(), release = Signal()
+        f.transport.enqueue(.held(arrived: arrived, release: release, status: 200, body: Wire.session()))
+        let task = Task { try await f.auth.handleRedirect(Fixture.redirect()) }
+        await arrived.wait()
+        task.cancel()
+        release.fire()
+        let result = try await task.value
+        #expect(result?.authenticated?.session.endUserId == "eu_1")
+        expectSameSecret(f.store.stored(), Fixture.storedSecret(), "stored session")
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import PortalAuth
+
+@Suite("Mapping Portal's answers")
+struct ResponseMappingTests {
+    @Test func missingDataEnvelopeIsMalformed() async throws {
+        let f = try Fixture()
+        f.transport.reply(#"{"allowedAuthMethods":["GOOGLE"]}"#)
+        await #expect(throws: PortalAuthError.malformedResponse(path: "/api/v3/auth/methods", missing: "data")) {
+            try await f.auth.getMethods()
+        }
+    }
+
+    @Test(arguments: [#"{"data":null}"#, #"{"data":"x"}"#, #"[1,2]"#])
+    func dataOfTheWrongShapeIsMalformed(body: String) async throws {
+        let f = try Fixture()
+        f.transport.reply(body)
+        await #expect(throws: PortalAuthError.malformedResponse(path: "/api/v3/auth/oauth/tokens", missing: "data")) {
+            try await f.auth.handleRedirect(Fixture.redirect())
+        }
+    }
+
+    @Test(arguments: ["", "<html>", "{\"data\":"])
+    func unparseableBodyIsCouldNotParse(body: String) async throws {
+        let f = try Fixture()
+        f.transport.reply(body)
+        await #expect(throws: PortalRequestsError.couldNotParseHttpResponse) { try await f.auth.getMethods() }
+    }
+
+    @Test func statusesMapToTheirErrors() async throws {
+        let cases: [(Int, String, PortalRequestsError)] = [
+            (401, Wire.error401, .unauthorized),
+            (403, #"{"error":"Forbidden"}"#, .clientError(#"403 - {"error":"Forbidden"}"#)),
+            (404, "Not Found", .clientError("404 - Not Found")),
+            (500, "boom", .internalServerError("500 - boom")),
+            (503, "", .internalServerError("503 - ")),
+            (302, "", .redirectError("302 - ")),
+            (100, "", .couldNotParseHttpResponse),
+        ]
+        for (status, body, expected) in cases {
+            let f = try Fixture()
+            f.transport.reply(status, body)
+            await #expect(throws: expected, "status \(status)") { try await f.auth.getMethods() }
+        }
+    }
+
+    @Test func transportErrorsAreRethrownUnchanged() async throws {
+        let f = try Fixture()
+        let error = TransportError(.cannotConnect, message: "Connection refused")
+        f.transport.enqueue(.fail(error))
+        await #expect(throws: error) { try await f.auth.getMethods() }
+    }
+
+    @Test func longErrorBodiesAreBounded() async throws {
+        let f = try Fixture()
+        f.transport.reply(404, String(repeating: "z", count: 5000))
+        do {
+            _ = try await f.auth.getMethods()
+            Issue.record("expected a client error")
+        } catch PortalRequestsError.clientError(let detail) {
+            #expect(detail.count == "404 - ".count + PortalAPI.maxBodyInMessage)
+        }
+    }
+}

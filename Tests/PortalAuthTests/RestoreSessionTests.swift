@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+@testable import PortalAuth
+
+@Suite("restoreSession")
+struct RestoreSessionTests {
+    @Test func nothingStoredIsNil() async throws {
+        let f = try Fixture()
+        #expect(try await f.auth.restoreSession() == nil)
+        #expect(f.transport.requests.isEmpty)
+    }
+
+    @Test func storedSessionIsRestoredWithoutNetwork() async throws {
+        let f = try Fixture()
+        f.store.put(Fixture.storedSecret())
+        let session = try #require(try await f.auth.restoreSession())
+        #expect(session.endUserId == "eu_1")
+        expectSameSecret(try? session.getToken(), Secrets.sessionToken, "restored token mismatch")
+        #expect(f.transport.requests.isEmpty)
+        #expect(f.store.deleteCount == 0)
+    }
+
+    @Test(arguments: ["not json", "{}", #"{"clientSessionToken":"pst_x"}"#, #"{"clientSessionToken":" ","endUserId":"eu"}"#,
+                      #"{"clientSessionToken":"pst_x","endUserId":""}"#, #"{"clientSessionToken":1,"endUserId":"eu"}"#])
+    func unreadableEntryIsDeletedAndReadsAsNil(stored: String) async throws {
+        let f = try Fixture()
+        f.store.put(stored)
+        #expect(try await f.auth.restoreSession() == nil)
+        #expect(f.store.isEmpty)
+        #expect(f.store.deleteCount == 1)
+    }
+
+    @Test func loadFailureIsSessionStorageFailure() async throws {
+        let f = try Fixture()
+        f.store.put(Fixture.storedSecret())
+        f.store.failNextLoad(SessionStoreError(message: "The Secret Service is not running. Start gnome-keyring and try again."))
+        await #expect(throws: PortalAuthError.sessionStorageFailure(message: "The Secret Service is not running. Start gnome-keyring and try again.")) {
+            try await f.auth.restoreSession()
+        }
+        #expect(!f.store.isEmpty)
+    }
+
+    @Test func failingToDeleteAnUnreadableEntryIsSessionStorageFailure() async throws {
+        let f = try Fixture()
+        f.store.put("garbage")
+        f.store.failNextDelete(SessionStoreError(message: "The keyring is locked."))
+        await #expect(throws: PortalAuthError.sessionStorageFailure(message: "The keyring is locked.")) {
+            try await f.auth.restoreSession()
+        }
+    }
+
+    @Test func eachRestoreIsKeyedByTheEnvironment() async throws {
+        let f = try Fixture()
+        f.store.put(Fixture.storedSecret(), "another-env")
+        #expect(try await f.auth.restoreSession() == nil)
+    }
+}

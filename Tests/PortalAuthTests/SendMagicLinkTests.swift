@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+@testable import PortalAuth
+
+@Suite("sendMagicLink")
+struct SendMagicLinkTests {
+    @Test func withoutConfigIsMagicLinkNotConfigured() async throws {
+        let f = try Fixture(magicLink: nil)
+        await #expect(throws: PortalAuthError.magicLinkNotConfigured) { try await f.auth.sendMagicLink(email: "a@example.com") }
+        #expect(f.transport.requests.isEmpty)
+    }
+
+    @Test func blankEmailIsInvalidArgument() async throws {
+        let f = try Fixture()
+        await #expect(throws: PortalAuthError.invalidArgument(name: "email")) { try await f.auth.sendMagicLink(email: " \n ") }
+        #expect(f.transport.requests.isEmpty)
+    }
+
+    @Test func emailIsTrimmedAndLowercasedAndTheBodyIsComplete() async throws {
+        let f = try Fixture()
+        f.transport.reply(#"{"data":{"sent":true}}"#)
+        try await f.auth.sendMagicLink(email: "  Alice@Example.COM ")
+        let request = try #require(f.transport.requests.first)
+        #expect(request.method == "POST")
+        #expect(request.url.path == "/api/v3/auth/magic-links")
+        let body = request.jsonBody
+        #expect(body["email"] as? String == "alice@example.com")
+        #expect(body["redirectUrl"] as? String == Fixture.redirectUrl)
+        #expect(body["fromEmail"] as? String == "login@example.com")
+        #expect(body["templateId"] as? String == "tpl_1")
+        #expect(body["isAccountAbstracted"] == nil)
+        #expect(body.count == 4)
+    }
+
+    @Test func accountAbstractionIsSentWhenSet() async throws {
+        let f = try Fixture(isAccountAbstracted: true)
+        f.transport.reply(#"{"data":{"sent":true}}"#)
+        try await f.auth.sendMagicLink(email: "a@example.com")
+        #expect(f.transport.requests.first?.jsonBody["isAccountAbstracted"] as? Bool == true)
+    }
+
+    @Test func status429IsRateLimited() async throws {
+        let f = try Fixture()
+        f.transport.reply(429, #"{"error":"Too many requests"}"#)
+        await #expect(throws: PortalAuthError.rateLimited) { try await f.auth.sendMagicLink(email: "a@example.com") }
+    }
+
+    @Test func status400WithErrorIsAccountAbstractionUnavailable() async throws {
+        let f = try Fixture(isAccountAbstracted: true)
+        f.transport.reply(400, #"{"error":"Account abstraction is not configured"}"#)
+        await #expect(throws: PortalAuthError.accountAbstractionUnavailable(message: "Account abstraction is not configured")) {
+            try await f.auth.sendMagicLink(email: "a@example.com")
+        }
+    }
+
+    @Test func status400WithoutErrorBodyIsAClientError() async throws {
+        let f = try Fixture()
+        f.transport.reply(400, "bad")
+        await #expect(throws: PortalRequestsError.clientError("400 - bad")) { try await f.auth.sendMagicLink(email: "a@example.com") }
+    }
+
+    @Test func failuresAreNeverRetried() async throws {
+        let f = try Fixture()
+        f.transport.reply(503, "down")
+        f.transport.reply(#"{"data":{"sent":true}}"#)
+        await #expect(throws: PortalRequestsError.internalServerError("503 - down")) {
+            try await f.auth.sendMagicLink(email: "a@example.com")
+        }
+        #expect(f.transport.requests.count == 1)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+@testable import PortalAuth
+
+/// An HTTPTransport that answers from a script, in order, and records every request it got.
+final class ScriptedTransport: HTTPTransport, Sendable {
+    enum Reply: Sendable {
+        case respond(status: Int, body: String)
+        case fail(any Error)
+        /// Signals `arrived`, waits for `release`, then responds.
+        case held(arrived: Signal, release: Signal, status: Int, body: String)
+        /// Runs `action` (e.g. to change settings mid-flight), then responds.
+        case act(@Sendable () -> Void, status: Int, body: String)
+    }
+
+    private let state = Box<(replies: [Reply], requests: [HTTPRequest])>(([], []))
+
+    func enqueue(_ reply: Reply) {
+        state.withLock { $0.replies.append(reply) }
+    }
+
+    func reply(_ status: Int, _ body: String) {
+        enqueue(.respond(status: status, body: body))
+    }
+
+    func reply(_ body: String) {
+        reply(200, body)
+    }
+
+    var requests: [HTTPRequest] { state.withLock { $0.requests } }
+    var paths: [String] { requests.map(\.url.path) }
+    var pendingReplies: Int { state.withLock { $0.replies.count } }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let reply = state.withLock { state -> Reply? in
+            state.requests.append(request)
+            return state.replies.isEmpty ? nil : state.replies.removeFirst()
+        }
+        switch reply {
+        case nil:
+            throw TransportError(.other, message: "no scripted reply for \(request.method) \(request.url.path)")
+        case .respond(let status, let body)?:
+            return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+        case .fail(let error)?:
+            throw error
+        case .held(let arrived, let release, let status, let body)?:
+            arrived.fire()
+            await release.wait()
+            return HTTPResponse(status: status, body: Data(body.utf8))
+        case .act(let action, let status, let body)?:
+            action()
+            return HTTPResponse(status: status, body: Data(body.utf8))
+        }
+    }
+}
+
+extension HTTPRequest {
+    /// The JSON body as a dictionary (empty when there is none).
+    var jsonBody: [String: Any] {
+        guard let body, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return [:] }
+        return object
+    }
+
+    var bodyText: String? {
+        body.map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    var query: String? {
+        URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery
+    }
+}
