@@ -99,7 +99,6 @@ public final class SignInApplication {
         adw_about_window_set_developer_name(handle, tr("The Portal Sign-In developers"))
         adw_about_window_set_comments(handle, fill(tr("Sign in to Portal with Google, Apple or an email link. Application ID: %s"), Self.applicationId))
         adw_about_window_set_license_type(handle, GTK_LICENSE_MIT_X11)
-        adw_about_window_set_website(handle, "https://github.com/portalauth")
         if let window { gtk_window_set_transient_for(about.cast(), window.window.widget.cast()) }
         gtk_window_present(about.cast())
     }
