@@ -18,7 +18,7 @@ final class ErrorBanner {
         gtk_label_set_justify(message.widget.cast(), GTK_JUSTIFY_LEFT)
         gtk_widget_set_hexpand(message.widget, 1)
         gtk_widget_set_valign(message.widget, GTK_ALIGN_CENTER)
-        action = Button(tr("_Try Again"), classes: ["pill"]) { [weak self] in
+        action = Button(tr("_Try Again"), classes: ["banner-action"]) { [weak self] in
             guard let self else { return }
             self.hide()
             self.onAction?(self.nextStep)
@@ -41,8 +41,10 @@ final class ErrorBanner {
         switch error.nextStep {
         case .tryAgain: action.setTitle(tr("_Try Again"))
         case .signInAgain: action.setTitle(tr("_Sign In Again"))
-        case .dismiss: action.setTitle(tr("_OK"))
+        case .dismiss: break
         }
+        // Nothing to do but read it: the close button is the only control then.
+        action.isVisible = error.nextStep != .dismiss
         gtk_widget_set_visible(root, 1)
         gtk_revealer_set_reveal_child(root.cast(), 1)
     }

@@ -61,6 +61,7 @@ enum Style {
     }
     .error-banner button { color: @error_fg_color; background-color: alpha(currentColor, 0.15); }
     .error-banner button:hover { background-color: alpha(currentColor, 0.25); }
+    .error-banner button.banner-action { padding: 4px 14px; border-radius: 99px; font-weight: bold; }
 
     .qr-frame { background-color: #FFFFFF; border-radius: 12px; padding: 0; }
     .totp-secret { font-family: monospace; font-size: 95%; }

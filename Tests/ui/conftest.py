@@ -162,7 +162,9 @@ class Session:
         return desktop.AppWindow(application)
 
     def gio_open(self, uri):
-        return subprocess.run(["gio", "open", uri], env=self.env, capture_output=True).returncode
+        # No pipes: an app that gio starts would inherit them and keep them open.
+        return subprocess.run(["gio", "open", uri], env=self.env, stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30).returncode
 
     def quit_app(self):
         """Ends every portal-sign-in this test started (by the test or by the desktop)."""

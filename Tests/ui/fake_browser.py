@@ -86,7 +86,9 @@ def deliver(uri, times):
     scheme = urllib.parse.urlsplit(uri).scheme
     query = urllib.parse.parse_qs(urllib.parse.urlsplit(uri).query)
     for attempt in range(times):
-        result = subprocess.run(["gio", "open", uri], capture_output=True)
+        # No pipes: a portal-sign-in that gio starts (cold start) would inherit them and keep them open.
+        result = subprocess.run(["gio", "open", uri], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, timeout=30)
         log("delivered", scheme=scheme, has_token="token" in query, has_error="error" in query,
             attempt=attempt + 1, exit_status=result.returncode)
         time.sleep(0.5)

@@ -130,7 +130,7 @@ def test_cold_start_by_uri_completes_the_sign_in(session, emulator):
     authorize = emulator.api(f"/api/v3/auth/oauth/urls?{query}")["google"]
     assert desktop.find_application() is None
     session.browse(email="alice@example.com", action="continue")
-    subprocess.run(["/usr/bin/python3", str(FAKE_BROWSER), authorize], env=session.env, check=True)
+    subprocess.run(["/usr/bin/python3", str(FAKE_BROWSER), authorize], env=session.env, check=True, timeout=60)
     assert [e["exit_status"] for e in session.browser_events("delivered")] == [0]
 
     window = session.attach()
