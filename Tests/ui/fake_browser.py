@@ -3,8 +3,9 @@
 
 GIO starts it with the authorize URL the app opened. It fills the emulator's fake Google/Apple page
 the way the test asked (control file in PORTAL_TEST_BROWSER_CONTROL: {"email", "action":
-"continue"|"cancel"|"hold", "share": "share"|"hide", "deliver_times": N}), follows the redirects to
-the app's custom-scheme redirect and hands that to the desktop with `gio open`, as a real browser does.
+"continue"|"cancel"|"hold", "share": "share"|"hide", "deliver_times": N, "save_to": PATH}), follows
+the redirects to the app's custom-scheme redirect and hands that to the desktop with `gio open`, as a
+real browser does (or, with save_to, leaves it in a file, as a browser that keeps custom schemes to itself).
 
 It logs events as JSON lines to PORTAL_TEST_BROWSER_LOG: paths and counts only, never a URL's query,
 because the final redirect carries a single-use grant.
@@ -110,6 +111,13 @@ def run(start_url):
             if urllib.parse.urlsplit(target).scheme in ("http", "https"):
                 url = target
                 continue
+            if wanted.get("save_to"):
+                # A browser that does not hand custom schemes to the desktop: the person copies the
+                # address instead (the test pastes it into the app).
+                with open(os.open(wanted["save_to"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as out:
+                    out.write(target)
+                log("saved", scheme=urllib.parse.urlsplit(target).scheme)
+                return
             deliver(target, int(wanted.get("deliver_times", 1)))
             return
         form = FormReader()

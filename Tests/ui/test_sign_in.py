@@ -188,3 +188,19 @@ def test_magic_link_from_the_email_signs_in(session, emulator):
     assert session.gio_open(outbox[0]["link"]) == 0   # the mail client opens the link
     assert signed_in_end_user(window) == user(emulator, "alice@example.com")["endUserId"]
     assert [e["status"] for e in emulator.requests("POST", "/api/v3/auth/magic-links/validations")] == [200]
+
+
+def test_a_pasted_redirect_link_completes_the_sign_in(session, emulator):
+    # The browser does not hand the custom scheme to the desktop; the person pastes the address.
+    saved = session.root / "address-bar.txt"
+    session.browse(email="alice@example.com", action="continue", save_to=str(saved))
+    window = session.launch()
+    window.click("Continue with Google")
+    window.wait_for_text("Continue in your browser")
+    desktop.wait_until(lambda: session.browser_events("saved"), what="the browser to reach the redirect")
+    assert session.browser_events("delivered") == []
+
+    window.type_into("Redirect link from the browser", saved.read_text())
+    window.click("Continue")
+    assert signed_in_end_user(window) == user(emulator, "alice@example.com")["endUserId"]
+    assert [e["status"] for e in emulator.requests("POST", TOKENS)] == [200]
