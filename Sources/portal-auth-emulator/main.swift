@@ -1,1 +1,4 @@
-import PortalAuth
+import Foundation
+import PortalAuthEmulator
+
+exit(EmulatorCommand.run(arguments: Array(CommandLine.arguments.dropFirst())))

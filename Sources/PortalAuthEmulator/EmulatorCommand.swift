@@ -1,0 +1,125 @@
+import CPortalShim
+import Foundation
+
+/// `portal-auth-emulator [--port N] [--config FILE]`: parses the command line, starts the server,
+/// runs the GLib main loop until SIGINT/SIGTERM.
+public enum EmulatorCommand {
+    public static let usage = """
+    Usage: portal-auth-emulator [--port PORT] [--config FILE]
+
+    A local Portal client-auth environment (v3 API) with fake Google and Apple sign-in pages,
+    for development and tests. Listens on 127.0.0.1 only.
+
+      --port PORT     TCP port (default 8790; 0 picks a free port)
+      --config FILE   JSON file of auth environments (default: the built-in local-dev)
+      --help          show this help
+
+    Once ready it prints one line: listening on http://127.0.0.1:PORT
+    Stops on SIGINT or SIGTERM. Logs "METHOD /path STATUS" per request to stderr (never a query,
+    body or token).
+
+    Dashboard at /. Administration API (JSON) under /emulator/v1/:
+      POST reset                    forget sessions, grants, outbox, faults; real clock again
+      GET  state                    environments, users, live sessions (no tokens)
+      GET  outbox                   magic-link emails: [{email, link, sentAt}]
+      GET  requests                 [{method, path, status}] (status 0 = dropped)
+      GET|POST clock                {"advanceSeconds": N} moves emulator time forward
+      GET|POST faults               {"path", "kind", "count", "status", "seconds"}:
+                                      status  answer `status` (default 503), do nothing
+                                      hang    hold `seconds` (default 5), then handle normally
+                                      drop    do the work, then close without answering
+      GET  users/<email>/totp       {"secret", "code"} of a TOTP user
+      POST sessions/revoke          {"endUserId"?} revokes sessions (all without a body)
+
+    Config file format:
+      {"environments": [{
+         "id": "local-dev",                                   letters, digits, '-', '_'
+         "authMethods": ["GOOGLE", "APPLE", "EMAIL_MAGIC_LINK"],
+         "redirectUrls": ["io.github.portalauth.signin://auth/callback"],
+         "autoCreateWallet": true,                            optional, default true
+         "accountAbstraction": true,                          optional, default false
+         "users": [{"email": "alice@example.com", "name": "Alice", "needsTotp": false}]
+      }]}
+    Example: data/emulator/local-dev.json (the built-in default).
+    """
+
+    struct Options: Equatable {
+        var port: UInt16 = 8790
+        var configPath: String?
+        var showHelp = false
+    }
+
+    static func parse(_ arguments: [String]) throws -> Options {
+        var options = Options()
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            func value() throws -> String {
+                guard let next = rest.popFirst() else { throw UsageError(message: "\(argument) needs a value") }
+                return next
+            }
+            switch argument {
+            case "--help", "-h": options.showHelp = true
+            case "--port":
+                let text = try value()
+                guard let port = UInt16(text) else { throw UsageError(message: "--port must be a number from 0 to 65535, not \"\(text)\"") }
+                options.port = port
+            case "--config": options.configPath = try value()
+            default:
+                if argument.hasPrefix("--port=") { rest.insert(contentsOf: ["--port", String(argument.dropFirst(7))], at: rest.startIndex) }
+                else if argument.hasPrefix("--config=") { rest.insert(contentsOf: ["--config", String(argument.dropFirst(9))], at: rest.startIndex) }
+                else { throw UsageError(message: "unknown argument \"\(argument)\"") }
+            }
+        }
+        return options
+    }
+
+    struct UsageError: Error { let message: String }
+
+    /// Runs the emulator; returns the process exit status.
+    public static func run(arguments: [String]) -> Int32 {
+        let options: Options
+        do {
+            options = try parse(arguments)
+        } catch let error as UsageError {
+            printError("portal-auth-emulator: \(error.message)\nTry --help.")
+            return 2
+        } catch {
+            return 2
+        }
+        if options.showHelp {
+            print(usage)
+            return 0
+        }
+        let config: EmulatorConfig
+        do {
+            config = try options.configPath.map(ConfigLoader.load(path:)) ?? .builtIn
+        } catch {
+            printError("portal-auth-emulator: invalid config \(options.configPath ?? ""): \(error)")
+            return 1
+        }
+
+        portal_emu_protect_stderr()
+        let emulator = Emulator(config: config)
+        let host = SoupServerHost(emulator: emulator)
+        let port: UInt16
+        do {
+            port = try host.listen(port: options.port)
+        } catch {
+            printError("portal-auth-emulator: \(error)")
+            return 1
+        }
+        let loop = g_main_loop_new(nil, 0)
+        portal_emu_quit_on_signals(loop)
+        print("listening on http://127.0.0.1:\(port)")
+        fflush(stdout)
+        g_main_loop_run(loop)
+        host.stop()
+        g_main_loop_unref(loop)
+        printError("portal-auth-emulator: stopped")
+        return 0
+    }
+
+    private static func printError(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}

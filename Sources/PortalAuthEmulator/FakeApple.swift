@@ -1,0 +1,65 @@
+import Foundation
+
+/// The fake Apple ID side of Sign in with Apple, modelled on what a backend really receives:
+/// - every account has a stable `sub`;
+/// - the email (shared, or a Hide My Email relay address) arrives in the `user` JSON only when the
+///   person consents for an app the first time; later sign-ins carry just the `sub`, which the
+///   backend must map to the end user it recorded;
+/// - choosing the other sharing option counts as a fresh consent (as after revoking the app in
+///   Apple ID settings); a relay address, once made, stays the same for that account and app.
+final class FakeApple {
+    struct Assertion {
+        let sub: String
+        /// `{"email":…}` on first consent only.
+        let userJSON: String?
+    }
+
+    private final class Account {
+        let sub: String
+        var relayEmail: [String: String] = [:]          // per environment
+        var consentedSharing: [String: Bool] = [:]      // per environment: shared the real email?
+        init(sub: String) { self.sub = sub }
+    }
+
+    private var accounts: [String: Account] = [:]        // by the real Apple ID email
+
+    func authorize(appleIdEmail: String, shareEmail: Bool, environmentId: String) -> Assertion {
+        let account = accounts[appleIdEmail] ?? {
+            let created = Account(sub: "001\(Int.random(in: 100_000...999_999)).\(Crypto.sha256Hex(Crypto.randomToken()).prefix(32)).0\(Int.random(in: 100...999))")
+            accounts[appleIdEmail] = created
+            return created
+        }()
+        if account.consentedSharing[environmentId] == shareEmail {
+            return Assertion(sub: account.sub, userJSON: nil)
+        }
+        account.consentedSharing[environmentId] = shareEmail
+        let email: String
+        if shareEmail {
+            email = appleIdEmail
+        } else {
+            let relay = account.relayEmail[environmentId] ?? (Crypto.sha256Hex(Crypto.randomToken()).prefix(12) + "@privaterelay.appleid.com")
+            account.relayEmail[environmentId] = relay
+            email = relay
+        }
+        let user = String(decoding: JSON.encode(["email": email]), as: UTF8.self)
+        return Assertion(sub: account.sub, userJSON: user)
+    }
+}
+
+/// The backend's memory of Apple `sub` → end-user email, filled at first consent, and a history of
+/// what each form_post carried (shown by `GET /emulator/v1/state` so tests can see the model at work).
+final class AppleSubjects {
+    struct Receipt {
+        let environmentId: String
+        let sub: String
+        let emailInForm: Bool
+        let endUserEmail: String?
+    }
+    private var emails: [String: String] = [:]
+    private(set) var receipts: [Receipt] = []
+
+    func received(_ receipt: Receipt) { receipts.append(receipt) }
+
+    func record(environmentId: String, sub: String, email: String) { emails[environmentId + "\n" + sub] = email }
+    func email(environmentId: String, sub: String) -> String? { emails[environmentId + "\n" + sub] }
+}

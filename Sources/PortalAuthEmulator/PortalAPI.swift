@@ -1,0 +1,166 @@
+import Foundation
+
+/// Portal's v3 client-auth endpoints (contract §2). Every answer is `{"data":…}` or `{"error":…}`.
+extension Emulator {
+    /// 401 unless the request names a configured environment.
+    func requireEnvironment(_ request: EmulatorRequest) -> Result<EnvironmentConfig, ResponseError> {
+        guard let id = request.header("x-portal-auth-environment-id"), let environment = config.environment(id) else {
+            return .failure(ResponseError(401, "Missing or unknown x-portal-auth-environment-id header."))
+        }
+        return .success(environment)
+    }
+
+    func getMethods(_ request: EmulatorRequest) throws -> EmulatorResponse {
+        let environment = try requireEnvironment(request).get()
+        return .data(["allowedAuthMethods": environment.authMethods, "autoCreateWallet": environment.autoCreateWallet])
+    }
+
+    func getOAuthURLs(_ request: EmulatorRequest) throws -> EmulatorResponse {
+        let environment = try requireEnvironment(request).get()
+        guard let wireRedirect = request.rawQueryValue("redirectUrl"), !wireRedirect.isEmpty else {
+            throw ResponseError(400, "The redirectUrl query parameter is required.")
+        }
+        // Byte for byte as encoded on the wire, like Portal: a differently encoded URL is not on the list.
+        // (libsoup hands us the query GLib-normalised, so the expected encoding is normalised the same way.)
+        guard let redirectUrl = environment.redirectUrls.first(where: {
+            FormEncoding.glibNormalized(FormEncoding.javaURLEncode($0)) == wireRedirect
+        }) else {
+            throw ResponseError(401, "The redirectUrl is not on this environment's allow list.")
+        }
+        let accountAbstracted = try requestedAccountAbstraction(request.query["isAccountAbstracted"], environment)
+        let state = oauthStates.create(environmentId: environment.id, redirectUrl: redirectUrl,
+                                       isAccountAbstracted: accountAbstracted, now: now)
+        let callback = FormEncoding.javaURLEncode(callbackURL(environmentId: environment.id))
+        var urls: [String: String] = [:]
+        if environment.googleEnabled {
+            urls["google"] = "\(baseURL)/idp/google/authorize?client_id=emulator-google-\(environment.id)&redirect_uri=\(callback)"
+                + "&state=\(state)&response_type=code&scope=openid%20email"
+        }
+        if environment.appleEnabled {
+            urls["apple"] = "\(baseURL)/idp/apple/authorize?client_id=emulator-apple-\(environment.id)&redirect_uri=\(callback)"
+                + "&state=\(state)&response_type=code&response_mode=form_post&scope=name%20email"
+        }
+        return .data(urls)
+    }
+
+    func exchangeOAuthGrant(_ request: EmulatorRequest) throws -> EmulatorResponse {
+        try exchangeGrant(request) { if case .oauth = $0 { return true } else { return false } }
+    }
+
+    func validateMagicLink(_ request: EmulatorRequest) throws -> EmulatorResponse {
+        try exchangeGrant(request) { $0 == .magicLink }
+    }
+
+    private func exchangeGrant(_ request: EmulatorRequest, accepts: (Grant.Kind) -> Bool) throws -> EmulatorResponse {
+        let environment = try requireEnvironment(request).get()
+        let body = try jsonBody(request)
+        guard let token = body.string("token"), !token.isEmpty else { throw ResponseError(400, "The token field is required.") }
+        guard let grant = grants.redeem(token, environmentId: environment.id, accepts: accepts, now: now),
+              let user = users.user(environmentId: environment.id, endUserId: grant.endUserId) else {
+            throw ResponseError(401, "The sign-in token is invalid, expired or already used.")
+        }
+        if user.needsTotp {
+            let claims = JwtSigner.Claims(endUserId: user.endUserId, authEnvironmentId: environment.id,
+                                          isAccountAbstracted: grant.isAccountAbstracted,
+                                          issuedAt: now, expiresAt: now + JwtSigner.lifetimeSeconds)
+            var data: [String: Any] = ["endUserId": user.endUserId, "userJwt": jwt.sign(claims)]
+            if !user.totpEnrolled { data["totpLink"] = Totp.link(email: user.email, secretBase32: user.totpSecretBase32) }
+            return .data(data)
+        }
+        let session = sessions.create(for: user, isAccountAbstracted: grant.isAccountAbstracted, now: now)
+        return .data(["endUserId": user.endUserId, "clientId": user.clientId, "clientSessionToken": session,
+                      "isAccountAbstracted": grant.isAccountAbstracted])
+    }
+
+    func validateTotp(_ request: EmulatorRequest) throws -> EmulatorResponse {
+        let environment = try requireEnvironment(request).get()
+        guard let token = request.bearerToken, let claims = jwt.verify(token, now: now),
+              claims.authEnvironmentId == environment.id,
+              let user = users.user(environmentId: environment.id, endUserId: claims.endUserId) else {
+            throw ResponseError(401, "The user JWT is missing, invalid or expired; sign in again.")
+        }
+        let body = try jsonBody(request)
+        guard let code = body.string("code") else { throw ResponseError(400, "The code field is required.") }
+        let throttleKey = environment.id + "\n" + user.endUserId
+        guard !totpFailures.isLimited(throttleKey, now: now) else {
+            throw ResponseError(429, "Too many wrong codes. Wait a few minutes, then try again.")
+        }
+        guard let step = Totp.matchingStep(secret: user.totpSecret, code: code, at: now),
+              step > (user.lastAcceptedTotpStep ?? Int.min) else {
+            totpFailures.record(throttleKey, now: now)
+            throw ResponseError(401, "The code is wrong or was already used. Enter the current code from your authenticator app.")
+        }
+        user.lastAcceptedTotpStep = step
+        user.totpEnrolled = true
+        totpFailures.clear(throttleKey)
+        let session = sessions.create(for: user, isAccountAbstracted: claims.isAccountAbstracted, now: now)
+        return .data(["clientId": user.clientId, "clientSessionToken": session, "isAccountAbstracted": claims.isAccountAbstracted])
+    }
+
+    func sendMagicLink(_ request: EmulatorRequest) throws -> EmulatorResponse {
+        let environment = try requireEnvironment(request).get()
+        guard environment.magicLinksEnabled else {
+            throw ResponseError(401, "Magic links are not enabled for this environment.")
+        }
+        let body = try jsonBody(request)
+        guard let rawEmail = body.string("email"), Emails.isPlausible(Emails.normalize(rawEmail)) else {
+            throw ResponseError(400, "The email field must be an email address.")
+        }
+        guard let redirectUrl = body.string("redirectUrl"), environment.redirectUrls.contains(redirectUrl) else {
+            throw ResponseError(401, "The redirectUrl is not on this environment's allow list.")
+        }
+        for field in ["fromEmail", "templateId"] where body.string(field)?.isEmpty ?? true {
+            throw ResponseError(400, "The \(field) field is required.")
+        }
+        if body.has("isAccountAbstracted"), body.bool("isAccountAbstracted") == nil {
+            throw ResponseError(400, "The isAccountAbstracted field must be true or false.")
+        }
+        let accountAbstracted = try requestedAccountAbstraction(body.bool("isAccountAbstracted") == true ? "true" : nil, environment)
+        let email = Emails.normalize(rawEmail)
+        guard magicLinkLimit.allow(environment.id + "\n" + email, now: now) else {
+            throw ResponseError(429, "Too many magic links for this address. Wait a minute, then try again.")
+        }
+        let user = users.findOrCreate(environmentId: environment.id, email: email)
+        let grant = grants.issue(environmentId: environment.id, endUserId: user.endUserId, kind: .magicLink,
+                                 isAccountAbstracted: accountAbstracted, now: now)
+        let link = FormEncoding.appendingQuery(redirectUrl, [("token", grant), ("authMethod", "EMAIL_MAGIC_LINK")])
+        outbox.send(.init(email: email, link: link, sentAt: clock.now))
+        return .data(["sent": true])
+    }
+
+    func getClient(_ request: EmulatorRequest) throws -> EmulatorResponse {
+        let environment = try requireEnvironment(request).get()
+        guard let token = request.bearerToken, let session = sessions.session(token),
+              session.environmentId == environment.id else {
+            throw ResponseError(401, "The session is unknown or was revoked; sign in again.")
+        }
+        return .data(["id": session.clientId, "endUserId": session.endUserId, "isAccountAbstracted": session.isAccountAbstracted])
+    }
+
+    /// `isAccountAbstracted=true` needs an environment with account abstraction (400 otherwise, as Portal).
+    private func requestedAccountAbstraction(_ value: String?, _ environment: EnvironmentConfig) throws -> Bool {
+        guard value == "true" else { return false }
+        guard environment.accountAbstraction else {
+            throw ResponseError(400, "Account abstraction (gas sponsorship) is not enabled for this environment.")
+        }
+        return true
+    }
+
+    func jsonBody(_ request: EmulatorRequest) throws -> JSONFields {
+        guard let object = JSON.object(from: request.body) else {
+            throw ResponseError(400, "The request body must be a JSON object.")
+        }
+        return JSONFields(object: object)
+    }
+}
+
+/// A handler's refusal, turned into `{"error":…}` with its status by the router.
+struct ResponseError: Error {
+    let status: Int
+    let message: String
+    init(_ status: Int, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+    var response: EmulatorResponse { .error(status, message) }
+}

@@ -1,0 +1,22 @@
+import CPortalShim
+import Foundation
+
+/// What the emulator answered, for tests and the dashboard: method, path (never a query) and status.
+final class RequestLog {
+    struct Entry {
+        let method: String
+        let path: String
+        /// 0 when the connection was dropped without a response.
+        let status: Int
+    }
+    static let capacity = 1000
+    private(set) var entries: [Entry] = []
+
+    func record(method: String, path: String, status: Int) {
+        entries.append(Entry(method: method, path: path, status: status))
+        if entries.count > Self.capacity { entries.removeFirst(entries.count - Self.capacity) }
+        // Path only: grants and tokens travel in queries, bodies and headers, never in paths.
+        let line = "\(method) \(path) \(status == 0 ? "dropped" : String(status))\n"
+        portal_emu_log_write(line, gsize(line.utf8.count))
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+
+/// The process itself: start-up line, shutdown, command line, config files, and bad HTTP input.
+@Suite("Emulator process and bad input")
+final class ServerTests {
+    let emulator: EmulatorProcess
+    let client: EmulatorClient
+
+    init() throws {
+        emulator = try EmulatorProcess()
+        client = EmulatorClient(baseURL: emulator.baseURL)
+    }
+
+    deinit { emulator.stop() }
+
+    @Test func printsItsPortAndAnswersThere() async throws {
+        #expect(emulator.port > 0)
+        let methods = try await client.get("/api/v3/auth/methods")
+        #expect(methods.status == 200)
+        #expect(methods.data?["allowedAuthMethods"] as? [String] == ["EMAIL_MAGIC_LINK", "GOOGLE", "APPLE"])
+        #expect(methods.data?["autoCreateWallet"] as? Bool == true)
+    }
+
+    @Test func stopsCleanlyOnSigtermAndFreesThePort() async throws {
+        #expect(emulator.stop() == 0)
+        await #expect(throws: EmulatorClient.TransportFailure.self) {
+            _ = try await self.client.get("/api/v3/auth/methods", timeout: 2)
+        }
+    }
+
+    @Test func refusesAMissingOrUnknownEnvironmentHeader() async throws {
+        let missing = try await client.get("/api/v3/auth/methods", environment: .some(nil))
+        #expect(missing.status == 401)
+        #expect(missing.error?.contains("x-portal-auth-environment-id") == true)
+        let unknown = try await client.get("/api/v3/auth/methods", environment: "no-such-env")
+        #expect(unknown.status == 401)
+        let clients = try await client.get("/api/v3/clients/me", environment: .some(nil))
+        #expect(clients.status == 401)
+    }
+
+    @Test func unknownPathsAre404AndWrongMethods405WithJSONErrors() async throws {
+        let unknown = try await client.get("/api/v3/nope")
+        #expect(unknown.status == 404)
+        #expect(unknown.error?.isEmpty == false)
+        let wrongMethod = try await client.send("DELETE", "/api/v3/auth/oauth/tokens")
+        #expect(wrongMethod.status == 405)
+        #expect(wrongMethod.header("Allow") == "POST")
+        #expect(wrongMethod.error?.isEmpty == false)
+        let getTokens = try await client.get("/api/v3/auth/oauth/tokens")
+        #expect(getTokens.status == 405)
+    }
+
+    @Test func malformedBodiesAre400AndTheServerKeepsGoing() async throws {
+        for body in ["{not json", "[1,2]", "", "\"text\"", "{\"token\": 42}"] {
+            let result = try await client.send("POST", "/api/v3/auth/oauth/tokens", body: Data(body.utf8),
+                                               contentType: "application/json")
+            #expect(result.status == 400, "body \(body)")
+            #expect(result.error?.isEmpty == false)
+        }
+        let binary = try await client.send("POST", "/api/v3/auth/magic-links", body: Data([0xff, 0xfe, 0x00, 0x80]),
+                                           contentType: "application/json")
+        #expect(binary.status == 400)
+        #expect(try await client.get("/api/v3/auth/methods").status == 200)
+    }
+
+    @Test func oversizeBodiesAre413() async throws {
+        let big = Data(repeating: UInt8(ascii: "a"), count: 64 * 1024 + 1)
+        let result = try await client.send("POST", "/api/v3/auth/oauth/tokens", body: big, contentType: "application/json")
+        #expect(result.status == 413)
+        #expect(result.error?.contains("64 KiB") == true)
+        let justFits = try await client.send("POST", "/api/v3/auth/oauth/tokens",
+                                             body: Data(("{\"token\":\"" + String(repeating: "b", count: 60_000) + "\"}").utf8),
+                                             contentType: "application/json")
+        #expect(justFits.status == 401)
+        #expect(try await client.get("/api/v3/auth/methods").status == 200)
+    }
+}
+
+@Suite("Request log")
+struct RequestLogTests {
+    @Test func aParentThatNeverReadsStderrCannotStallTheEmulator() async throws {
+        let emulator = try EmulatorProcess(drainStderr: false)
+        defer { emulator.stop() }
+        let client = EmulatorClient(baseURL: emulator.baseURL, timeout: 5)
+        let longPath = "/" + String(repeating: "x", count: 4000)
+        // About 100 KiB of log lines, more than a pipe holds.
+        for _ in 0..<25 { #expect(try await client.get(longPath).status == 404) }
+        #expect(try await client.get("/api/v3/auth/methods").status == 200)
+    }
+}
+
+@Suite("Command line and config files")
+struct CommandLineTests {
+    @Test func helpDocumentsOptionsAndConfigFormat() throws {
+        let run = try EmulatorProcess.runToExit(["--help"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("--port"))
+        #expect(run.stdout.contains("--config"))
+        #expect(run.stdout.contains("\"redirectUrls\""))
+    }
+
+    @Test func unknownArgumentsAndBadPortsExitWithUsageError() throws {
+        let unknown = try EmulatorProcess.runToExit(["--frobnicate"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("--frobnicate"))
+        let badPort = try EmulatorProcess.runToExit(["--port", "70000"])
+        #expect(badPort.status == 2)
+        #expect(badPort.stderr.contains("--port"))
+    }
+
+    @Test(arguments: [
+        ("not json at all", "not a JSON object"),
+        (#"{"environments": []}"#, "environments: must not be empty"),
+        (#"{"environments": [{"id": "x", "authMethods": ["GOOGLE"]}]}"#, "environments[0].redirectUrls"),
+        (#"{"environments": [{"id": "x", "authMethods": ["GOOGLE", "FACEBOOK"], "redirectUrls": ["a://b"]}]}"#, "environments[0].authMethods[1]"),
+        (#"{"environments": [{"id": "bad id", "authMethods": [], "redirectUrls": ["a://b"]}]}"#, "environments[0].id"),
+        (#"{"environments": [{"id": "x", "authMethods": [], "redirectUrls": ["a://b"], "users": [{"email": "nobody"}]}]}"#, "environments[0].users[0].email"),
+        (#"{"environments": [{"id": "x", "authMethods": [], "redirectUrls": ["a://b"], "users": [{"email": "a@b.c", "needsTotp": "yes"}]}]}"#, "environments[0].users[0].needsTotp"),
+        (#"{"environments": [{"id": "x", "authMethods": [], "redirectUrls": ["a://b"]}, {"id": "x", "authMethods": [], "redirectUrls": ["a://b"]}]}"#, "environments[1].id"),
+    ])
+    func badConfigNamesTheFieldAndExitsNonZero(config: String, expectedMessage: String) throws {
+        let run = try withConfigFile(config) { try EmulatorProcess.runToExit(["--port", "0", "--config", $0]) }
+        #expect(run.status == 1)
+        #expect(run.stderr.contains(expectedMessage))
+        #expect(!run.stdout.contains("listening on"))
+    }
+
+    @Test func missingConfigFileIsAClearError() throws {
+        let run = try EmulatorProcess.runToExit(["--port", "0", "--config", "/nonexistent/emulator.json"])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("cannot read config file /nonexistent/emulator.json"))
+    }
+
+    @Test func aBusyPortIsAClearError() throws {
+        let first = try EmulatorProcess()
+        defer { first.stop() }
+        let run = try EmulatorProcess.runToExit(["--port", String(first.port)])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("cannot listen on 127.0.0.1:\(first.port)"))
+    }
+
+    @Test func theShippedExampleConfigIsTheBuiltInEnvironment() async throws {
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let example = packageRoot.appendingPathComponent("data/emulator/local-dev.json").path
+        let emulator = try EmulatorProcess(arguments: ["--config", example])
+        defer { emulator.stop() }
+        let state = try await EmulatorClient(baseURL: emulator.baseURL).state()
+        let users = (state["users"] as? [[String: Any]] ?? []).compactMap { $0["email"] as? String }
+        #expect(users == ["alice@example.com", "totp@example.com"])
+        let builtIn = try EmulatorProcess()
+        defer { builtIn.stop() }
+        let builtInState = try await EmulatorClient(baseURL: builtIn.baseURL).state()
+        let environments = state["environments"] as? [[String: Any]] ?? []
+        let builtInEnvironments = builtInState["environments"] as? [[String: Any]] ?? []
+        #expect(environments.first?["redirectUrls"] as? [String] == builtInEnvironments.first?["redirectUrls"] as? [String])
+        #expect(environments.first?["authMethods"] as? [String] == builtInEnvironments.first?["authMethods"] as? [String])
+        #expect(environments.first?["accountAbstraction"] as? Bool == builtInEnvironments.first?["accountAbstraction"] as? Bool)
+    }
+
+    @Test func aConfiguredEnvironmentAnswersWithItsOwnMethods() async throws {
+        let config = #"{"environments": [{"id": "google-only", "authMethods": ["GOOGLE"], "redirectUrls": ["myapp://cb"], "autoCreateWallet": false}]}"#
+        let emulator = try withConfigFile(config) { try EmulatorProcess(arguments: ["--config", $0]) }
+        defer { emulator.stop() }
+        let client = EmulatorClient(baseURL: emulator.baseURL, environmentId: "google-only")
+        let methods = try await client.get("/api/v3/auth/methods")
+        #expect(methods.data?["allowedAuthMethods"] as? [String] == ["GOOGLE"])
+        #expect(methods.data?["autoCreateWallet"] as? Bool == false)
+        let urls = try await client.get("/api/v3/auth/oauth/urls?redirectUrl=myapp%3A%2F%2Fcb")
+        #expect(urls.status == 200)
+        #expect(urls.data?["google"] != nil)
+        #expect(urls.data?["apple"] == nil)
+        #expect(try await client.get("/api/v3/auth/methods", environment: "local-dev").status == 401)
+    }
+}
