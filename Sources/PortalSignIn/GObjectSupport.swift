@@ -22,8 +22,9 @@ extension OpaquePointer {
 }
 
 /// Owns one reference to a GObject for as long as this Swift object lives.
-/// Floating references (fresh widgets) are sunk, so the wrapper's reference is a real one; the
-/// wrapper's signal connections are disconnected before that reference is dropped.
+/// The wrapper holds a reference of its own: a fresh widget's floating reference is sunk into it,
+/// any other object gets one more reference (a caller that created one drops its own). The wrapper's
+/// signal connections are disconnected before that reference is dropped.
 /// One wrapper per object: the wrapper marks its object, and wrapping it twice is a programming error.
 @MainActor
 class GObjectRef {
@@ -47,8 +48,6 @@ class GObjectRef {
         g_object_set_qdata(object.assumingMemoryBound(to: GObject.self), GObjectRef.wrapperMark, nil)
         g_object_unref(object)
     }
-
-    var gobject: UnsafeMutablePointer<GObject> { object.assumingMemoryBound(to: GObject.self) }
 
     /// Connects `handler` to `signal` for this wrapper's lifetime (or until the returned connection is disconnected).
     /// The handler gets the emission's extra arguments; its result fills a boolean return (e.g. "handled").

@@ -19,8 +19,9 @@ public final class SignInApplication {
 
     init(makeService: @escaping @MainActor () -> AccountService) {
         self.makeService = makeService
-        app = GObjectRef(adopting: UnsafeMutableRawPointer(
-            adw_application_new(Self.applicationId, G_APPLICATION_HANDLES_OPEN)))
+        let created = UnsafeMutableRawPointer(adw_application_new(Self.applicationId, G_APPLICATION_HANDLES_OPEN))!
+        app = GObjectRef(adopting: created)
+        g_object_unref(created)   // the wrapper's reference is the only one
         app.connect("startup") { [weak self] in self?.startup() }
         app.connect("activate") { [weak self] in self?.ensureWindow(uris: []).present() }
         app.connect("open") { [weak self] arguments in
