@@ -1,7 +1,35 @@
-import PortalAuthGNOME
 import Foundation
-import CPortalShim
-MainLoopBridge.attach()
-let loop = g_main_loop_new(nil, 0)
-Task { @MainActor in print("mainactor ran"); g_main_loop_quit(loop) }
-g_main_loop_run(loop)
+import PortalAuth
+import PortalAuthGNOME
+
+// portal-auth: the command-line client. Everything async runs as a MainActor task while a GLib
+// main loop spins on the main thread, because libsoup and GIO deliver their results there.
+
+setvbuf(stdout, nil, _IOLBF, 0)
+
+func exitStatus() -> ExitCode {
+    let invocation: Invocation
+    do {
+        invocation = try Arguments.parse(Array(CommandLine.arguments.dropFirst()))
+    } catch {
+        let report = ErrorReport(error)
+        report.emit()
+        return report.exitCode
+    }
+    if case .help = invocation.command {
+        print(Help.text)
+        return .success
+    }
+    let configuration = PortalConfiguration.resolve(flags: invocation.flags,
+                                                     environment: ProcessInfo.processInfo.environment, settings: [:])
+    do {
+        let auth = try PortalAuthFactory.make(configuration)
+        return try MainLoopBridge.run { await Commands(auth: auth).run(invocation.command) }
+    } catch {
+        let report = ErrorReport(error)
+        report.emit()
+        return report.exitCode
+    }
+}
+
+exit(exitStatus().rawValue)

@@ -1,0 +1,111 @@
+/// What the command line asked for.
+struct Invocation {
+    enum Command {
+        case help
+        case methods
+        case loginURL(provider: Provider)
+        case handleRedirect(urls: [String])
+        case verifyTotp(code: String, userJwt: String)
+        case sendMagicLink(email: String)
+        case session
+        case signOut
+    }
+
+    enum Provider: String { case google, apple }
+
+    /// Configuration flags by `PortalConfiguration` key (`api-host`, `environment-id`, …).
+    var flags: [String: String] = [:]
+    var command: Command
+}
+
+enum Arguments {
+    /// Options that take a value and feed the configuration.
+    static let configurationOptions = ["api-host", "environment-id", "redirect-url", "session-key"]
+
+    /// Options may come before or after the command, as `--name value` or `--name=value`.
+    static func parse(_ arguments: [String]) throws -> Invocation {
+        var flags: [String: String] = [:]
+        var userJwt: String?
+        var positional: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--help" || argument == "-h" { return Invocation(command: .help) }
+            if argument == "--" {
+                positional += arguments[index...]
+                break
+            }
+            guard argument.hasPrefix("--") else {
+                positional.append(argument)
+                continue
+            }
+            var name = String(argument.dropFirst(2))
+            var value: String?
+            if let equals = name.firstIndex(of: "=") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            guard configurationOptions.contains(name) || name == "user-jwt" else {
+                throw ErrorReport.usage("Unknown option --\(name). Run portal-auth --help for the list.")
+            }
+            if value == nil {
+                guard index < arguments.count else { throw ErrorReport.usage("--\(name) needs a value.") }
+                value = arguments[index]
+                index += 1
+            }
+            if name == "user-jwt" { userJwt = value } else { flags[name] = value }
+        }
+        return Invocation(flags: flags, command: try command(positional, userJwt: userJwt))
+    }
+
+    private static func command(_ words: [String], userJwt: String?) throws -> Invocation.Command {
+        guard let name = words.first else {
+            throw ErrorReport.usage("No command given. Run portal-auth --help for the list.")
+        }
+        let rest = Array(words.dropFirst())
+        if userJwt != nil && name != "verify-totp" {
+            throw ErrorReport.usage("--user-jwt belongs to verify-totp only.")
+        }
+        switch name {
+        case "help":
+            return .help
+        case "methods":
+            try expectCount(rest, 0, name)
+            return .methods
+        case "login-url":
+            try expectCount(rest, 1, name)
+            guard let provider = Invocation.Provider(rawValue: rest[0].lowercased()) else {
+                throw ErrorReport.usage("login-url takes google or apple.")
+            }
+            return .loginURL(provider: provider)
+        case "handle-redirect":
+            guard !rest.isEmpty else { throw ErrorReport.usage("handle-redirect needs at least one URL.") }
+            return .handleRedirect(urls: rest)
+        case "verify-totp":
+            try expectCount(rest, 1, name)
+            guard let userJwt, !userJwt.isEmpty else {
+                throw ErrorReport.usage("verify-totp needs --user-jwt with the userJwt from the totpRequired line.")
+            }
+            return .verifyTotp(code: rest[0], userJwt: userJwt)
+        case "send-magic-link":
+            try expectCount(rest, 1, name)
+            return .sendMagicLink(email: rest[0])
+        case "session":
+            try expectCount(rest, 0, name)
+            return .session
+        case "sign-out":
+            try expectCount(rest, 0, name)
+            return .signOut
+        default:
+            throw ErrorReport.usage("Unknown command \(name). Run portal-auth --help for the list.")
+        }
+    }
+
+    private static func expectCount(_ rest: [String], _ count: Int, _ command: String) throws {
+        guard rest.count == count else {
+            throw ErrorReport.usage("\(command) takes \(count == 0 ? "no arguments" : "exactly \(count) argument"). "
+                + "Run portal-auth --help for the usage.")
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// Reads the keyring the way a person's tools do (`secret-tool` from libsecret-tools),
+/// independently of the code under test. Values are returned for comparison, never printed.
+enum SecretTool {
+    static func lookup(authEnvironmentId: String, sessionKey: String) -> String? {
+        let result = Subprocess.run("/usr/bin/secret-tool",
+                                    ["lookup", "auth-environment-id", authEnvironmentId, "session-key", sessionKey])
+        return result.status == 0 ? result.stdout : nil
+    }
+
+    /// `secret-tool search --all` output for matching items (attributes and labels, secrets hidden).
+    static func searchOutput(authEnvironmentId: String, sessionKey: String) -> String {
+        Subprocess.run("/usr/bin/secret-tool",
+                       ["search", "--all", "auth-environment-id", authEnvironmentId, "session-key", sessionKey]).stdout
+            + Subprocess.run("/usr/bin/secret-tool",
+                             ["search", "--all", "auth-environment-id", authEnvironmentId, "session-key", sessionKey]).stderr
+    }
+
+    static func count(authEnvironmentId: String, sessionKey: String) -> Int {
+        searchOutput(authEnvironmentId: authEnvironmentId, sessionKey: sessionKey)
+            .split(separator: "\n").filter { $0.hasPrefix("label = ") }.count
+    }
+
+    static func label(authEnvironmentId: String, sessionKey: String) -> String? {
+        searchOutput(authEnvironmentId: authEnvironmentId, sessionKey: sessionKey)
+            .split(separator: "\n").first { $0.hasPrefix("label = ") }
+            .map { String($0.dropFirst("label = ".count)) }
+    }
+}
