@@ -79,7 +79,11 @@ final class CodePage {
         verify.isSensitive = !busy && digits(code.text).count == 6
     }
 
-    func focusFirst() { code.grabFocus() }
+    func focusFirst() {
+        code.grabFocus()
+        // A selectable label selects all of itself when it passes focus on; the key is not meant to look selected.
+        gtk_label_select_region(secret.widget.cast(), 0, 0)
+    }
 
     private func codeChanged() {
         let cleaned = digits(code.text)

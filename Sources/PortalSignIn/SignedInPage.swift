@@ -25,13 +25,15 @@ final class SignedInPage {
         gtk_widget_add_css_class(list, "boxed-list")
         gtk_widget_add_css_class(list, "account-card")
         for (title, value) in [(tr("End user"), endUser), (tr("Client"), client), (tr("Account abstraction"), abstraction)] {
-            let name = makeLabel(title, classes: ["heading"], wrap: false)
+            // Heading above the value, so a full identifier fits the row.
+            let name = makeLabel(title, classes: ["caption-heading", "dim-label"], wrap: false)
             gtk_widget_set_halign(name, GTK_ALIGN_START)
-            gtk_widget_set_hexpand(name, 1)
-            gtk_label_set_ellipsize(value.widget.cast(), PANGO_ELLIPSIZE_MIDDLE)
-            gtk_widget_set_halign(value.widget, GTK_ALIGN_END)
-            let row = makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 12, children: [name, value.widget])
-            setMargins(row, 12)
+            gtk_label_set_wrap(value.widget.cast(), 1)
+            gtk_label_set_wrap_mode(value.widget.cast(), PANGO_WRAP_CHAR)
+            gtk_label_set_xalign(value.widget.cast(), 0)
+            gtk_widget_set_halign(value.widget, GTK_ALIGN_START)
+            let row = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 4, children: [name, value.widget])
+            setMargins(row, 4)
             gtk_list_box_append(list.cast(), row)
         }
         signOut = Button(tr("_Sign Out"), classes: ["pill", "destructive-action"]) { [weak self] in self?.onSignOut?() }
