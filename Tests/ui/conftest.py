@@ -188,8 +188,8 @@ class Session:
         desktop.wait_until(lambda: desktop.find_application() is None, timeout=20,
                            what="portal-sign-in to exit")
 
-    def screenshot(self, name=None):
-        return desktop.screenshot(name or self.name, str(SCREENSHOTS))
+    def screenshot(self, name=None, title=None):
+        return desktop.screenshot(name or self.name, str(SCREENSHOTS), title=title)
 
 
 @pytest.fixture

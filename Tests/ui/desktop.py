@@ -117,15 +117,22 @@ class AppWindow:
         return [node.name for node in self.nodes() if _role(node) == "label"]
 
     def click(self, name, role="push button", timeout=30.0):
-        button = self.wait_for(role, name=name, timeout=timeout)
+        """Clicks the control named `name` (a menu button is a named button inside a named button:
+        the inner one has the click action)."""
+        def clickable():
+            for node in self.nodes():
+                if _role(node) != role or node.name != name:
+                    continue
+                action = node.queryAction()
+                for index in range(action.nActions):
+                    if action.getName(index) == "click":
+                        return node, index
+            return None
+        button, index = wait_until(clickable, timeout=timeout, what=f"{role} '{name}'")
         wait_until(lambda: button.getState().contains(pyatspi.STATE_SENSITIVE), timeout=timeout,
                    what=f"'{name}' to be enabled")
-        action = button.queryAction()
-        for index in range(action.nActions):
-            if action.getName(index) == "click":
-                action.doAction(index)
-                return button
-        raise AssertionError(f"'{name}' has no click action")
+        button.queryAction().doAction(index)
+        return button
 
     def type_into(self, name, text, timeout=30.0):
         entry = self.wait_for("text", name=name, timeout=timeout)
@@ -156,9 +163,9 @@ class AppWindow:
         return box.x, box.y, box.width, box.height
 
 
-def window_id():
-    """The X11 window of the app (there is no window manager under Xvfb)."""
-    found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", f"^{WINDOW_TITLE}$"],
+def window_id(title=f"^{WINDOW_TITLE}$"):
+    """The X11 window of the app whose title matches `title` (there is no window manager under Xvfb)."""
+    found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", title],
                            capture_output=True, text=True)
     ids = found.stdout.split()
     return ids[-1] if ids else None
@@ -177,12 +184,13 @@ def type_text(text):
     subprocess.run(["xdotool", "type", "--delay", "60", text], check=True)
 
 
-def screenshot(name, directory):
-    """Saves the app window as <directory>/<name>.png (the AppStream screenshots come from here too)."""
+def screenshot(name, directory, title=None):
+    """Saves the app window (or the one titled `title`) as <directory>/<name>.png; the AppStream
+    screenshots come from here too."""
     os.makedirs(directory, exist_ok=True)
     path = os.path.join(directory, f"{name}.png")
     time.sleep(0.6)  # let the last transition and spinner frame settle
-    wid = wait_until(window_id, what="the app window")
+    wid = wait_until(lambda: window_id(title) if title else window_id(), what="the app window")
     subprocess.run(["import", "-window", wid, path], check=True, capture_output=True)
     return path
 

@@ -55,3 +55,15 @@ def test_every_control_on_the_sign_in_page_has_a_name(session):
     names = [node.name for node in window.nodes() if node.getRoleName() == "push button"]
     assert names.index("Continue with Google") < names.index("Continue with Apple") < \
         names.index("Email me a sign-in link"), "focus order does not follow the page"
+
+
+def test_the_menu_opens_an_about_window_with_the_app_id_and_version(session):
+    window = session.launch()
+    window.wait_for_text("Sign in to Portal")
+    window.click("Main Menu")
+    item = window.wait_for("menu item", name="About Portal Sign-In")
+    action = item.queryAction()
+    action.doAction(0)
+    window.wait_for("label", name="0.1.0")
+    assert window.find("label", contains="io.github.portalauth.SignIn") is not None
+    session.screenshot("about", title="^About")
