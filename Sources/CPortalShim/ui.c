@@ -4,23 +4,12 @@
 
 #define PORTAL_UI_DOMAIN "portal-sign-in"
 
-/* ---- casts and types ---- */
-
-gpointer portal_ui_cast(gpointer instance, GType type) {
-    if (instance == NULL || !G_TYPE_CHECK_INSTANCE_TYPE(instance, type)) {
-        g_critical("portal_ui_cast: %p is not a %s", instance, g_type_name(type));
-        return NULL;
-    }
-    return instance;
-}
+/* ---- types ---- */
 
 gboolean portal_ui_is_a(gpointer instance, GType type) {
     return instance != NULL && G_TYPE_CHECK_INSTANCE_TYPE(instance, type);
 }
 
-GType portal_ui_type_widget(void) { return GTK_TYPE_WIDGET; }
-GType portal_ui_type_window(void) { return GTK_TYPE_WINDOW; }
-GType portal_ui_type_editable(void) { return GTK_TYPE_EDITABLE; }
 
 /* ---- signals: one closure per connection, owning the Swift box until GLib drops the closure ---- */
 
@@ -87,14 +76,6 @@ guint portal_ui_value_uint(const GValue *args, guint index) {
     return 0;
 }
 
-const char *portal_ui_value_string(const GValue *args, guint index) {
-    const GValue *value = &args[index];
-    return G_VALUE_HOLDS_STRING(value) ? g_value_get_string(value) : NULL;
-}
-
-gpointer portal_ui_object_new_with_string(GType type, const char *property, const char *value) {
-    return g_object_new(type, property, value, NULL);
-}
 
 /* ---- actions ---- */
 

@@ -1,8 +1,8 @@
 import CPortalShim
 
 // Pointer conversions between GObject types: the Swift side of the C cast macros.
-// Checked casts (`portal_ui_cast`) are used where a wrong type is possible; the rest are upcasts
-// to a parent struct, which C does with a plain pointer cast too.
+// Most are upcasts to a parent struct, which C does with a plain pointer cast too; where the type
+// is not known, `portal_ui_is_a` checks it first.
 
 extension UnsafeMutablePointer {
     /// Reinterprets this GObject pointer as another GObject struct type (an upcast or a checked cast).

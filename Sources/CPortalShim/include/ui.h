@@ -4,13 +4,8 @@
 
 /* ---- The GTK app's C helpers: what Swift cannot call (macros, variadics) or should not hand-roll. ---- */
 
-/* Checked GObject casts: NULL (plus a GLib critical) when `instance` is not of `type`. */
-gpointer portal_ui_cast(gpointer instance, GType type);
+/* G_TYPE_CHECK_INSTANCE_TYPE (a macro): whether `instance` is a `type`, before Swift reinterprets the pointer. */
 gboolean portal_ui_is_a(gpointer instance, GType type);
-/* Type getters are macros or functions behind macros; these give Swift the GType values it needs. */
-GType portal_ui_type_widget(void);
-GType portal_ui_type_window(void);
-GType portal_ui_type_editable(void);
 
 /* Signals. One Swift handler receives every emission: the box it was connected with, the emitting
  * instance, and the emission's extra arguments (param_values[1…]). Its return value fills a boolean
@@ -26,10 +21,6 @@ void portal_ui_signal_disconnect(gpointer instance, gulong handler_id);
 /* Reading the extra arguments of an emission. */
 gpointer portal_ui_value_pointer(const GValue *args, guint index);   /* object, pointer, boxed or param */
 guint portal_ui_value_uint(const GValue *args, guint index);         /* uint, enum or flags */
-const char *portal_ui_value_string(const GValue *args, guint index);
-
-/* g_object_new with one string property (variadic in C). */
-gpointer portal_ui_object_new_with_string(GType type, const char *property, const char *value);
 
 /* GAction activations ("app.about"): a handler with the same box/release rules as signals. */
 typedef void (*PortalUIActionHandler)(gpointer box);
