@@ -14,7 +14,8 @@ let package = Package(
         .systemLibrary(name: "CLibsecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         .systemLibrary(name: "CLibsoup", pkgConfig: "libsoup-3.0", providers: [.apt(["libsoup-3.0-dev"])]),
         .systemLibrary(name: "CQrencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
-        .target(name: "CPortalShim", dependencies: ["CGtk4", "CLibsecret", "CLibsoup", "CQrencode"],
+        .systemLibrary(name: "CAdwaita", pkgConfig: "libadwaita-1", providers: [.apt(["libadwaita-1-dev"])]),
+        .target(name: "CPortalShim", dependencies: ["CGtk4", "CLibsecret", "CLibsoup", "CQrencode", "CAdwaita"],
                 linkerSettings: [.linkedLibrary("dispatch")]),
 
         .target(name: "PortalAuth"),

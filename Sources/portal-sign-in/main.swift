@@ -1,1 +1,4 @@
-import PortalAuth
+import Foundation
+import PortalSignIn
+
+exit(MainActor.assumeIsolated { SignInApplication.main() })

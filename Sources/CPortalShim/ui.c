@@ -1,0 +1,181 @@
+#include "ui.h"
+#include <libintl.h>
+#include <locale.h>
+
+#define PORTAL_UI_DOMAIN "portal-sign-in"
+
+/* ---- types ---- */
+
+gboolean portal_ui_is_a(gpointer instance, GType type) {
+    return instance != NULL && G_TYPE_CHECK_INSTANCE_TYPE(instance, type);
+}
+
+
+/* ---- signals: one closure per connection, owning the Swift box until GLib drops the closure ---- */
+
+typedef struct {
+    GClosure closure;
+    PortalUISignalHandler handler;
+    gpointer box;
+    GDestroyNotify release;
+} PortalUIClosure;
+
+static void portal_ui_marshal(GClosure *closure, GValue *return_value, guint n_param_values,
+                              const GValue *param_values, gpointer invocation_hint, gpointer marshal_data) {
+    (void)invocation_hint; (void)marshal_data;
+    PortalUIClosure *self = (PortalUIClosure *)closure;
+    gpointer instance = g_value_peek_pointer(&param_values[0]);
+    gboolean result = self->handler(self->box, instance, param_values + 1, n_param_values - 1);
+    if (return_value != NULL && G_VALUE_HOLDS_BOOLEAN(return_value))
+        g_value_set_boolean(return_value, result);
+}
+
+static void portal_ui_closure_finalize(gpointer data, GClosure *closure) {
+    (void)data;
+    PortalUIClosure *self = (PortalUIClosure *)closure;
+    if (self->release != NULL) self->release(self->box);
+    self->box = NULL;
+}
+
+gulong portal_ui_signal_connect(gpointer instance, const char *signal, PortalUISignalHandler handler,
+                                gpointer box, GDestroyNotify release, gboolean after) {
+    GClosure *closure = g_closure_new_simple(sizeof(PortalUIClosure), NULL);
+    PortalUIClosure *self = (PortalUIClosure *)closure;
+    self->handler = handler;
+    self->box = box;
+    self->release = release;
+    g_closure_set_marshal(closure, portal_ui_marshal);
+    g_closure_add_finalize_notifier(closure, NULL, portal_ui_closure_finalize);
+    gulong id = g_signal_connect_closure(instance, signal, closure, after);
+    if (id == 0) {
+        /* Unknown signal: the closure was never adopted, so sink and drop it to release the box. */
+        g_closure_sink(closure);
+    }
+    return id;
+}
+
+void portal_ui_signal_disconnect(gpointer instance, gulong handler_id) {
+    if (instance != NULL && handler_id != 0 && g_signal_handler_is_connected(instance, handler_id))
+        g_signal_handler_disconnect(instance, handler_id);
+}
+
+gpointer portal_ui_value_pointer(const GValue *args, guint index) {
+    const GValue *value = &args[index];
+    if (G_VALUE_HOLDS_OBJECT(value) || G_VALUE_HOLDS_BOXED(value) || G_VALUE_HOLDS_POINTER(value) ||
+        G_VALUE_HOLDS_PARAM(value) || G_VALUE_HOLDS_STRING(value))
+        return g_value_peek_pointer(value);
+    return NULL;
+}
+
+guint portal_ui_value_uint(const GValue *args, guint index) {
+    const GValue *value = &args[index];
+    if (G_VALUE_HOLDS_UINT(value)) return g_value_get_uint(value);
+    if (G_VALUE_HOLDS_INT(value)) return (guint)g_value_get_int(value);
+    if (G_VALUE_HOLDS_ENUM(value)) return (guint)g_value_get_enum(value);
+    if (G_VALUE_HOLDS_FLAGS(value)) return g_value_get_flags(value);
+    return 0;
+}
+
+
+/* ---- actions ---- */
+
+typedef struct {
+    PortalUIActionHandler handler;
+    gpointer box;
+    GDestroyNotify release;
+} PortalUIActionBox;
+
+static void portal_ui_action_activate(GSimpleAction *action, GVariant *parameter, gpointer data) {
+    (void)action; (void)parameter;
+    PortalUIActionBox *self = data;
+    self->handler(self->box);
+}
+
+static void portal_ui_action_box_free(gpointer data, GClosure *closure) {
+    (void)closure;
+    PortalUIActionBox *self = data;
+    if (self->release != NULL) self->release(self->box);
+    g_free(self);
+}
+
+void portal_ui_add_action(GActionMap *map, const char *name, PortalUIActionHandler handler,
+                          gpointer box, GDestroyNotify release) {
+    GSimpleAction *action = g_simple_action_new(name, NULL);
+    PortalUIActionBox *self = g_new0(PortalUIActionBox, 1);
+    self->handler = handler;
+    self->box = box;
+    self->release = release;
+    g_signal_connect_data(action, "activate", G_CALLBACK(portal_ui_action_activate), self,
+                          portal_ui_action_box_free, 0);
+    g_action_map_add_action(map, G_ACTION(action));
+    g_object_unref(action);
+}
+
+/* ---- accessibility ---- */
+
+void portal_ui_set_accessible_label(GtkWidget *widget, const char *label) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+}
+
+void portal_ui_set_accessible_description(GtkWidget *widget, const char *description) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
+}
+
+/* ---- QR codes ---- */
+
+enum { PORTAL_UI_QR_QUIET_ZONE = 4 };
+
+static QRcode *portal_ui_qr_encode(const char *text) {
+    if (text == NULL || *text == '\0') return NULL;
+    return QRcode_encodeString(text, 0, QR_ECLEVEL_M, QR_MODE_8, 1);
+}
+
+int portal_ui_qr_modules(const char *text) {
+    QRcode *code = portal_ui_qr_encode(text);
+    if (code == NULL) return 0;
+    int modules = code->width + 2 * PORTAL_UI_QR_QUIET_ZONE;
+    QRcode_free(code);
+    return modules;
+}
+
+GdkTexture *portal_ui_qr_texture(const char *text, int pixels_per_module) {
+    if (pixels_per_module < 1) return NULL;
+    QRcode *code = portal_ui_qr_encode(text);
+    if (code == NULL) return NULL;
+    const int modules = code->width + 2 * PORTAL_UI_QR_QUIET_ZONE;
+    const int side = modules * pixels_per_module;
+    const gsize stride = (gsize)side * 3;
+    guchar *pixels = g_malloc(stride * (gsize)side);
+    memset(pixels, 0xFF, stride * (gsize)side);   /* white, including the quiet zone */
+    for (int y = 0; y < code->width; y++) {
+        for (int x = 0; x < code->width; x++) {
+            if ((code->data[y * code->width + x] & 1) == 0) continue;
+            int left = (x + PORTAL_UI_QR_QUIET_ZONE) * pixels_per_module;
+            int top = (y + PORTAL_UI_QR_QUIET_ZONE) * pixels_per_module;
+            for (int row = top; row < top + pixels_per_module; row++)
+                memset(pixels + (gsize)row * stride + (gsize)left * 3, 0x00, (gsize)pixels_per_module * 3);
+        }
+    }
+    QRcode_free(code);
+    GBytes *bytes = g_bytes_new_take(pixels, stride * (gsize)side);
+    GdkTexture *texture = gdk_memory_texture_new(side, side, GDK_MEMORY_R8G8B8, bytes, stride);
+    g_bytes_unref(bytes);
+    return texture;
+}
+
+/* ---- gettext ---- */
+
+void portal_ui_i18n_init(const char *localedir) {
+    setlocale(LC_ALL, "");
+    if (localedir != NULL) bindtextdomain(PORTAL_UI_DOMAIN, localedir);
+    bind_textdomain_codeset(PORTAL_UI_DOMAIN, "UTF-8");
+    textdomain(PORTAL_UI_DOMAIN);
+}
+
+const char *portal_ui_gettext(const char *msgid) {
+    return g_dgettext(PORTAL_UI_DOMAIN, msgid);
+}
+
+const char *portal_ui_ngettext(const char *singular, const char *plural, unsigned long n) {
+    return g_dngettext(PORTAL_UI_DOMAIN, singular, plural, n);
+}

@@ -1,0 +1,71 @@
+import CPortalShim
+
+/// "Continue in your browser": waits for the redirect; Cancel, Open again, Copy link, and a field to
+/// paste the redirect link for browsers that do not hand custom schemes to the desktop.
+@MainActor
+final class BrowserWaitPage {
+    let root: UnsafeMutablePointer<GtkWidget>
+    private let spinner: UnsafeMutablePointer<GtkWidget>
+    private var cancel: Button!
+    private var openAgain: Button!
+    private var copyLink: Button!
+    private var pasted: Entry!
+    private var continueButton: Button!
+    private let scaffold: PageScaffold
+
+    var onCancel: (@MainActor () -> Void)?
+    var onOpenAgain: (@MainActor () -> Void)?
+    var onCopyLink: (@MainActor () -> Void)?
+    var onPastedLink: (@MainActor (String) -> Void)?
+
+    init() {
+        spinner = gtk_spinner_new()!
+        gtk_widget_set_size_request(spinner, 48, 48)
+        gtk_widget_set_halign(spinner, GTK_ALIGN_CENTER)
+        scaffold = PageScaffold(icon: spinner, title: tr("Continue in your browser"),
+                                description: tr("Finish signing in on the page that opened in your browser. You will come back here automatically."))
+        root = scaffold.root
+
+        openAgain = Button(tr("_Open Again"), classes: ["pill", "suggested-action"]) { [weak self] in self?.onOpenAgain?() }
+        copyLink = Button(tr("_Copy Link"), classes: ["pill"]) { [weak self] in self?.onCopyLink?() }
+        copyLink.setAccessibleDescription(tr("Copies the sign-in page's address, to open it in another browser"))
+        cancel = Button(tr("Cancel"), classes: ["pill"]) { [weak self] in self?.onCancel?() }
+        cancel.setAccessibleDescription(tr("Stops waiting for the browser (Escape)"))
+        let actions = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12,
+                              children: [openAgain.widget, copyLink.widget, cancel.widget])
+
+        let hint = makeLabel(tr("Browser did not come back? Paste the address it ended on:"),
+                             classes: ["dim-label", "caption"])
+        pasted = Entry(placeholder: "io.github.portalauth.signin://auth/callback?…",
+                       accessibleLabel: tr("Redirect link from the browser")) { [weak self] in self?.submitPasted() }
+        gtk_widget_set_hexpand(pasted.widget, 1)
+        continueButton = Button(tr("Continue"), classes: []) { [weak self] in self?.submitPasted() }
+        continueButton.setAccessibleDescription(tr("Signs in with the pasted link"))
+        pasted.onChange { [weak self] in self?.updateContinue() }
+        let pasteRow = makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 6, classes: ["linked"],
+                               children: [pasted.widget, continueButton.widget])
+        updateContinue()
+        let fallback = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 6, children: [hint, pasteRow])
+        gtk_widget_set_margin_top(fallback, 12)
+        append(scaffold.body, actions, fallback)
+    }
+
+    func show(provider: SignInProvider) {
+        let name = provider == .google ? "Google" : "Apple"
+        scaffold.description.text = fill(tr("Finish signing in with %s on the page that opened in your browser. You will come back here automatically."), name)
+        pasted.text = ""
+        gtk_spinner_start(spinner.cast())
+    }
+
+    func stop() { gtk_spinner_stop(spinner.cast()) }
+
+    func focusFirst() { cancel.grabFocus() }
+
+    private func updateContinue() { continueButton.isSensitive = !pasted.text.trimmingCharacters(in: .whitespaces).isEmpty }
+
+    private func submitPasted() {
+        let link = pasted.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !link.isEmpty else { return }
+        onPastedLink?(link)
+    }
+}

@@ -1,0 +1,121 @@
+import CPortalShim
+import Foundation
+import PortalAuthGNOME
+
+/// The single-instance GtkApplication `io.github.portalauth.SignIn` (libadwaita's AdwApplication).
+/// With G_APPLICATION_HANDLES_OPEN, a second `portal-sign-in URI` hands the URI to the running
+/// instance over D-Bus (::open there) and exits; a launch by URI when nothing runs starts the app,
+/// which keeps the URI until its window exists.
+@MainActor
+public final class SignInApplication {
+    public static let applicationId = "io.github.portalauth.SignIn"
+    public static let version = "0.1.0"
+    /// The packaging side's hook for a Preferences window (menu item "Preferences", action app.preferences).
+    public static var preferences: (@MainActor (UnsafeMutablePointer<GtkWindow>) -> Void)?
+
+    private let app: GObjectRef
+    private let makeService: @MainActor () -> AccountService
+    private var window: MainWindow?
+
+    init(makeService: @escaping @MainActor () -> AccountService) {
+        self.makeService = makeService
+        let created = UnsafeMutableRawPointer(adw_application_new(Self.applicationId, G_APPLICATION_HANDLES_OPEN))!
+        app = GObjectRef(adopting: created)
+        g_object_unref(created)   // the wrapper's reference is the only one
+        app.connect("startup") { [weak self] in self?.startup() }
+        app.connect("activate") { [weak self] in self?.ensureWindow(uris: []).present() }
+        app.connect("open") { [weak self] arguments in
+            self?.open(files: arguments.pointer(0), count: Int(arguments.uint(1)))
+            return false
+        }
+    }
+
+    /// Runs the application; returns the exit status.
+    public static func main() -> Int32 {
+        Localization.setUp()
+        SettingsLocation.exportInstalledSchemasIfNeeded()
+        MainLoopBridge.attach()
+        let application = SignInApplication(makeService: { PortalAccountService.makeDefault() })
+        return application.run()
+    }
+
+    func run() -> Int32 {
+        g_application_run(app.object.assumingMemoryBound(to: GApplication.self),
+                          CommandLine.argc, CommandLine.unsafeArgv)
+    }
+
+    private var gtkApplication: UnsafeMutablePointer<GtkApplication> { app.object.assumingMemoryBound(to: GtkApplication.self) }
+
+    private func startup() {
+        Style.install()
+        let map = OpaquePointer(app.object)
+        addAction(map, "about") { [weak self] in self?.showAbout() }
+        addAction(map, "quit") { [weak self] in
+            g_application_quit(self?.app.object.assumingMemoryBound(to: GApplication.self))
+        }
+        if let preferences = Self.preferences {
+            addAction(map, "preferences") { [weak self] in
+                if let window = self?.window { preferences(window.window.widget.cast()) }
+            }
+        }
+        var quitAccels: [UnsafePointer<CChar>?] = [UnsafePointer(strdup("<Control>q")), nil]
+        gtk_application_set_accels_for_action(gtkApplication, "app.quit", &quitAccels)
+        free(UnsafeMutableRawPointer(mutating: quitAccels[0]))
+    }
+
+    /// ::open: every URI goes to the window (which exists before any URI is handled).
+    private func open(files: UnsafeMutableRawPointer?, count: Int) {
+        var uris: [String] = []
+        if let files {
+            let list = files.assumingMemoryBound(to: Optional<OpaquePointer>.self)
+            for index in 0..<count {
+                guard let file = list[index], let uri = g_file_get_uri(file) else { continue }
+                uris.append(String(cString: uri))
+                g_free(uri)
+            }
+        }
+        if let window {
+            for uri in uris { window.receive(uri) }
+            window.present()
+        } else {
+            ensureWindow(uris: uris).present()
+        }
+    }
+
+    @discardableResult
+    private func ensureWindow(uris: [String]) -> MainWindow {
+        if let window { return window }
+        let created = MainWindow(application: gtkApplication, service: makeService())
+        window = created
+        created.start(with: uris)
+        return created
+    }
+
+    private func showAbout() {
+        let about = adw_about_window_new()!
+        let handle = OpaquePointer(about)
+        adw_about_window_set_application_name(handle, tr("Portal Sign-In"))
+        adw_about_window_set_application_icon(handle, Self.applicationId)
+        adw_about_window_set_version(handle, Self.version)
+        adw_about_window_set_developer_name(handle, tr("The Portal Sign-In developers"))
+        adw_about_window_set_comments(handle, fill(tr("Sign in to Portal with Google, Apple or an email link. Application ID: %s"), Self.applicationId))
+        adw_about_window_set_license_type(handle, GTK_LICENSE_MIT_X11)
+        if let window { gtk_window_set_transient_for(about.cast(), window.window.widget.cast()) }
+        gtk_window_present(about.cast())
+    }
+}
+
+/// Keeps action handlers alive exactly as long as their GAction.
+private final class ActionBox {
+    let run: @MainActor () -> Void
+    init(_ run: @escaping @MainActor () -> Void) { self.run = run }
+}
+
+@MainActor
+private func addAction(_ map: OpaquePointer, _ name: String, _ run: @escaping @MainActor () -> Void) {
+    let box = Unmanaged.passRetained(ActionBox(run)).toOpaque()
+    portal_ui_add_action(map, name, { box in
+        let action = Unmanaged<ActionBox>.fromOpaque(box!).takeUnretainedValue()
+        MainActor.assumeIsolated { action.run() }
+    }, box, { box in Unmanaged<ActionBox>.fromOpaque(box!).release() })
+}

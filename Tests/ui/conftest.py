@@ -1,0 +1,199 @@
+"""Fixtures for the end-to-end UI tests: the app installed into a temporary prefix, temporary XDG
+dirs with a scripted browser as the default http(s) handler, and the emulator on a free port."""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import urllib.request
+import uuid
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+import desktop  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+APP_ID = "io.github.portalauth.SignIn"
+SCHEME = "io.github.portalauth.signin"
+FAKE_BROWSER = Path(__file__).with_name("fake_browser.py")
+SCREENSHOTS = Path(os.environ.get("PORTAL_SCREENSHOT_DIR", REPO / "build" / "screenshots"))
+
+
+def _bin_path():
+    out = subprocess.run(["swift", "build", "--show-bin-path"], cwd=REPO, capture_output=True, text=True, check=True)
+    return Path(out.stdout.strip())
+
+
+@pytest.fixture(scope="session")
+def prefix(tmp_path_factory):
+    """The app installed as a user would: script/install when the packaging is there, else the
+    minimum by hand (binaries, desktop file, brand marks)."""
+    root = tmp_path_factory.mktemp("prefix")
+    install = REPO / "script" / "install"
+    if install.exists():
+        env = dict(os.environ, PORTAL_BUILD_CONFIG="debug")
+        subprocess.run([str(install), "--prefix", str(root), "--no-default-handler"], cwd=REPO, env=env,
+                       check=True, stdout=subprocess.DEVNULL)
+    else:
+        bins = _bin_path()
+        (root / "bin").mkdir()
+        for name in ("portal-sign-in", "portal-auth-emulator"):
+            shutil.copy2(bins / name, root / "bin" / name)
+        applications = root / "share" / "applications"
+        applications.mkdir(parents=True)
+        (applications / f"{APP_ID}.desktop").write_text(
+            "[Desktop Entry]\nType=Application\nName=Portal Sign-In\n"
+            f"Exec={root / 'bin' / 'portal-sign-in'} %u\nTerminal=false\n"
+            f"MimeType=x-scheme-handler/{SCHEME};\n")
+        branding = root / "share" / "portal-sign-in" / "branding"
+        shutil.copytree(REPO / "data" / "branding", branding)
+        subprocess.run(["update-desktop-database", str(applications)], check=True)
+    return root
+
+
+class Emulator:
+    def __init__(self, executable):
+        self.process = subprocess.Popen([str(executable), "--port", "0"], stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL, text=True)
+        line = self.process.stdout.readline().strip()
+        assert line.startswith("listening on http://127.0.0.1:"), "the emulator did not start"
+        self.base_url = line[len("listening on "):]
+        self.host = self.base_url[len("http://"):]
+
+    def admin(self, path, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(f"{self.base_url}/emulator/v1/{path}", data=data,
+                                         headers={"Content-Type": "application/json"},
+                                         method="GET" if body is None else "POST")
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.load(response)["data"]
+
+    def api(self, path):
+        request = urllib.request.Request(f"{self.base_url}{path}",
+                                         headers={"x-portal-auth-environment-id": "local-dev",
+                                                  "Accept": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.load(response)["data"]
+
+    def requests(self, method, path):
+        return [entry for entry in self.admin("requests") if entry["method"] == method and entry["path"] == path]
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+@pytest.fixture
+def emulator(prefix):
+    server = Emulator(prefix / "bin" / "portal-auth-emulator")
+    yield server
+    server.stop()
+
+
+class Session:
+    """One test's desktop: its XDG dirs, browser, app launches and screenshots."""
+
+    def __init__(self, root, prefix, emulator, name):
+        self.root = root
+        self.prefix = prefix
+        self.emulator = emulator
+        self.name = name
+        self.control = root / "browser-control.json"
+        self.browser_log = root / "browser-log.jsonl"
+        data_home, config_home = root / "data", root / "config"
+        (data_home / "applications").mkdir(parents=True)
+        config_home.mkdir()
+        self.env = dict(os.environ,
+                        XDG_DATA_HOME=str(data_home), XDG_CONFIG_HOME=str(config_home),
+                        XDG_DATA_DIRS=f"{prefix / 'share'}:/usr/local/share:/usr/share",
+                        PATH=f"{prefix / 'bin'}:{os.environ['PATH']}",
+                        PORTAL_API_HOST=emulator.host,
+                        PORTAL_SESSION_KEY=f"ui-test-{uuid.uuid4().hex[:12]}",
+                        PORTAL_TEST_BROWSER_CONTROL=str(self.control),
+                        PORTAL_TEST_BROWSER_LOG=str(self.browser_log),
+                        GSETTINGS_BACKEND="memory")
+        self.env.pop("PORTAL_COLOR_SCHEME", None)
+        (data_home / "applications" / "portal-test-browser.desktop").write_text(
+            "[Desktop Entry]\nType=Application\nName=Test Browser\n"
+            f"Exec=/usr/bin/python3 {FAKE_BROWSER} %u\nTerminal=false\n"
+            "MimeType=x-scheme-handler/http;x-scheme-handler/https;\n")
+        subprocess.run(["update-desktop-database", str(data_home / "applications")], env=self.env, check=True)
+        for scheme, handler in (("http", "portal-test-browser.desktop"), ("https", "portal-test-browser.desktop"),
+                                (SCHEME, f"{APP_ID}.desktop")):
+            subprocess.run(["xdg-mime", "default", handler, f"x-scheme-handler/{scheme}"], env=self.env, check=True)
+            query = subprocess.run(["xdg-mime", "query", "default", f"x-scheme-handler/{scheme}"],
+                                   env=self.env, capture_output=True, text=True)
+            assert query.stdout.strip() == handler, f"{handler} is not the {scheme} handler"
+        self.processes = []
+        self.browse(email="alice@example.com", action="continue")
+
+    # -- the scripted browser ------------------------------------------------------------------
+    def browse(self, **settings):
+        self.control.write_text(json.dumps(settings))
+
+    def browser_events(self, event=None):
+        if not self.browser_log.exists():
+            return []
+        events = [json.loads(line) for line in self.browser_log.read_text().splitlines() if line.strip()]
+        return [e for e in events if event is None or e["event"] == event]
+
+    # -- the app -----------------------------------------------------------------------------
+    def launch(self, *arguments, **extra_env):
+        env = dict(self.env, **extra_env)
+        log = open(self.root / f"app-{len(self.processes)}.log", "w")
+        process = subprocess.Popen([str(self.prefix / "bin" / "portal-sign-in"), *arguments], env=env,
+                                   stdout=log, stderr=subprocess.STDOUT)
+        self.processes.append(process)
+        application = desktop.wait_until(lambda: desktop.find_application(process.pid), timeout=60,
+                                         what="portal-sign-in on the accessibility bus")
+        return desktop.AppWindow(application)
+
+    def attach(self):
+        """The app started by the desktop (not by the test), e.g. by `gio open URI`."""
+        application = desktop.wait_until(desktop.find_application, timeout=60,
+                                         what="portal-sign-in on the accessibility bus")
+        return desktop.AppWindow(application)
+
+    def gio_open(self, uri):
+        # No pipes: an app that gio starts would inherit them and keep them open.
+        return subprocess.run(["gio", "open", uri], env=self.env, stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30).returncode
+
+    def quit_app(self):
+        """Ends every portal-sign-in this test started (by the test or by the desktop)."""
+        pids = {p.pid for p in self.processes if p.poll() is None}
+        running = desktop.find_application()
+        if running is not None:
+            try:
+                pids.add(running.get_process_id())
+            except Exception:
+                pass
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        for process in self.processes:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        desktop.wait_until(lambda: desktop.find_application() is None, timeout=20,
+                           what="portal-sign-in to exit")
+
+    def screenshot(self, name=None, title=None):
+        return desktop.screenshot(name or self.name, str(SCREENSHOTS), title=title)
+
+
+@pytest.fixture
+def session(tmp_path, prefix, emulator, request):
+    current = Session(tmp_path, prefix, emulator, request.node.name)
+    yield current
+    current.quit_app()
