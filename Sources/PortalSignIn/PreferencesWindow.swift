@@ -106,7 +106,7 @@ final class PreferencesWindow {
         gtk_widget_set_valign(toggle, GTK_ALIGN_CENTER)
         adw_action_row_add_suffix(row.cast(), toggle)
         adw_action_row_set_activatable_widget(row.cast(), toggle)
-        portal_ui_set_accessible_label(toggle, tr("Account abstraction"))
+        // No accessible label of its own: the row's title already names the switch (GTK would read both).
         g_settings_bind(settings.object.assumingMemoryBound(to: GSettings.self), "account-abstracted",
                         toggle.gpointer, "active", G_SETTINGS_BIND_DEFAULT)
         adw_preferences_group_add(group.cast(), row)
