@@ -96,6 +96,17 @@ extension GNOMEIntegration {
             #expect(help.stdout.contains("handle-redirect URL"))
         }
 
+        @Test func aRedirectURLTypedWithoutItsCommandIsAUsageErrorThatDoesNotEchoTheGrant() {
+            let grant = "pg_" + String(repeating: "Q7", count: 16)
+            let forgotCommand = run(["io.github.portalauth.signin://auth/callback?token=\(grant)&login_type=GOOGLE"])
+            #expect(forgotCommand.status == 2)
+            #expect(forgotCommand.last["error"] as? String == "usage")
+            let asOption = run(["--\(grant)", "session"])
+            #expect(asOption.status == 2)
+            let echoed = (forgotCommand.stdout + forgotCommand.stderr + asOption.stdout + asOption.stderr).contains(grant)
+            #expect(!echoed, "the usage error repeated the grant")
+        }
+
         @Test func aForeignURLIsNotForThisApp() {
             let result = run(["handle-redirect", "https://example.com/callback?token=whatever&login_type=GOOGLE"])
             #expect(result.status == 3)
