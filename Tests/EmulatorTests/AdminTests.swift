@@ -3,17 +3,7 @@ import Testing
 
 /// The administration API and the dashboard, and that neither leaks what it must not.
 @Suite("Administration and dashboard")
-final class AdminTests {
-    let emulator: EmulatorProcess
-    let client: EmulatorClient
-
-    init() throws {
-        emulator = try EmulatorProcess()
-        client = EmulatorClient(baseURL: emulator.baseURL)
-    }
-
-    deinit { emulator.stop() }
-
+final class AdminTests: EmulatorSuite {
     private static func containsSecretShape(_ text: String) -> Bool {
         text.contains("pg_") || text.contains("pst_") || text.contains("eyJ")
     }

@@ -3,17 +3,7 @@ import Testing
 
 /// Google sign-in end to end, the shared single-use state, grants and sessions.
 @Suite("OAuth URLs, callback, grants and sessions")
-final class OAuthTests {
-    let emulator: EmulatorProcess
-    let client: EmulatorClient
-
-    init() throws {
-        emulator = try EmulatorProcess()
-        client = EmulatorClient(baseURL: emulator.baseURL)
-    }
-
-    deinit { emulator.stop() }
-
+final class OAuthTests: EmulatorSuite {
     @Test func authorizeURLsShareOneStateAndPointAtTheFakeProviders() async throws {
         let urls = try await client.authorizeURLs()
         let google = EmulatorClient.AuthorizeURLs.query(urls.google)

@@ -3,17 +3,7 @@ import Testing
 
 /// The process itself: start-up line, shutdown, command line, config files, and bad HTTP input.
 @Suite("Emulator process and bad input")
-final class ServerTests {
-    let emulator: EmulatorProcess
-    let client: EmulatorClient
-
-    init() throws {
-        emulator = try EmulatorProcess()
-        client = EmulatorClient(baseURL: emulator.baseURL)
-    }
-
-    deinit { emulator.stop() }
-
+final class ServerTests: EmulatorSuite {
     @Test func printsItsPortAndAnswersThere() async throws {
         #expect(emulator.port > 0)
         let methods = try await client.get("/api/v3/auth/methods")
