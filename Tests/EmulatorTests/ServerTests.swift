@@ -19,6 +19,25 @@ final class ServerTests: EmulatorSuite {
         }
     }
 
+    @Test func stopsCleanlyOnSigintHavingPrintedOnlyItsListeningLine() async throws {
+        let (status, laterStdout) = emulator.interrupt()
+        #expect(status == 0)
+        #expect(laterStdout == "")
+        await #expect(throws: EmulatorClient.TransportFailure.self) {
+            _ = try await self.client.get("/api/v3/auth/methods", timeout: 2)
+        }
+    }
+
+    @Test(.enabled(if: HostAddresses.nonLoopbackIPv4 != nil, "the machine has no address besides loopback"))
+    func isNotReachableOnTheMachinesOtherAddresses() async throws {
+        let address = try #require(HostAddresses.nonLoopbackIPv4)
+        let outside = EmulatorClient(baseURL: URL(string: "http://\(address):\(emulator.port)")!)
+        await #expect(throws: EmulatorClient.TransportFailure.self) {
+            _ = try await outside.get("/api/v3/auth/methods", timeout: 2)
+        }
+        #expect(try await client.get("/api/v3/auth/methods").status == 200)
+    }
+
     @Test func refusesAMissingOrUnknownEnvironmentHeader() async throws {
         let missing = try await client.get("/api/v3/auth/methods", environment: .some(nil))
         #expect(missing.status == 401)
