@@ -43,6 +43,18 @@ final class AdminTests: EmulatorSuite {
         ])
     }
 
+    @Test func aGrantOrTokenPutInAPathIsRedactedInTheLog() async throws {
+        let grant = try await client.googleGrant(email: "alice@example.com")
+        let token = try await client.exchange(try await client.googleGrant(email: "alice@example.com")).data?["clientSessionToken"] as? String ?? ""
+        _ = try await client.get("/api/v3/auth/oauth/callback/\(grant)")
+        _ = try await client.get("/api/v3/clients/\(token)")
+        let raw = try await client.get("/emulator/v1/requests")
+        expectQuietly(!Self.containsSecretShape(raw.text), "no grant or token in the request log")
+        let paths = (raw.dataList ?? []).suffix(2).map { $0["path"] as? String ?? "" }
+        let redacted = paths == ["/api/v3/auth/oauth/callback/[redacted]", "/api/v3/clients/[redacted]"]
+        #expect(redacted, "the secret path segments are not shown as [redacted]")
+    }
+
     @Test func resetForgetsSessionsGrantsOutboxAndClock() async throws {
         let session = try await client.exchange(try await client.googleGrant(email: "alice@example.com")).data?["clientSessionToken"] as? String ?? ""
         let grant = try await client.googleGrant(email: "alice@example.com")
