@@ -277,6 +277,28 @@ extension GNOMEIntegration {
             #expect(result.last["error"] as? String == "unauthorized")
         }
 
+        @Test func aSuccessAnswerWithoutItsDataEnvelopeIsAnInvalidResponse() throws {
+            let server = try CannedHTTPServer(body: #"{"allowedAuthMethods":["GOOGLE"]}"#)
+            defer { server.stop() }
+            let result = run(["--api-host", server.apiHost, "methods"])
+            #expect(result.status == 8)
+            #expect(result.last["error"] as? String == "malformedResponse")
+            #expect(result.last["allowedAuthMethods"] == nil)
+        }
+
+        @Test func aProviderTheEnvironmentDoesNotOfferIsUnavailable() async throws {
+            let configPath = TestScratch.directory + "/portal-google-only-\(getpid()).json"
+            let config = #"{"environments": [{"id": "local-dev", "authMethods": ["GOOGLE"], "redirectUrls": ["io.github.portalauth.signin://auth/callback"]}]}"#
+            try config.write(toFile: configPath, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: configPath) }
+            let googleOnly = try Emulator(arguments: ["--config", configPath])
+            let apple = run(["--api-host", googleOnly.apiHost, "login-url", "apple"])
+            #expect(apple.status == 10)
+            #expect(apple.last["error"] as? String == "authMethodUnavailable")
+            let google = run(["--api-host", googleOnly.apiHost, "login-url", "google"])
+            #expect(google.status == 0)
+        }
+
         @Test func nothingListeningIsATransportFailure() {
             let result = run(["--api-host", "127.0.0.1:1", "methods"])
             #expect(result.status == 7)
