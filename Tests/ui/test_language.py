@@ -117,3 +117,23 @@ def test_a_language_without_a_translation_shows_english_and_the_next_listed_lang
 
     window = launch_with_locale(session, LANG="C.UTF-8", LANGUAGE="es:fr")
     assert_sign_in_page(window, FRENCH)
+
+
+def test_two_factor_enrolment_in_german(session, emulator):
+    session.browse(email="totp@example.com", action="continue")
+    window = launch_with_locale(session, LANG="de_DE.UTF-8", LANGUAGE="de")
+    window.click(GERMAN["google"])
+
+    window.wait_for_text("Anmeldung in zwei Schritten einrichten")
+    assert window.find("label", name="Set up two-factor sign-in") is None
+    assert window.find("image", name="QR-Code für Ihre Authentifizierungs-App") is not None
+    window.wait_for("text", name="Sechsstelliger Code")
+    session.screenshot("totp-enrolment-de", title=f"^{GERMAN['window']}$")
+
+    # A wrong code: the error a person reads is German too.
+    secret = emulator.admin("users/totp@example.com/totp")["secret"]
+    right = subprocess.run(["oathtool", "--totp", "-b", secret], capture_output=True, text=True,
+                           check=True).stdout.strip()
+    window.type_into("Sechsstelliger Code", f"{(int(right) + 1) % 1_000_000:06d}")
+    window.wait_for("label", contains="Dieser Code stimmt nicht.")
+    assert window.find("label", contains="That code is not right") is None
