@@ -75,6 +75,8 @@ def assert_sign_in_page(window, strings):
     ("fr", "fr_FR.UTF-8", FRENCH),
 ], ids=["german", "french"])
 def test_sign_in_and_browser_wait_pages_are_translated(session, language, locale, strings):
+    assert locale.lower().replace("utf-8", "utf8") in installed_locales(), \
+        f"{locale} is not generated on this system: run script/ensure-locales (Tests/ui/run does)"
     for key, translated in strings.items():
         assert translated != ENGLISH[key], f"{key}: the expected {language} text is the English one"
 
@@ -103,7 +105,7 @@ def test_language_alone_translates_on_a_c_utf8_system(session):
 def test_language_still_applies_when_the_locale_is_not_installed(session):
     # LANG names a locale this system lacks: setlocale fails, and without the app's fall-back to
     # C.UTF-8 glibc would ignore LANGUAGE and show English.
-    assert "xx_YY.utf8" not in installed_locales()
+    assert "xx_yy.utf8" not in installed_locales(), "the test needs a locale this system lacks"
     window = launch_with_locale(session, LANG="xx_YY.UTF-8", LANGUAGE="fr")
     assert_sign_in_page(window, FRENCH)
 
