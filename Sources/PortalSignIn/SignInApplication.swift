@@ -34,6 +34,7 @@ public final class SignInApplication {
     public static func main() -> Int32 {
         Localization.setUp()
         SettingsLocation.exportInstalledSchemasIfNeeded()
+        if preferences == nil { preferences = PreferencesWindow.presenter() }
         MainLoopBridge.attach()
         let application = SignInApplication(makeService: { PortalAccountService.makeDefault() })
         return application.run()

@@ -1,0 +1,84 @@
+"""The Preferences window: what a person types is saved to GSettings only when it is valid, with the
+reason shown when it is not; the switch and Reset reach GSettings too."""
+import subprocess
+
+from desktop import wait_until, window_id
+
+SCHEMA = "io.github.portalauth.SignIn"
+HOST_PROBLEM = "Enter only the host name, such as api.portalhq.io, without http:// or a path."
+REDIRECT_PROBLEM = ("The redirect URL must start with io.github.portalauth.signin:// so that the browser "
+                    "comes back to this app.")
+
+
+def stored(session, key):
+    """The value the app saved, read back the way any other program would (keyfile backend)."""
+    out = subprocess.run(["gsettings", "get", SCHEMA, key], env=dict(session.env, GSETTINGS_BACKEND="keyfile"),
+                         capture_output=True, text=True, check=True)
+    return out.stdout.strip()
+
+
+def open_preferences(session):
+    window = session.launch(GSETTINGS_BACKEND="keyfile")
+    window.wait_for_text("Sign in to Portal")
+    window.click("Main Menu")
+    item = window.wait_for("menu item", name="Preferences")
+    item.queryAction().doAction(0)
+    window.wait_for("text", name="API host")
+    return window
+
+
+def apply(window, field, text):
+    """Clicks into the field, replaces its text by typing, and presses Enter, as a person applies an
+    entry row (GTK 4.8 offers no AT-SPI focus or activate action for it)."""
+    entry = window.wait_for("text", name=field)
+    x, y, width, height = window.extents(entry)
+    wid = wait_until(lambda: window_id("^Preferences$"), what="the Preferences window")
+    subprocess.run(["xdotool", "windowfocus", "--sync", wid], check=False, capture_output=True)
+    subprocess.run(["xdotool", "mousemove", "--window", wid, str(x + width // 2), str(y + height // 2),
+                    "click", "1"], check=True)
+    subprocess.run(["xdotool", "key", "--clearmodifiers", "ctrl+a"], check=True)
+    subprocess.run(["xdotool", "type", "--delay", "30", text], check=True)
+    subprocess.run(["xdotool", "key", "--clearmodifiers", "Return"], check=True)
+
+
+def test_preferences_refuse_an_invalid_host_and_save_a_valid_one(session):
+    window = open_preferences(session)
+    assert stored(session, "api-host") == "''"
+
+    apply(window, "API host", "http://api.example.com/v3")
+    window.wait_for_text(HOST_PROBLEM)
+    session.screenshot("preferences-invalid-host", title="^Preferences$")
+    assert stored(session, "api-host") == "''", "an invalid host was saved"
+
+    apply(window, "API host", "api.example.com:8443")
+    wait_until(lambda: stored(session, "api-host") == "'api.example.com:8443'", what="the host to be saved")
+    window.wait_gone("label", name=HOST_PROBLEM)
+
+
+def test_preferences_keep_the_redirect_on_the_apps_own_scheme(session):
+    window = open_preferences(session)
+    apply(window, "Redirect URL", "https://example.com/callback")
+    window.wait_for_text(REDIRECT_PROBLEM)
+    assert stored(session, "redirect-url") == "''", "a redirect the app cannot receive was saved"
+
+    apply(window, "Redirect URL", "io.github.portalauth.signin://auth/other")
+    wait_until(lambda: stored(session, "redirect-url") == "'io.github.portalauth.signin://auth/other'",
+               what="the redirect URL to be saved")
+
+
+def test_preferences_switch_and_reset_reach_gsettings(session):
+    window = open_preferences(session)
+    apply(window, "Auth environment ID", "staging-env")
+    wait_until(lambda: stored(session, "auth-environment-id") == "'staging-env'", what="the environment to be saved")
+
+    # GTK 4.8 presents a GtkSwitch to AT-SPI as a check box.
+    switch = window.wait_for("check box", name="Account abstraction")
+    switch.queryAction().doAction(0)
+    wait_until(lambda: stored(session, "account-abstracted") == "true", what="account abstraction to be saved")
+
+    window.click("Reset")
+    wait_until(lambda: stored(session, "auth-environment-id") == "''" and stored(session, "account-abstracted") == "false",
+               what="Reset to restore the defaults")
+    # The field shows the stored (now empty) value again.
+    field = window.wait_for("text", name="Auth environment ID")
+    assert field.queryText().getText(0, -1) == ""
