@@ -5,18 +5,37 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <errno.h>
+#include <sys/socket.h>
+
+#define HANDLER_KEY "portal-emu-handler"
+#define SERVICE_KEY "portal-emu-service"
+#define RAW_QUERY_KEY "portal-emu-raw-query"
 
 typedef struct {
     PortalEmuRequestHandler handler;
     void *user_data;
     gsize max_body_bytes;
+    /* The raw query of the connection being handed to libsoup right now (see hand_over). */
+    char *next_raw_query;
 } ServerHandler;
 
 static void on_request(SoupServer *server, SoupServerMessage *msg, const char *path,
                        GHashTable *query, gpointer data) {
     (void)server; (void)query;
     ServerHandler *h = data;
-    h->handler(msg, path, h->user_data);
+    const char *raw_query = g_object_get_data(G_OBJECT(msg), RAW_QUERY_KEY);
+    if (!raw_query) /* the request line could not be read ahead: GLib's normalised copy is all there is */
+        raw_query = g_uri_get_query(soup_server_message_get_uri(msg));
+    h->handler(msg, path, raw_query ? raw_query : "", h->user_data);
+}
+
+/* libsoup starts the connection's first request synchronously inside soup_server_accept_iostream. */
+static void on_request_started(SoupServer *server, SoupServerMessage *msg, gpointer data) {
+    (void)server;
+    ServerHandler *h = data;
+    if (h->next_raw_query)
+        g_object_set_data_full(G_OBJECT(msg), RAW_QUERY_KEY, g_steal_pointer(&h->next_raw_query), g_free);
 }
 
 /* Refuses a declared oversize body before libsoup reads it: a set status skips the later callbacks. */
@@ -42,18 +61,124 @@ SoupServer *portal_emu_server_new(PortalEmuRequestHandler handler, void *user_da
     h->max_body_bytes = max_body_bytes;
     soup_server_add_early_handler(server, NULL, on_request_headers, h, NULL);
     soup_server_add_handler(server, NULL, on_request, h, g_free);
+    g_signal_connect(server, "request-started", G_CALLBACK(on_request_started), h);
+    g_object_set_data(G_OBJECT(server), HANDLER_KEY, h);
     return server;
 }
 
+/* libsoup parses the request target with GLib, which normalises percent-escapes (%3a becomes %3A,
+ * %41 becomes A) and keeps no copy of the original. So the emulator accepts connections itself,
+ * reads the request line ahead with MSG_PEEK (leaving the bytes for libsoup) and then hands the
+ * connection to libsoup together with the query exactly as the client sent it. */
+typedef struct {
+    SoupServer *server;
+    GSocketConnection *connection;
+    guint partial_waits;
+} Incoming;
+
+enum { PEEK_BYTES = 8192, PARTIAL_WAIT_MS = 5, MAX_PARTIAL_WAITS = 1000 };
+
+/* The query of "METHOD SP target SP version" (without any #fragment), "" without one, NULL if no request line. */
+static char *query_of_request_line(const char *line, gsize len) {
+    const char *target = memchr(line, ' ', len);
+    if (!target)
+        return NULL;
+    target++;
+    const char *end = memchr(target, ' ', len - (gsize)(target - line));
+    if (!end)
+        return NULL;
+    const char *question = memchr(target, '?', (gsize)(end - target));
+    if (!question)
+        return g_strdup("");
+    const char *hash = memchr(question, '#', (gsize)(end - question));
+    return g_strndup(question + 1, (gsize)((hash ? hash : end) - question - 1));
+}
+
+static void hand_over(Incoming *in, char *raw_query) {
+    ServerHandler *h = g_object_get_data(G_OBJECT(in->server), HANDLER_KEY);
+    GSocketAddress *local = g_socket_connection_get_local_address(in->connection, NULL);
+    GSocketAddress *remote = g_socket_connection_get_remote_address(in->connection, NULL);
+    g_free(h->next_raw_query);
+    h->next_raw_query = raw_query;
+    soup_server_accept_iostream(in->server, G_IO_STREAM(in->connection), local, remote, NULL);
+    g_clear_pointer(&h->next_raw_query, g_free);
+    g_clear_object(&local);
+    g_clear_object(&remote);
+    g_object_unref(in->connection);
+    g_object_unref(in->server);
+    g_free(in);
+}
+
+static gboolean peek_request_line(gpointer data);
+
+static gboolean on_readable(GSocket *socket, GIOCondition condition, gpointer data) {
+    (void)socket; (void)condition;
+    return peek_request_line(data);
+}
+
+static gboolean peek_request_line(gpointer data) {
+    Incoming *in = data;
+    char buffer[PEEK_BYTES];
+    GSocket *socket = g_socket_connection_get_socket(in->connection);
+    ssize_t got = recv(g_socket_get_fd(socket), buffer, sizeof buffer, MSG_PEEK | MSG_DONTWAIT);
+    const char *eol = got > 0 ? memchr(buffer, '\n', (size_t)got) : NULL;
+    if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+        /* Nothing sent yet (a browser may connect ahead of time): wait without polling. */
+        GSource *source = g_socket_create_source(socket, G_IO_IN | G_IO_HUP | G_IO_ERR, NULL);
+        g_source_set_callback(source, (GSourceFunc)(void (*)(void))on_readable, in, NULL);
+        g_source_attach(source, NULL);
+        g_source_unref(source);
+        return G_SOURCE_REMOVE;
+    }
+    if (got > 0 && !eol && (size_t)got < sizeof buffer && in->partial_waits++ < MAX_PARTIAL_WAITS) {
+        g_timeout_add(PARTIAL_WAIT_MS, peek_request_line, in);
+        return G_SOURCE_REMOVE;
+    }
+    /* Closed, failed, oversize or a line at last: libsoup answers whatever it is. */
+    hand_over(in, eol ? query_of_request_line(buffer, (gsize)(eol - buffer)) : NULL);
+    return G_SOURCE_REMOVE;
+}
+
+static gboolean on_incoming(GSocketService *service, GSocketConnection *connection, GObject *source, gpointer data) {
+    (void)service; (void)source;
+    Incoming *in = g_new0(Incoming, 1);
+    in->server = g_object_ref(data);
+    in->connection = g_object_ref(connection);
+    peek_request_line(in);
+    return TRUE;
+}
+
+static void close_service(gpointer data) {
+    GSocketService *service = data;
+    g_socket_service_stop(service);
+    g_socket_listener_close(G_SOCKET_LISTENER(service));
+    g_object_unref(service);
+}
+
 guint portal_emu_server_listen_loopback(SoupServer *server, guint port, GError **error) {
-    if (!soup_server_listen_local(server, port, SOUP_SERVER_LISTEN_IPV4_ONLY, error))
+    GSocketService *service = g_socket_service_new();
+    GInetAddress *loopback = g_inet_address_new_loopback(G_SOCKET_FAMILY_IPV4);
+    GSocketAddress *address = g_inet_socket_address_new(loopback, (guint16)port);
+    GSocketAddress *effective = NULL;
+    gboolean listening = g_socket_listener_add_address(G_SOCKET_LISTENER(service), address, G_SOCKET_TYPE_STREAM,
+                                                       G_SOCKET_PROTOCOL_TCP, NULL, &effective, error);
+    g_object_unref(address);
+    g_object_unref(loopback);
+    if (!listening) {
+        g_object_unref(service);
         return 0;
-    guint bound = 0;
-    GSList *uris = soup_server_get_uris(server);
-    if (uris)
-        bound = (guint)g_uri_get_port(uris->data);
-    g_slist_free_full(uris, (GDestroyNotify)g_uri_unref);
+    }
+    guint bound = g_inet_socket_address_get_port(G_INET_SOCKET_ADDRESS(effective));
+    g_object_unref(effective);
+    g_signal_connect(service, "incoming", G_CALLBACK(on_incoming), server);
+    g_object_set_data_full(G_OBJECT(server), SERVICE_KEY, service, close_service);
+    g_socket_service_start(service);
     return bound;
+}
+
+void portal_emu_server_stop(SoupServer *server) {
+    g_object_set_data(G_OBJECT(server), SERVICE_KEY, NULL);
+    soup_server_disconnect(server);
 }
 
 typedef struct {

@@ -166,7 +166,11 @@ GdkTexture *portal_ui_qr_texture(const char *text, int pixels_per_module) {
 /* ---- gettext ---- */
 
 void portal_ui_i18n_init(const char *localedir) {
-    setlocale(LC_ALL, "");
+    /* The user's locale (LANG, LC_*). When it is not installed on this system, setlocale fails and
+     * the process would stay in "C", where glibc ignores LANGUAGE: fall back to C.UTF-8, so that
+     * LANGUAGE=de still shows German and text stays UTF-8. GTK's own setlocale later fails the same
+     * way and leaves this in place. */
+    if (setlocale(LC_ALL, "") == NULL) setlocale(LC_ALL, "C.UTF-8");
     if (localedir != NULL) bindtextdomain(PORTAL_UI_DOMAIN, localedir);
     bind_textdomain_codeset(PORTAL_UI_DOMAIN, "UTF-8");
     textdomain(PORTAL_UI_DOMAIN);

@@ -1,5 +1,6 @@
 import CPortalShim
 import Foundation
+import PortalAuthGNOME
 
 /// `portal-auth-emulator [--port N] [--config FILE]`: parses the command line, starts the server,
 /// runs the GLib main loop until SIGINT/SIGTERM.
@@ -110,6 +111,8 @@ public enum EmulatorCommand {
         }
         let loop = g_main_loop_new(nil, 0)
         portal_emu_quit_on_signals(loop)
+        // The same bridge as the app and the CLI: MainActor and DispatchQueue.main work runs under this loop.
+        MainLoopBridge.attach()
         print("listening on http://127.0.0.1:\(port)")
         fflush(stdout)
         g_main_loop_run(loop)

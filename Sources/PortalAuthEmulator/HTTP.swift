@@ -103,30 +103,6 @@ enum FormEncoding {
         return out
     }
 
-    /// GLib's normalisation of an encoded query, which libsoup applies before the emulator sees it:
-    /// escapes of unreserved characters (`A-Za-z0-9-._~`) are decoded, other escapes get uppercase hex.
-    static func glibNormalized(_ encoded: String) -> String {
-        var out = [UInt8]()
-        let bytes = Array(encoded.utf8)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-               let value = UInt8(String(decoding: bytes[(index + 1)...(index + 2)], as: UTF8.self), radix: 16) {
-                let scalar = Character(UnicodeScalar(value))
-                if scalar.isASCII && (scalar.isLetter || scalar.isNumber || "-._~".contains(scalar)) {
-                    out.append(value)
-                } else {
-                    out += Array(String(format: "%%%02X", value).utf8)
-                }
-                index += 3
-            } else {
-                out.append(bytes[index])
-                index += 1
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
     /// Appends query parameters to a URL that may already carry a query.
     static func appendingQuery(_ url: String, _ items: [(String, String)]) -> String {
         let encoded = items.map { "\(javaURLEncode($0.0))=\(javaURLEncode($0.1))" }.joined(separator: "&")

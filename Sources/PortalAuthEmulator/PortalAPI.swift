@@ -21,10 +21,7 @@ extension Emulator {
             throw ResponseError(400, "The redirectUrl query parameter is required.")
         }
         // Byte for byte as encoded on the wire, like Portal: a differently encoded URL is not on the list.
-        // (libsoup hands us the query GLib-normalised, so the expected encoding is normalised the same way.)
-        guard let redirectUrl = environment.redirectUrls.first(where: {
-            FormEncoding.glibNormalized(FormEncoding.javaURLEncode($0)) == wireRedirect
-        }) else {
+        guard let redirectUrl = environment.redirectUrls.first(where: { FormEncoding.javaURLEncode($0) == wireRedirect }) else {
             throw ResponseError(401, "The redirectUrl is not on this environment's allow list.")
         }
         let accountAbstracted = try requestedAccountAbstraction(request.query["isAccountAbstracted"], environment)

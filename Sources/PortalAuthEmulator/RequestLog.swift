@@ -12,11 +12,20 @@ final class RequestLog {
     static let capacity = 1000
     private(set) var entries: [Entry] = []
 
-    func record(method: String, path: String, status: Int) {
+    func record(method: String, path rawPath: String, status: Int) {
+        let path = Self.redacted(rawPath)
         entries.append(Entry(method: method, path: path, status: status))
         if entries.count > Self.capacity { entries.removeFirst(entries.count - Self.capacity) }
-        // Path only: grants and tokens travel in queries, bodies and headers, never in paths.
+        // Path only: grants and tokens travel in queries, bodies and headers; one a client put in a
+        // path anyway is redacted above.
         let line = "\(method) \(path) \(status == 0 ? "dropped" : String(status))\n"
         portal_emu_log_write(line, gsize(line.utf8.count))
+    }
+
+    /// A path with every segment shaped like a grant (`pg_…`), session token (`pst_…`) or JWT (`eyJ…`) replaced.
+    static func redacted(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            ["pg_", "pst_", "eyJ"].contains(where: { segment.contains($0) }) ? "[redacted]" : String(segment)
+        }.joined(separator: "/")
     }
 }

@@ -11,10 +11,11 @@ final class SoupServerHost {
 
     /// Listens on 127.0.0.1:`port` (0 = any free port) and returns the bound port.
     func listen(port: UInt16) throws -> UInt16 {
-        let server = portal_emu_server_new({ message, path, userData in
+        let server = portal_emu_server_new({ message, path, rawQuery, userData in
             guard let message, let userData else { return }
             let host = Unmanaged<SoupServerHost>.fromOpaque(userData).takeUnretainedValue()
-            host.serve(message, path: path.map { String(cString: $0) } ?? "/")
+            host.serve(message, path: path.map { String(cString: $0) } ?? "/",
+                       rawQuery: rawQuery.map { String(cString: $0) } ?? "")
         }, Unmanaged.passUnretained(self).toOpaque(), gsize(Emulator.maxBodyBytes))
         self.server = server
         var error: UnsafeMutablePointer<GError>?
@@ -30,13 +31,13 @@ final class SoupServerHost {
 
     func stop() {
         guard let server else { return }
-        soup_server_disconnect(server)
+        portal_emu_server_stop(server)
         g_object_unref(server)
         self.server = nil
     }
 
-    private func serve(_ message: OpaquePointer, path: String) {
-        switch emulator.handle(readRequest(message, path: path)) {
+    private func serve(_ message: OpaquePointer, path: String, rawQuery: String) {
+        switch emulator.handle(readRequest(message, path: path, rawQuery: rawQuery)) {
         case .respond(let response):
             write(response, to: message)
         case .drop:
@@ -60,10 +61,8 @@ final class SoupServerHost {
         }
     }
 
-    private func readRequest(_ message: OpaquePointer, path: String) -> EmulatorRequest {
+    private func readRequest(_ message: OpaquePointer, path: String, rawQuery: String) -> EmulatorRequest {
         let method = soup_server_message_get_method(message).map { String(cString: $0) } ?? "GET"
-        let uri = soup_server_message_get_uri(message)
-        let rawQuery = g_uri_get_query(uri).map { String(cString: $0) } ?? ""
 
         var headers: [String: String] = [:]
         var iter = SoupMessageHeadersIter()

@@ -49,7 +49,7 @@ enum Arguments {
                 name = String(name[..<equals])
             }
             guard configurationOptions.contains(name) || name == "user-jwt" else {
-                throw ErrorReport.usage("Unknown option --\(name). Run portal-auth --help for the list.")
+                throw ErrorReport.usage("Unknown option \(quoted("--" + name)). Run portal-auth --help for the list.")
             }
             if value == nil {
                 guard index < arguments.count else { throw ErrorReport.usage("--\(name) needs a value.") }
@@ -105,8 +105,15 @@ enum Arguments {
             try expectCount(rest, 0, name)
             return .signOut
         default:
-            throw ErrorReport.usage("Unknown command \(name). Run portal-auth --help for the list.")
+            throw ErrorReport.usage("Unknown command \(quoted(name)). Run portal-auth --help for the list.")
         }
+    }
+
+    /// An unknown word repeated back only if it looks like one: a redirect URL pasted without its
+    /// command carries a grant, and a usage error must not print it.
+    private static func quoted(_ word: String) -> String {
+        let looksLikeAWord = word.count <= 40 && word.allSatisfy { $0.isASCII && ($0.isLetter || $0 == "-") }
+        return looksLikeAWord ? word : "(not shown)"
     }
 
     private static func expectCount(_ rest: [String], _ count: Int, _ command: String) throws {

@@ -3,17 +3,7 @@ import Testing
 
 /// The administration API and the dashboard, and that neither leaks what it must not.
 @Suite("Administration and dashboard")
-final class AdminTests {
-    let emulator: EmulatorProcess
-    let client: EmulatorClient
-
-    init() throws {
-        emulator = try EmulatorProcess()
-        client = EmulatorClient(baseURL: emulator.baseURL)
-    }
-
-    deinit { emulator.stop() }
-
+final class AdminTests: EmulatorSuite {
     private static func containsSecretShape(_ text: String) -> Bool {
         text.contains("pg_") || text.contains("pst_") || text.contains("eyJ")
     }
@@ -51,6 +41,18 @@ final class AdminTests {
             "GET /api/v3/auth/oauth/callback/local-dev 302",
             "POST /api/v3/auth/oauth/tokens 200",
         ])
+    }
+
+    @Test func aGrantOrTokenPutInAPathIsRedactedInTheLog() async throws {
+        let grant = try await client.googleGrant(email: "alice@example.com")
+        let token = try await client.exchange(try await client.googleGrant(email: "alice@example.com")).data?["clientSessionToken"] as? String ?? ""
+        _ = try await client.get("/api/v3/auth/oauth/callback/\(grant)")
+        _ = try await client.get("/api/v3/clients/\(token)")
+        let raw = try await client.get("/emulator/v1/requests")
+        expectQuietly(!Self.containsSecretShape(raw.text), "no grant or token in the request log")
+        let paths = (raw.dataList ?? []).suffix(2).map { $0["path"] as? String ?? "" }
+        let redacted = paths == ["/api/v3/auth/oauth/callback/[redacted]", "/api/v3/clients/[redacted]"]
+        #expect(redacted, "the secret path segments are not shown as [redacted]")
     }
 
     @Test func resetForgetsSessionsGrantsOutboxAndClock() async throws {

@@ -3,17 +3,7 @@ import Testing
 
 /// Sign in with Apple: form_post callback, Hide My Email relay users, email only at first consent.
 @Suite("Apple sign-in")
-final class AppleTests {
-    let emulator: EmulatorProcess
-    let client: EmulatorClient
-
-    init() throws {
-        emulator = try EmulatorProcess()
-        client = EmulatorClient(baseURL: emulator.baseURL)
-    }
-
-    deinit { emulator.stop() }
-
+final class AppleTests: EmulatorSuite {
     private func appleSignIn(email: String, share: String = "share") async throws -> [String: Any] {
         let redirect = try await client.completeApple(try await client.authorizeURLs(), email: email, share: share)
         let query = EmulatorClient.appRedirectQuery(redirect)

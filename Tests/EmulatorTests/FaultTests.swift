@@ -3,17 +3,7 @@ import Testing
 
 /// Injected faults: an error status, a hang past the client's timeout, and a drop after the work.
 @Suite("Fault injection")
-final class FaultTests {
-    let emulator: EmulatorProcess
-    let client: EmulatorClient
-
-    init() throws {
-        emulator = try EmulatorProcess()
-        client = EmulatorClient(baseURL: emulator.baseURL)
-    }
-
-    deinit { emulator.stop() }
-
+final class FaultTests: EmulatorSuite {
     @Test func statusFaultAnswersThatStatusWithoutDoingTheWork() async throws {
         let grant = try await client.googleGrant(email: "alice@example.com")
         try await client.addFault(["path": "/api/v3/auth/oauth/tokens", "kind": "status", "status": 503, "count": 2])

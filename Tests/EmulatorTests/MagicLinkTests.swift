@@ -2,17 +2,7 @@ import Foundation
 import Testing
 
 @Suite("Magic links")
-final class MagicLinkTests {
-    let emulator: EmulatorProcess
-    let client: EmulatorClient
-
-    init() throws {
-        emulator = try EmulatorProcess()
-        client = EmulatorClient(baseURL: emulator.baseURL)
-    }
-
-    deinit { emulator.stop() }
-
+final class MagicLinkTests: EmulatorSuite {
     private func send(_ email: String, redirectUrl: String = EmulatorClient.redirectUrl, extra: [String: Any] = [:]) async throws -> HTTPResult {
         var body: [String: Any] = ["email": email, "redirectUrl": redirectUrl, "fromEmail": "noreply@example.com", "templateId": "tmpl-1"]
         body.merge(extra) { $1 }

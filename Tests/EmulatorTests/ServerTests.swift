@@ -3,17 +3,7 @@ import Testing
 
 /// The process itself: start-up line, shutdown, command line, config files, and bad HTTP input.
 @Suite("Emulator process and bad input")
-final class ServerTests {
-    let emulator: EmulatorProcess
-    let client: EmulatorClient
-
-    init() throws {
-        emulator = try EmulatorProcess()
-        client = EmulatorClient(baseURL: emulator.baseURL)
-    }
-
-    deinit { emulator.stop() }
-
+final class ServerTests: EmulatorSuite {
     @Test func printsItsPortAndAnswersThere() async throws {
         #expect(emulator.port > 0)
         let methods = try await client.get("/api/v3/auth/methods")
@@ -27,6 +17,25 @@ final class ServerTests {
         await #expect(throws: EmulatorClient.TransportFailure.self) {
             _ = try await self.client.get("/api/v3/auth/methods", timeout: 2)
         }
+    }
+
+    @Test func stopsCleanlyOnSigintHavingPrintedOnlyItsListeningLine() async throws {
+        let (status, laterStdout) = emulator.interrupt()
+        #expect(status == 0)
+        #expect(laterStdout == "")
+        await #expect(throws: EmulatorClient.TransportFailure.self) {
+            _ = try await self.client.get("/api/v3/auth/methods", timeout: 2)
+        }
+    }
+
+    @Test(.enabled(if: HostAddresses.nonLoopbackIPv4 != nil, "the machine has no address besides loopback"))
+    func isNotReachableOnTheMachinesOtherAddresses() async throws {
+        let address = try #require(HostAddresses.nonLoopbackIPv4)
+        let outside = EmulatorClient(baseURL: URL(string: "http://\(address):\(emulator.port)")!)
+        await #expect(throws: EmulatorClient.TransportFailure.self) {
+            _ = try await outside.get("/api/v3/auth/methods", timeout: 2)
+        }
+        #expect(try await client.get("/api/v3/auth/methods").status == 200)
     }
 
     @Test func refusesAMissingOrUnknownEnvironmentHeader() async throws {

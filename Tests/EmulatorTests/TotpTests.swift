@@ -3,17 +3,7 @@ import Testing
 
 /// TOTP users: the user JWT, enrolment link, codes checked against oathtool, replay and throttling.
 @Suite("TOTP")
-final class TotpTests {
-    let emulator: EmulatorProcess
-    let client: EmulatorClient
-
-    init() throws {
-        emulator = try EmulatorProcess()
-        client = EmulatorClient(baseURL: emulator.baseURL)
-    }
-
-    deinit { emulator.stop() }
-
+final class TotpTests: EmulatorSuite {
     private func totpExchange() async throws -> HTTPResult {
         try await client.exchange(try await client.googleGrant(email: "totp@example.com"))
     }

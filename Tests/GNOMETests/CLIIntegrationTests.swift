@@ -96,6 +96,17 @@ extension GNOMEIntegration {
             #expect(help.stdout.contains("handle-redirect URL"))
         }
 
+        @Test func aRedirectURLTypedWithoutItsCommandIsAUsageErrorThatDoesNotEchoTheGrant() {
+            let grant = "pg_" + String(repeating: "Q7", count: 16)
+            let forgotCommand = run(["io.github.portalauth.signin://auth/callback?token=\(grant)&login_type=GOOGLE"])
+            #expect(forgotCommand.status == 2)
+            #expect(forgotCommand.last["error"] as? String == "usage")
+            let asOption = run(["--\(grant)", "session"])
+            #expect(asOption.status == 2)
+            let echoed = (forgotCommand.stdout + forgotCommand.stderr + asOption.stdout + asOption.stderr).contains(grant)
+            #expect(!echoed, "the usage error repeated the grant")
+        }
+
         @Test func aForeignURLIsNotForThisApp() {
             let result = run(["handle-redirect", "https://example.com/callback?token=whatever&login_type=GOOGLE"])
             #expect(result.status == 3)
@@ -264,6 +275,28 @@ extension GNOMEIntegration {
             let result = run(["--environment-id", "no-such-environment", "methods"])
             #expect(result.status == 4)
             #expect(result.last["error"] as? String == "unauthorized")
+        }
+
+        @Test func aSuccessAnswerWithoutItsDataEnvelopeIsAnInvalidResponse() throws {
+            let server = try CannedHTTPServer(body: #"{"allowedAuthMethods":["GOOGLE"]}"#)
+            defer { server.stop() }
+            let result = run(["--api-host", server.apiHost, "methods"])
+            #expect(result.status == 8)
+            #expect(result.last["error"] as? String == "malformedResponse")
+            #expect(result.last["allowedAuthMethods"] == nil)
+        }
+
+        @Test func aProviderTheEnvironmentDoesNotOfferIsUnavailable() async throws {
+            let configPath = TestScratch.directory + "/portal-google-only-\(getpid()).json"
+            let config = #"{"environments": [{"id": "local-dev", "authMethods": ["GOOGLE"], "redirectUrls": ["io.github.portalauth.signin://auth/callback"]}]}"#
+            try config.write(toFile: configPath, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: configPath) }
+            let googleOnly = try Emulator(arguments: ["--config", configPath])
+            let apple = run(["--api-host", googleOnly.apiHost, "login-url", "apple"])
+            #expect(apple.status == 10)
+            #expect(apple.last["error"] as? String == "authMethodUnavailable")
+            let google = run(["--api-host", googleOnly.apiHost, "login-url", "google"])
+            #expect(google.status == 0)
         }
 
         @Test func nothingListeningIsATransportFailure() {

@@ -48,8 +48,13 @@ extension GNOMEIntegration {
             try await main.delete(authEnvironmentId: environmentId)
         }
 
-        @Test func deletingNothingIsNotAnError() async throws {
-            try await KeyringSessionStore().delete(authEnvironmentId: environmentId + "-never-saved")
+        @Test func deletingNothingIsNotAnErrorAndTouchesNoOtherSession() async throws {
+            let store = KeyringSessionStore()
+            try await store.save("kept", authEnvironmentId: environmentId)
+            try await store.delete(authEnvironmentId: environmentId + "-never-saved")
+            #expect(try await store.load(authEnvironmentId: environmentId) == "kept")
+            #expect(try await store.load(authEnvironmentId: environmentId + "-never-saved") == nil)
+            try await store.delete(authEnvironmentId: environmentId)
         }
 
         @Test func itemCarriesARecognisableLabel() async throws {

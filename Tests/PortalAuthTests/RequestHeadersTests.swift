@@ -11,6 +11,7 @@ struct RequestHeadersTests {
         _ = try await f.auth.getMethods()
         _ = try await f.auth.getMethods()
         let requests = f.transport.requests
+        try #require(requests.count == 2)
         for request in requests {
             #expect(request.headers["x-portal-auth-environment-id"] == "local-dev")
             #expect(request.headers["Accept"] == "application/json")

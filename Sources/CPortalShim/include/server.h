@@ -3,8 +3,10 @@
 /* The emulator's SoupServer glue: what Swift cannot call directly (g_object_new, C callbacks
  * with GLib signatures, signal sources) or should not juggle itself (pausing and stealing messages). */
 
-/* Called for every request once its body was read. `path` is the decoded request path. */
-typedef void (*PortalEmuRequestHandler)(SoupServerMessage *msg, const char *path, void *user_data);
+/* Called for every request once its body was read. `path` is the decoded request path; `raw_query`
+ * the query exactly as the client sent it on the request line (never NULL; "" without one). */
+typedef void (*PortalEmuRequestHandler)(SoupServerMessage *msg, const char *path, const char *raw_query,
+                                        void *user_data);
 /* Called after `seconds` for a message held with portal_emu_message_hold (not called if it went away). */
 typedef void (*PortalEmuHoldHandler)(SoupServerMessage *msg, void *user_data);
 
@@ -14,6 +16,9 @@ SoupServer *portal_emu_server_new(PortalEmuRequestHandler handler, void *user_da
 
 /* Listens on 127.0.0.1 only. Returns the bound port, or 0 with `error` set. */
 guint portal_emu_server_listen_loopback(SoupServer *server, guint port, GError **error);
+
+/* Stops listening and closes the open connections. */
+void portal_emu_server_stop(SoupServer *server);
 
 /* Pauses `msg`, then after `seconds` calls `handler` (which sets the response) and resumes it. */
 void portal_emu_message_hold(SoupServerMessage *msg, guint seconds, PortalEmuHoldHandler handler, void *user_data);

@@ -6,6 +6,7 @@ final class EmulatorProcess: @unchecked Sendable {
     let baseURL: URL
     let port: Int
     private let stderrPipe = Pipe()
+    private let stdoutPipe = Pipe()
 
     struct LaunchFailure: Error, CustomStringConvertible {
         let description: String
@@ -37,7 +38,6 @@ final class EmulatorProcess: @unchecked Sendable {
     init(arguments: [String] = [], drainStderr: Bool = true) throws {
         process.executableURL = try Self.executableURL()
         process.arguments = ["--port", "0"] + arguments
-        let stdoutPipe = Pipe()
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe
         try process.run()
@@ -69,6 +69,15 @@ final class EmulatorProcess: @unchecked Sendable {
         }
         stderrPipe.fileHandleForReading.readabilityHandler = nil
         return process.terminationStatus
+    }
+
+    /// Stops the emulator the way Ctrl+C does (SIGINT): its exit status and whatever it printed on
+    /// stdout after the listening line.
+    func interrupt() -> (status: Int32, laterStdout: String) {
+        if process.isRunning { kill(process.processIdentifier, SIGINT) }
+        let status = stop()
+        let later = stdoutPipe.fileHandleForReading.readDataToEndOfFile()
+        return (status, String(decoding: later, as: UTF8.self))
     }
 
     deinit { if process.isRunning { process.terminate() } }

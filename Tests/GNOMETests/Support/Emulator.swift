@@ -19,13 +19,14 @@ final class Emulator: @unchecked Sendable {
         let description: String
     }
 
-    init() throws {
+    /// `arguments` go after `--port 0` (e.g. `--config FILE`).
+    init(arguments: [String] = []) throws {
         guard FileManager.default.isExecutableFile(atPath: Binaries.emulator) else {
             throw StartError(description: "portal-auth-emulator is not built at \(Binaries.emulator); run swift build first")
         }
         process = Process()
         process.executableURL = URL(fileURLWithPath: Binaries.emulator)
-        process.arguments = ["--port", "0"]
+        process.arguments = ["--port", "0"] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
