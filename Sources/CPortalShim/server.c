@@ -215,7 +215,8 @@ void portal_emu_message_hold(SoupServerMessage *msg, guint seconds, PortalEmuHol
     hold->user_data = user_data;
     hold->finished_id = g_signal_connect(msg, "finished", G_CALLBACK(on_held_finished), hold);
     soup_server_message_pause(msg);
-    g_timeout_add_seconds(seconds, on_hold_elapsed, hold);
+    /* Not g_timeout_add_seconds: it coalesces timers and may fire up to a second early. */
+    g_timeout_add((guint)MIN(seconds, G_MAXUINT / 1000) * 1000, on_hold_elapsed, hold);
 }
 
 /* Runs from an idle source, outside libsoup's own processing of the message. */
