@@ -1,0 +1,112 @@
+import Foundation
+import PortalAuth
+import PortalAuthGNOME
+import Testing
+
+extension GNOMEIntegration {
+    /// The login keyring locked while an unlock dialog can appear: gnome-keyring-daemon asks the
+    /// prompter (here `FakePrompter`, answering as the person would) for the keyring password.
+    /// Dismissing it must fail the save with a message saying what to do, keeping what was stored.
+    @Suite(.serialized) struct DismissedPromptTests {
+        let emulator: Emulator
+        let cli: CLI
+
+        init() async throws {
+            GLibLoopThread.ensureRunning()
+            emulator = try #require(Emulator.shared, "the emulator must start (swift build first)")
+            try await emulator.reset()
+            cli = CLI(apiHost: emulator.apiHost)
+            try #require(!LoginKeyring.isLocked, "the login keyring must start unlocked")
+            try #require(cli.run(["sign-out"]).status == 0)
+        }
+
+        func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) -> CLI.Run {
+            let result = cli.run(arguments)
+            SecretShapes.expectNone(in: result, sourceLocation: sourceLocation)
+            return result
+        }
+
+        func signedInRedirect(email: String) async throws -> String {
+            let login = run(["login-url", "google"])
+            let authorizeUrl = try #require(login.last["authorizeUrl"] as? String)
+            return try await FakeBrowser().signIn(authorizeUrl: authorizeUrl, choices: ["email": email])
+        }
+
+        /// The message tells the person to unlock the keyring themselves and try again.
+        func expectUnlockAdvice(_ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            #expect(message.contains("keyring"), sourceLocation: sourceLocation)
+            #expect(message.contains("Unlock"), sourceLocation: sourceLocation)
+            #expect(message.contains("Seahorse"), sourceLocation: sourceLocation)
+            #expect(message.contains("try again"), sourceLocation: sourceLocation)
+        }
+
+        @Test func aDismissedUnlockPromptFailsTheSignInAndKeepsTheEarlierSession() async throws {
+            let first = run(["handle-redirect", try await signedInRedirect(email: "alice@example.com")])
+            try #require(first.status == 0)
+            let aliceId = try #require(first.last["endUserId"] as? String)
+            let storedBefore = try #require(SecretTool.lookup(authEnvironmentId: "local-dev", sessionKey: "default"))
+            let bobRedirect = try await signedInRedirect(email: "bob@example.com")
+
+            try LoginKeyring.lock()
+            defer { try? LoginKeyring.unlock() }
+            let prompter = try FakePrompter(.dismiss)
+            defer { prompter.stop() }
+
+            let result = run(["handle-redirect", bobRedirect])
+            #expect(prompter.promptsShown.contains("password"), "the daemon must have asked for the keyring password")
+            #expect(result.status == 6)
+            #expect(result.last["error"] as? String == "sessionStorageFailure")
+            expectUnlockAdvice(result.last["message"] as? String ?? "")
+            #expect(!result.lines.contains { $0["result"] as? String == "authenticated" })
+            #expect(LoginKeyring.isLocked, "a dismissed prompt leaves the keyring locked")
+
+            prompter.stop()
+            try LoginKeyring.unlock()
+            let storedAfter = SecretTool.lookup(authEnvironmentId: "local-dev", sessionKey: "default")
+            let unchanged = storedAfter == storedBefore
+            #expect(unchanged, "the earlier session must be kept as it was")
+            #expect(SecretTool.count(authEnvironmentId: "local-dev", sessionKey: "default") == 1)
+            let restored = run(["session"])
+            #expect(restored.status == 0)
+            #expect((restored.last["session"] as? [String: Any])?["endUserId"] as? String == aliceId)
+        }
+
+        @Test func theStoreReportsADismissedPromptAndCreatesNoItem() async throws {
+            let store = KeyringSessionStore(sessionKey: "dismissed-prompt-test")
+            try LoginKeyring.lock()
+            defer { try? LoginKeyring.unlock() }
+            let prompter = try FakePrompter(.dismiss)
+            defer { prompter.stop() }
+
+            var failure: SessionStoreError?
+            do { try await store.save("never-kept", authEnvironmentId: "local-dev") } catch let error as SessionStoreError {
+                failure = error
+            }
+            #expect(prompter.promptsShown.contains("password"), "the daemon must have asked for the keyring password")
+            let message = try #require(failure?.message, "a dismissed prompt must not count as saved")
+            expectUnlockAdvice(message)
+
+            prompter.stop()
+            try LoginKeyring.unlock()
+            #expect(SecretTool.count(authEnvironmentId: "local-dev", sessionKey: "dismissed-prompt-test") == 0)
+            #expect(try await store.load(authEnvironmentId: "local-dev") == nil)
+        }
+
+        /// Proves the prompter above is the one the daemon really uses: answering it unlocks the keyring.
+        @Test func anAnsweredUnlockPromptLetsTheSaveLand() async throws {
+            let store = KeyringSessionStore(sessionKey: "answered-prompt-test")
+            try LoginKeyring.lock()
+            defer { try? LoginKeyring.unlock() }
+            let prompter = try FakePrompter(.accept)
+            defer { prompter.stop() }
+
+            try await store.save("kept-after-unlock", authEnvironmentId: "local-dev")
+            #expect(prompter.promptsShown.contains("password"), "the daemon must have asked for the keyring password")
+            #expect(!LoginKeyring.isLocked, "the prompter's password unlocked the keyring")
+            let kept = SecretTool.lookup(authEnvironmentId: "local-dev", sessionKey: "answered-prompt-test") == "kept-after-unlock"
+            #expect(kept, "the saved value must be in the keyring")
+
+            try await store.delete(authEnvironmentId: "local-dev")
+        }
+    }
+}
