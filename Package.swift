@@ -36,6 +36,7 @@ let package = Package(
         .testTarget(name: "PortalAuthTests", dependencies: ["PortalAuth"]),
         .testTarget(name: "EmulatorTests", dependencies: ["PortalAuth"]),
         .testTarget(name: "GNOMETests", dependencies: ["PortalAuth", "PortalAuthGNOME"],
+                    exclude: ["Support/fake-prompter.py"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
     ]
 )

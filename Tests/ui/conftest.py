@@ -2,6 +2,7 @@
 dirs with a scripted browser as the default http(s) handler, and the emulator on a free port."""
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -151,9 +152,19 @@ class Session:
         process = subprocess.Popen([str(self.prefix / "bin" / "portal-sign-in"), *arguments], env=env,
                                    stdout=log, stderr=subprocess.STDOUT)
         self.processes.append(process)
-        application = desktop.wait_until(lambda: desktop.find_application(process.pid), timeout=60,
-                                         what="portal-sign-in on the accessibility bus")
+        try:
+            application = desktop.wait_until(lambda: desktop.find_application(process.pid), timeout=60,
+                                             what="portal-sign-in on the accessibility bus")
+        except AssertionError as error:
+            raise AssertionError(f"{error}; exit status {process.poll()}; the app's log ends with:\n"
+                                 + self.log_tail(log.name)) from None
         return desktop.AppWindow(application)
+
+    @staticmethod
+    def log_tail(path, lines=30):
+        """The end of an app log, with anything shaped like a grant, token or JWT masked."""
+        text = "\n".join(Path(path).read_text(errors="replace").splitlines()[-lines:])
+        return re.sub(r"(pg_|pst_)[A-Za-z0-9_-]+|eyJ[A-Za-z0-9_.-]+", "[redacted]", text)
 
     def attach(self):
         """The app started by the desktop (not by the test), e.g. by `gio open URI`."""
