@@ -7,29 +7,12 @@ extension GNOMEIntegration {
     /// The login keyring locked while an unlock dialog can appear: gnome-keyring-daemon asks the
     /// prompter (here `FakePrompter`, answering as the person would) for the keyring password.
     /// Dismissing it must fail the save with a message saying what to do, keeping what was stored.
-    @Suite(.serialized) struct DismissedPromptTests {
+    @Suite(.serialized) struct DismissedPromptTests: KeyringSuite {
         let emulator: Emulator
         let cli: CLI
 
         init() async throws {
-            GLibLoopThread.ensureRunning()
-            emulator = try #require(Emulator.shared, "the emulator must start (swift build first)")
-            try await emulator.reset()
-            cli = CLI(apiHost: emulator.apiHost)
-            try #require(!LoginKeyring.isLocked, "the login keyring must start unlocked")
-            try #require(cli.run(["sign-out"]).status == 0)
-        }
-
-        func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) -> CLI.Run {
-            let result = cli.run(arguments)
-            SecretShapes.expectNone(in: result, sourceLocation: sourceLocation)
-            return result
-        }
-
-        func signedInRedirect(email: String) async throws -> String {
-            let login = run(["login-url", "google"])
-            let authorizeUrl = try #require(login.last["authorizeUrl"] as? String)
-            return try await FakeBrowser().signIn(authorizeUrl: authorizeUrl, choices: ["email": email])
+            (emulator, cli) = try await Self.cleanStart()
         }
 
         /// The message tells the person to unlock the keyring themselves and try again.

@@ -7,29 +7,12 @@ extension GNOMEIntegration {
     /// The login keyring locked (as after a suspend, or when the login password differs from the
     /// keyring's). In the private session the unlock prompt cannot appear, so every prompt ends
     /// dismissed. Each test unlocks the keyring again before it ends.
-    @Suite(.serialized) struct LockedKeyringTests {
+    @Suite(.serialized) struct LockedKeyringTests: KeyringSuite {
         let emulator: Emulator
         let cli: CLI
 
         init() async throws {
-            GLibLoopThread.ensureRunning()
-            emulator = try #require(Emulator.shared, "the emulator must start (swift build first)")
-            try await emulator.reset()
-            cli = CLI(apiHost: emulator.apiHost)
-            try #require(!LoginKeyring.isLocked, "the login keyring must start unlocked")
-            try #require(cli.run(["sign-out"]).status == 0)
-        }
-
-        func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) -> CLI.Run {
-            let result = cli.run(arguments)
-            SecretShapes.expectNone(in: result, sourceLocation: sourceLocation)
-            return result
-        }
-
-        func signedInRedirect() async throws -> String {
-            let login = run(["login-url", "google"])
-            let authorizeUrl = try #require(login.last["authorizeUrl"] as? String)
-            return try await FakeBrowser().signIn(authorizeUrl: authorizeUrl, choices: ["email": "alice@example.com"])
+            (emulator, cli) = try await Self.cleanStart()
         }
 
         func expectLockedFailure(_ result: CLI.Run, sourceLocation: SourceLocation = #_sourceLocation) {
