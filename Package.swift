@@ -1,6 +1,18 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Layers point one way, and the build enforces it: each C module includes only what its layer may
+// use, so the CLI and the emulator link no GTK. See docs/ARCHITECTURE.md.
+//
+//   portal-sign-in → PortalSignIn (+ CPortalUI: GTK4, libadwaita, qrencode, gettext)
+//   portal-auth ───┐        │
+//                  PortalAuthGNOME (+ CPortalPlatform: GLib/GIO, libsoup client, libsecret, crypto)
+//                           │
+//              PortalAuth (Portal's rules, pure Swift)
+//                           │
+//              AuthBase (shared pure-Swift base: wire types, query parsing, base64url, JWT claims, …)
+//
+//   portal-auth-emulator → PortalAuthEmulator (+ CPortalServer: SoupServer) → PortalAuthGNOME, AuthBase
 let package = Package(
     name: "PortalAuthLinux",
     products: [
@@ -10,33 +22,36 @@ let package = Package(
         .executable(name: "portal-auth-emulator", targets: ["portal-auth-emulator"]),
     ],
     targets: [
-        .systemLibrary(name: "CGtk4", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
-        .systemLibrary(name: "CLibsecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
+        // pkg-config flags only; the headers are included by the C module of each layer.
         .systemLibrary(name: "CLibsoup", pkgConfig: "libsoup-3.0", providers: [.apt(["libsoup-3.0-dev"])]),
-        .systemLibrary(name: "CQrencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CLibsecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
+        .systemLibrary(name: "CGtk4", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         .systemLibrary(name: "CAdwaita", pkgConfig: "libadwaita-1", providers: [.apt(["libadwaita-1-dev"])]),
-        .target(name: "CPortalShim", dependencies: ["CGtk4", "CLibsecret", "CLibsoup", "CQrencode", "CAdwaita"],
+        .systemLibrary(name: "CQrencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+
+        // One C module per layer.
+        .target(name: "CPortalPlatform", dependencies: ["CLibsoup", "CLibsecret"],
                 linkerSettings: [.linkedLibrary("dispatch")]),
+        .target(name: "CPortalServer", dependencies: ["CLibsoup"]),
+        .target(name: "CPortalUI", dependencies: ["CGtk4", "CAdwaita", "CQrencode"]),
 
-        .target(name: "PortalAuth"),
-        .target(name: "PortalAuthGNOME", dependencies: ["PortalAuth", "CPortalShim"],
-                swiftSettings: [.swiftLanguageMode(.v5)]),
-        .target(name: "PortalAuthEmulator", dependencies: ["PortalAuthGNOME", "CPortalShim"],
-                swiftSettings: [.swiftLanguageMode(.v5)]),
-        .target(name: "PortalSignIn", dependencies: ["PortalAuth", "PortalAuthGNOME", "CPortalShim"],
-                swiftSettings: [.swiftLanguageMode(.v5)]),
+        // Swift, every target in Swift 6 language mode (the tools version's default).
+        .target(name: "AuthBase"),
+        .target(name: "PortalAuth", dependencies: ["AuthBase"]),
+        .target(name: "PortalAuthGNOME", dependencies: ["AuthBase", "PortalAuth", "CPortalPlatform"]),
+        .target(name: "PortalAuthEmulator", dependencies: ["AuthBase", "PortalAuthGNOME", "CPortalServer"]),
+        .target(name: "PortalSignIn", dependencies: ["PortalAuth", "PortalAuthGNOME", "CPortalUI"]),
 
-        .executableTarget(name: "portal-sign-in", dependencies: ["PortalSignIn"],
-                          swiftSettings: [.swiftLanguageMode(.v5)]),
-        .executableTarget(name: "portal-auth", dependencies: ["PortalAuth", "PortalAuthGNOME"],
-                          swiftSettings: [.swiftLanguageMode(.v5)]),
-        .executableTarget(name: "portal-auth-emulator", dependencies: ["PortalAuthEmulator"],
-                          swiftSettings: [.swiftLanguageMode(.v5)]),
+        .executableTarget(name: "portal-sign-in", dependencies: ["PortalSignIn"]),
+        .executableTarget(name: "portal-auth", dependencies: ["PortalAuth", "PortalAuthGNOME"]),
+        .executableTarget(name: "portal-auth-emulator", dependencies: ["PortalAuthEmulator"]),
 
-        .testTarget(name: "PortalAuthTests", dependencies: ["PortalAuth"]),
+        // Helpers the test targets share (secret-shaped values, waiting, recording boxes).
+        .target(name: "AuthTestSupport", dependencies: ["AuthBase"], path: "Tests/AuthTestSupport"),
+        .testTarget(name: "AuthBaseTests", dependencies: ["AuthBase", "AuthTestSupport"]),
+        .testTarget(name: "PortalAuthTests", dependencies: ["PortalAuth", "AuthTestSupport"]),
         .testTarget(name: "EmulatorTests", dependencies: ["PortalAuth"]),
-        .testTarget(name: "GNOMETests", dependencies: ["PortalAuth", "PortalAuthGNOME"],
-                    exclude: ["Support/fake-prompter.py"],
-                    swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "GNOMETests", dependencies: ["PortalAuth", "PortalAuthGNOME", "CPortalPlatform", "AuthTestSupport"],
+                    exclude: ["Support/fake-prompter.py"]),
     ]
 )

@@ -1,18 +1,24 @@
 import Foundation
 
-/// The ways a sign-in can fail, as in Portal's iOS `PortalAuth` 8.x.
-/// Every message says what happened and what to do next, and never contains a grant, token or JWT.
+// The ways a sign-in can fail, as in Portal's iOS `PortalAuth` 8.x. Each carries the facts (status,
+// path, provider, which store failure, retry-after); the app and the CLI each turn them into words
+// in one table of their own. `description` is for logs and never contains a grant, token or JWT.
+
 public enum PortalAuthError: Error, Sendable, Equatable {
     case invalidArgument(name: String)
     case magicLinkNotConfigured
     case authMethodUnavailable(AuthMethod)
+    /// The redirect carried `error=` (bounded to 100 characters, secrets redacted).
     case authenticationFailed(error: String)
     case malformedResponse(path: String, missing: String)
     case invalidGrantResponse
     case invalidUserJwt(detail: String)
-    case sessionStorageFailure(message: String)
+    /// The user JWT's `exp` has passed: only a new sign-in can continue (nothing was sent).
+    case userJwtExpired
+    case sessionStorageFailure(SessionStoreError)
     case accountAbstractionUnavailable(message: String)
-    case rateLimited
+    /// Portal refused more attempts for now: sign-in emails (`sendMagicLink`) or codes (`verifyTotp`).
+    case rateLimited(retryAfterSeconds: Int?)
     case totpQrUnavailable
 }
 
@@ -30,15 +36,20 @@ public enum PortalCredentialError: Error, Sendable, Equatable {
     case providerFailure
     case sessionInvalidated
     case invalidApiKey
+
+    /// True when only a new sign-in can fix this.
+    public var requiresReauthentication: Bool {
+        self == .sessionInvalidated || self == .invalidApiKey
+    }
 }
 
-/// Failures reported by Portal's HTTP API.
+/// Failures reported by Portal's HTTP API, with the path that answered.
 public enum PortalRequestsError: Error, Sendable, Equatable {
     /// Any 401: rejected grant, unknown environment, redirect URL not allow-listed, revoked session.
-    case unauthorized
-    /// Another 4xx, as "<status> - <body>".
-    case clientError(String)
-    case internalServerError(String)
-    case redirectError(String)
-    case couldNotParseHttpResponse
+    case unauthorized(path: String)
+    /// Another 4xx; `detail` is the body, redacted and bounded.
+    case clientError(status: Int, detail: String)
+    case internalServerError(status: Int, detail: String)
+    case redirectError(status: Int, detail: String)
+    case couldNotParseHttpResponse(path: String)
 }

@@ -3,8 +3,8 @@ import Foundation
 /// Builds Portal requests, sends them through the injected transport and turns the answer
 /// into a payload or an error. Knows nothing about sessions, storage or ordering.
 struct PortalAPI: Sendable {
-    static let environmentHeader = "x-portal-auth-environment-id"
-    static let traceHeader = "X-Portal-Trace-Id"
+    static let environmentHeader = PortalWire.Header.environment
+    static let traceHeader = PortalWire.Header.trace
     /// How much of an error body goes into an error message.
     static let maxBodyInMessage = 500
 
@@ -15,7 +15,7 @@ struct PortalAPI: Sendable {
     /// Sends one request and returns the `data` of a 2xx answer.
     /// `mapStatus` lets an endpoint give a status its own meaning (429 → rateLimited…)
     /// before the generic mapping applies.
-    func call<Payload: Decodable>(
+    func call<Payload: Codable>(
         _ method: String,
         _ path: String,
         query: String = "",
@@ -27,7 +27,7 @@ struct PortalAPI: Sendable {
         let request = try makeRequest(method, path, query: query, body: body, bearer: bearer)
         let response = try await transport.send(request)
         if !(200..<300).contains(response.status) {
-            throw mapStatus(response) ?? Self.error(for: response)
+            throw mapStatus(response) ?? Self.error(for: response, path: path)
         }
         return try Self.unwrap(response.body, path: path)
     }
@@ -56,30 +56,35 @@ struct PortalAPI: Sendable {
     }
 
     /// The generic meaning of a non-2xx status.
-    static func error(for response: HTTPResponse) -> any Error {
-        let summary = "\(response.status) - \(bodyForMessage(response.body))"
+    static func error(for response: HTTPResponse, path: String) -> any Error {
+        let detail = bodyForMessage(response.body)
         switch response.status {
-        case 401: return PortalRequestsError.unauthorized
-        case 300..<400: return PortalRequestsError.redirectError(summary)
-        case 400..<500: return PortalRequestsError.clientError(summary)
-        case 500..<600: return PortalRequestsError.internalServerError(summary)
-        default: return PortalRequestsError.couldNotParseHttpResponse
+        case 401: return PortalRequestsError.unauthorized(path: path)
+        case 300..<400: return PortalRequestsError.redirectError(status: response.status, detail: detail)
+        case 400..<500: return PortalRequestsError.clientError(status: response.status, detail: detail)
+        case 500..<600: return PortalRequestsError.internalServerError(status: response.status, detail: detail)
+        default: return PortalRequestsError.couldNotParseHttpResponse(path: path)
         }
+    }
+
+    /// A 429's `Retry-After` in seconds, when the server gave a number.
+    static func retryAfterSeconds(_ response: HTTPResponse) -> Int? {
+        response.header("Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 >= 0 ? $0 : nil }
     }
 
     /// The `error` text of a `{"error":"…"}` body, redacted and bounded, or nil.
     static func serverErrorMessage(_ body: Data) -> String? {
-        guard let decoded = try? JSONDecoder().decode(ErrorBody.self, from: body) else { return nil }
+        guard let decoded = try? JSONDecoder().decode(PortalWire.ErrorBody.self, from: body) else { return nil }
         return String(SecretRedaction.redact(decoded.error).prefix(200))
     }
 
     /// A 2xx body must be JSON (else `couldNotParseHttpResponse`) with a `data` of the
     /// documented shape (else `malformedResponse(path:, missing: "data")`).
-    static func unwrap<Payload: Decodable>(_ body: Data, path: String) throws -> Payload {
+    static func unwrap<Payload: Codable>(_ body: Data, path: String) throws -> Payload {
         guard (try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])) != nil else {
-            throw PortalRequestsError.couldNotParseHttpResponse
+            throw PortalRequestsError.couldNotParseHttpResponse(path: path)
         }
-        guard let envelope = try? JSONDecoder().decode(Envelope<Payload>.self, from: body),
+        guard let envelope = try? JSONDecoder().decode(PortalWire.Envelope<Payload>.self, from: body),
               let payload = envelope.data else {
             throw PortalAuthError.malformedResponse(path: path, missing: "data")
         }

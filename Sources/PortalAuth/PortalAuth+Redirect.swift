@@ -39,11 +39,11 @@ extension PortalAuth {
     /// Called with the mutex held.
     private func exchangeOrReplay(token: String, route: GrantRoute) async throws -> AuthResult {
         if let remembered = replaySlot.grant(for: token) {
-            return try await replay(remembered)
+            return try await replay(remembered, route: route)
         }
 
         log(route.logLine)
-        let grant = try await api.call("POST", route.path, body: GrantTokenBody(token: token), as: GrantData.self)
+        let grant = try await api.call("POST", route.path, body: PortalWire.GrantTokenBody(token: token), as: PortalWire.Grant.self)
 
         if let sessionToken = grant.clientSessionToken, !sessionToken.isBlank {
             guard let endUserId = grant.endUserId, !endUserId.isBlank else {
@@ -73,7 +73,7 @@ extension PortalAuth {
 
     /// Serves a redirect delivered again. A session invalidated since is not handed back
     /// (the same error a spent grant gets), and a save that failed the first time is retried.
-    private func replay(_ remembered: ReplaySlot.Grant) async throws -> AuthResult {
+    private func replay(_ remembered: ReplaySlot.Grant, route: GrantRoute) async throws -> AuthResult {
         guard case .authenticated(let result) = remembered.result else {
             log("replaying the TOTP step of an already exchanged grant")
             return remembered.result
@@ -81,7 +81,7 @@ extension PortalAuth {
         if result.session.isInvalidated {
             log("the remembered session was invalidated; forgetting it")
             replaySlot.forgetGrant()
-            throw PortalRequestsError.unauthorized
+            throw PortalRequestsError.unauthorized(path: route.path)
         }
         if let pending = remembered.pendingSave {
             log("retrying the save of an already exchanged grant")
@@ -110,7 +110,7 @@ enum GrantRoute {
     }
 
     var path: String {
-        self == .magicLink ? WirePath.magicLinkValidations : WirePath.oauthTokens
+        self == .magicLink ? PortalWire.Path.magicLinkValidations : PortalWire.Path.oauthTokens
     }
 
     var logLine: String {

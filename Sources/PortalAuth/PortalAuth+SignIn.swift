@@ -35,7 +35,7 @@ extension PortalAuth {
         var authorizeUrl = try await authorizeUrl(for: method).authorizeUrl
         if prefersAccountChooser { authorizeUrl = Self.appendingAccountChooser(to: authorizeUrl) }
         guard let url = URL(string: authorizeUrl) else {
-            throw PortalAuthError.malformedResponse(path: WirePath.oauthUrls, missing: method.rawValue.lowercased())
+            throw PortalAuthError.malformedResponse(path: PortalWire.Path.oauthUrls, missing: method.rawValue.lowercased())
         }
 
         // Listen before the browser opens, so a fast redirect is not missed.

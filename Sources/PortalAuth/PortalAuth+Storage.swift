@@ -58,25 +58,22 @@ extension PortalAuth {
         log("session saved for end user \(persisted.endUserId)")
     }
 
-    /// Any store failure, as `sessionStorageFailure` carrying the store's own message.
+    /// Any store failure, as `sessionStorageFailure` carrying which failure it was.
     func storageFailure(_ error: any Error, doing action: String) -> PortalAuthError {
         let failure = Self.storageFailure(from: error)
-        if case .sessionStorageFailure(let message) = failure {
-            log("could not \(action) the session: \(message)")
-        }
+        log("could not \(action) the session: \(Self.storeFailure(failure))")
         return failure
+    }
+
+    /// The store's own failure inside a `sessionStorageFailure`, for the log line.
+    static func storeFailure(_ error: PortalAuthError) -> String {
+        if case .sessionStorageFailure(let failure) = error { return failure.description }
+        return error.description
     }
 
     static func storageFailure(from error: any Error) -> PortalAuthError {
         if let failure = error as? PortalAuthError, case .sessionStorageFailure = failure { return failure }
-        let message: String
-        if let storeError = error as? SessionStoreError {
-            message = storeError.message
-        } else if let localized = (error as? any LocalizedError)?.errorDescription {
-            message = localized
-        } else {
-            message = String(describing: error)
-        }
-        return .sessionStorageFailure(message: SecretRedaction.redact(message))
+        if let storeError = error as? SessionStoreError { return .sessionStorageFailure(storeError) }
+        return .sessionStorageFailure(SessionStoreError(.other, detail: SecretRedaction.redact(String(describing: error))))
     }
 }

@@ -3,12 +3,18 @@ import Foundation
 extension PortalAuth {
     /// Finishes a sign-in that returned `.totpRequired` with the code the user typed.
     ///
-    /// The end user is read from the JWT before anything is sent, so a bad JWT never costs a
-    /// code. The code is posted as typed. A wrong code (401) leaves the JWT usable. The session
+    /// The end user and expiry are read from the JWT before anything is sent, so a bad or expired
+    /// JWT never costs a code (`userJwtExpired`: only a new sign-in helps). The code is posted as
+    /// typed. A wrong code (401) leaves the JWT usable; too many (429) is `rateLimited`. The session
     /// is saved before it is returned; if only the save failed, calling again with the same
     /// `userJwt` finishes the save without a request (`code` is then not used).
     public func verifyTotp(_ code: String, userJwt: String) async throws -> AuthenticatedResult {
         let endUserId = try UserJwt.endUserId(from: userJwt)
+        if let expiry = try UserJwt.claims(of: userJwt).expiresAt, expiry <= Date(),
+           replaySlot.pendingTotp(for: userJwt) == nil {
+            log("the two-factor step has expired")
+            throw PortalAuthError.userJwtExpired
+        }
         try Task.checkCancellation()
         return try await shieldedFromCancellation {
             try await self.mutex.withLock {
@@ -21,7 +27,7 @@ extension PortalAuth {
         if let pending = replaySlot.pendingTotp(for: userJwt) {
             if pending.result.session.isInvalidated {
                 replaySlot.forgetPendingTotp()
-                throw PortalRequestsError.unauthorized
+                throw PortalRequestsError.unauthorized(path: PortalWire.Path.totpValidations)
             }
             log("the TOTP code was already accepted; retrying the save")
             try await saveSession(pending.persisted)
@@ -30,11 +36,13 @@ extension PortalAuth {
 
         log("verifying a TOTP code")
         let data = try await api.call(
-            "POST", WirePath.totpValidations, body: TotpCodeBody(code: code), bearer: userJwt,
-            as: TotpValidationData.self
-        )
+            "POST", PortalWire.Path.totpValidations, body: PortalWire.TotpCodeBody(code: code), bearer: userJwt,
+            as: PortalWire.TotpValidation.self
+        ) { response in
+            response.status == 429 ? PortalAuthError.rateLimited(retryAfterSeconds: PortalAPI.retryAfterSeconds(response)) : nil
+        }
         guard let sessionToken = data.clientSessionToken, !sessionToken.isBlank else {
-            throw PortalAuthError.malformedResponse(path: WirePath.totpValidations, missing: "clientSessionToken")
+            throw PortalAuthError.malformedResponse(path: PortalWire.Path.totpValidations, missing: "clientSessionToken")
         }
         let persisted = PersistedSession(clientSessionToken: sessionToken, endUserId: endUserId)
         let result = AuthenticatedResult(

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Portal's client-auth flows for one auth environment: the Linux counterpart of the iOS
 /// `PortalAuth` 8.x. It reaches the world only through the injected transport, store, browser
@@ -24,7 +25,7 @@ public final class PortalAuth: Sendable {
     /// Serialises everything that touches the replay slot or the store, in arrival order.
     let mutex = AsyncMutex()
     let replaySlot = ReplaySlot()
-    let signInState = Locked(SignInState())
+    let signInState = Mutex(SignInState())
 
     struct SignInState {
         var prefersEphemeralWebBrowserSession = false
@@ -70,7 +71,7 @@ public final class PortalAuth: Sendable {
 
     /// The sign-in methods this environment allows. Unknown method names are skipped.
     public func getMethods() async throws -> AuthMethods {
-        let data = try await api.call("GET", WirePath.methods, as: MethodsData.self)
+        let data = try await api.call("GET", PortalWire.Path.methods, as: PortalWire.Methods.self)
         return AuthMethods(
             allowedAuthMethods: (data.allowedAuthMethods ?? []).compactMap(AuthMethod.init(rawValue:)),
             autoCreateWallet: data.autoCreateWallet ?? false
@@ -94,8 +95,8 @@ public final class PortalAuth: Sendable {
         var query = "?redirectUrl=" + JavaURLEncoder.encode(redirectUrl)
         if let isAccountAbstracted { query += "&isAccountAbstracted=\(isAccountAbstracted)" }
         let urls = try await api.call(
-            "GET", WirePath.oauthUrls, query: query, as: OAuthUrlsData.self,
-            mapStatus: Self.accountAbstractionError
+            "GET", PortalWire.Path.oauthUrls, query: query, as: PortalWire.OAuthUrls.self,
+            mapStatus: accountAbstractionError
         )
         let raw = method == .apple ? urls.apple : (method == .google ? urls.google : nil)
         let url = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
@@ -114,20 +115,22 @@ public final class PortalAuth: Sendable {
         guard let magicLink else { throw PortalAuthError.magicLinkNotConfigured }
         let address = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         guard !address.isEmpty else { throw PortalAuthError.invalidArgument(name: "email") }
-        let body = MagicLinkBody(
+        let body = PortalWire.MagicLinkBody(
             email: address, redirectUrl: redirectUrl, fromEmail: magicLink.fromEmail,
             templateId: magicLink.templateId, isAccountAbstracted: isAccountAbstracted
         )
-        _ = try await api.call("POST", WirePath.magicLinks, body: body, as: AnyJSONObject.self) { response in
-            if response.status == 429 { return PortalAuthError.rateLimited }
-            return Self.accountAbstractionError(response)
+        _ = try await api.call("POST", PortalWire.Path.magicLinks, body: body, as: PortalWire.MagicLinkSent.self) { response in
+            if response.status == 429 { return PortalAuthError.rateLimited(retryAfterSeconds: PortalAPI.retryAfterSeconds(response)) }
+            return self.accountAbstractionError(response)
         }
         log("magic link sent")
     }
 
-    /// A 400 carrying `{"error":…}` means account abstraction was asked for but is not available.
-    static func accountAbstractionError(_ response: HTTPResponse) -> (any Error)? {
-        guard response.status == 400, let message = PortalAPI.serverErrorMessage(response.body) else { return nil }
+    /// A 400 carrying `{"error":…}` means account abstraction is unavailable, but only when this
+    /// request asked for it; any other 400 (a malformed email…) stays the client error it is.
+    func accountAbstractionError(_ response: HTTPResponse) -> (any Error)? {
+        guard isAccountAbstracted == true, response.status == 400,
+              let message = PortalAPI.serverErrorMessage(response.body) else { return nil }
         return PortalAuthError.accountAbstractionUnavailable(message: message)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What Portal knows about the signed-in client (`GET /api/v3/clients/me`).
 public struct ClientInfo: Sendable, Equatable {
@@ -33,7 +34,7 @@ public final class PortalClient: Sendable {
 
     private let session: PortalSession
     private let api: PortalAPI
-    private let state = Locked(State())
+    private let state = Mutex(State())
 
     /// - Throws: `PortalAuthError.invalidArgument(name:)` for a blank `authEnvironmentId` or a
     ///   bad `apiHost` (same rules as `PortalAuth`).
@@ -59,18 +60,18 @@ public final class PortalClient: Sendable {
             fireListeners()
             throw error
         }
-        let data: ClientData
+        let data: PortalWire.Client
         do {
-            data = try await api.call("GET", WirePath.clientsMe, bearer: token, as: ClientData.self)
+            data = try await api.call("GET", PortalWire.Path.clientsMe, bearer: token, as: PortalWire.Client.self)
         } catch PortalRequestsError.unauthorized {
             if !state.withLock({ $0.cleared }) {
                 session.invalidate()
                 fireListeners()
             }
-            throw PortalRequestsError.unauthorized
+            throw PortalRequestsError.unauthorized(path: PortalWire.Path.clientsMe)
         }
         guard let id = data.id, !id.isBlank else {
-            throw PortalAuthError.malformedResponse(path: WirePath.clientsMe, missing: "id")
+            throw PortalAuthError.malformedResponse(path: PortalWire.Path.clientsMe, missing: "id")
         }
         return ClientInfo(id: id, endUserId: data.endUserId, isAccountAbstracted: data.isAccountAbstracted)
     }
@@ -113,10 +114,10 @@ public final class PortalClient: Sendable {
 
 /// Stops an invalidation listener. `cancel()` may be called any number of times.
 public final class InvalidationSubscription: Sendable {
-    private let onCancel: Locked<(@Sendable () -> Void)?>
+    private let onCancel: Mutex<(@Sendable () -> Void)?>
 
     init(onCancel: @escaping @Sendable () -> Void) {
-        self.onCancel = Locked(onCancel)
+        self.onCancel = Mutex(onCancel)
     }
 
     public func cancel() {

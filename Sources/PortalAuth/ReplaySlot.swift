@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What the last accepted grant resolved to, so a redirect delivered twice replays instead of
 /// re-sending a grant Portal already spent.
 ///
@@ -25,7 +27,7 @@ final class ReplaySlot: Sendable {
         var pendingTotp: PendingTotp?
     }
 
-    private let state = Locked(State())
+    private let state = Mutex(State())
 
     func grant(for token: String) -> Grant? {
         state.withLock { state in

@@ -12,38 +12,22 @@ enum UserJwt {
     static let unreadableClaimsDetail = "The claims part of the userJwt is not a JSON object."
     static let missingEndUserIdDetail = "The userJwt carries no endUserId claim."
 
-    static func endUserId(from userJwt: String) throws -> String {
-        let segments = userJwt.split(separator: ".", omittingEmptySubsequences: false)
-        guard segments.count >= 2, !segments[1].isEmpty else {
+    static func claims(of userJwt: String) throws -> JWTClaims {
+        do {
+            return try JWTClaims(jwt: userJwt)
+        } catch .malformed {
             throw PortalAuthError.invalidUserJwt(detail: malformedDetail)
-        }
-        guard let claimsData = decodeBase64(segments[1]) else {
+        } catch .notBase64 {
             throw PortalAuthError.invalidUserJwt(detail: notBase64Detail)
-        }
-        guard let object = try? JSONSerialization.jsonObject(with: claimsData),
-              let claims = object as? [String: Any] else {
+        } catch .notAnObject {
             throw PortalAuthError.invalidUserJwt(detail: unreadableClaimsDetail)
         }
-        // `as? String` rejects numbers and booleans, so 42 never becomes "42".
-        guard let endUserId = claims["endUserId"] as? String,
-              !endUserId.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+    }
+
+    static func endUserId(from userJwt: String) throws -> String {
+        guard let endUserId = try claims(of: userJwt).string("endUserId"), !endUserId.isBlank else {
             throw PortalAuthError.invalidUserJwt(detail: missingEndUserIdDetail)
         }
         return endUserId
-    }
-
-    /// Accepts both alphabets (`+/` and `-_`), with or without `=` padding.
-    static func decodeBase64(_ segment: Substring) -> Data? {
-        var text = String(segment)
-        while text.hasSuffix("=") { text.removeLast() }
-        guard !text.contains("=") else { return nil }
-        text = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        switch text.utf8.count % 4 {
-        case 1: return nil
-        case 2: text += "=="
-        case 3: text += "="
-        default: break
-        }
-        return Data(base64Encoded: text)
     }
 }

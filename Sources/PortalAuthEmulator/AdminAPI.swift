@@ -1,3 +1,4 @@
+import AuthBase
 import Foundation
 
 /// `/emulator/v1/…` (contract §3): JSON administration for tests and people. Never hands out tokens
@@ -10,7 +11,7 @@ extension Emulator {
 
     func adminState(_ request: EmulatorRequest) -> EmulatorResponse {
         let environments: [[String: Any]] = config.environments.map {
-            ["id": $0.id, "authMethods": $0.authMethods, "redirectUrls": $0.redirectUrls,
+            ["id": $0.id, "authMethods": $0.authMethods.map(\.rawValue), "redirectUrls": $0.redirectUrls,
              "autoCreateWallet": $0.autoCreateWallet, "accountAbstraction": $0.accountAbstraction,
              "callbackUrl": callbackURL(environmentId: $0.id)]
         }
@@ -79,7 +80,7 @@ extension Emulator {
     }
 
     func adminUserTotp(email rawEmail: String, _ request: EmulatorRequest) throws -> EmulatorResponse {
-        let email = Emails.normalize(FormEncoding.percentDecode(rawEmail))
+        let email = Emails.normalize(QueryString.decode(rawEmail))
         let environmentId = request.query["environment"]
         let candidates = users.ordered.filter { $0.email == email && (environmentId == nil || $0.environmentId == environmentId) }
         guard let user = candidates.first else { throw ResponseError(404, "No user \(email) in this emulator.") }

@@ -1,3 +1,4 @@
+import AuthBase
 import Foundation
 
 /// One auth environment, as configured. The config file (`--config FILE`) is JSON:
@@ -21,7 +22,7 @@ import Foundation
 /// they never need TOTP.
 struct EnvironmentConfig: Equatable {
     var id: String
-    var authMethods: [String]
+    var authMethods: [AuthMethod]
     var redirectUrls: [String]
     var autoCreateWallet: Bool
     var accountAbstraction: Bool
@@ -33,21 +34,21 @@ struct EnvironmentConfig: Equatable {
         var needsTotp: Bool
     }
 
-    var googleEnabled: Bool { authMethods.contains("GOOGLE") }
-    var appleEnabled: Bool { authMethods.contains("APPLE") }
-    var magicLinksEnabled: Bool { authMethods.contains("EMAIL_MAGIC_LINK") }
+    var googleEnabled: Bool { authMethods.contains(.google) }
+    var appleEnabled: Bool { authMethods.contains(.apple) }
+    var magicLinksEnabled: Bool { authMethods.contains(.emailMagicLink) }
 }
 
 struct EmulatorConfig: Equatable {
     var environments: [EnvironmentConfig]
 
-    static let knownAuthMethods = ["EMAIL_MAGIC_LINK", "GOOGLE", "APPLE"]
+    static let knownAuthMethods = AuthMethod.allCases.map(\.rawValue)
 
     /// The built-in `local-dev` environment (the same as data/emulator/local-dev.json).
     static let builtIn = EmulatorConfig(environments: [
         EnvironmentConfig(
             id: "local-dev",
-            authMethods: ["EMAIL_MAGIC_LINK", "GOOGLE", "APPLE"],
+            authMethods: [.emailMagicLink, .google, .apple],
             redirectUrls: ["io.github.portalauth.signin://auth/callback"],
             autoCreateWallet: true,
             accountAbstraction: true,
@@ -105,13 +106,13 @@ enum ConfigLoader {
         guard let methods = object["authMethods"] as? [Any] else {
             throw ConfigError(field: "\(field).authMethods", problem: "must be an array of \(EmulatorConfig.knownAuthMethods.joined(separator: ", "))")
         }
-        var authMethods: [String] = []
+        var authMethods: [AuthMethod] = []
         for (index, method) in methods.enumerated() {
-            guard let name = method as? String, EmulatorConfig.knownAuthMethods.contains(name) else {
+            guard let name = method as? String, let known = AuthMethod(rawValue: name) else {
                 throw ConfigError(field: "\(field).authMethods[\(index)]",
                                   problem: "must be one of \(EmulatorConfig.knownAuthMethods.joined(separator: ", "))")
             }
-            if !authMethods.contains(name) { authMethods.append(name) }
+            if !authMethods.contains(known) { authMethods.append(known) }
         }
 
         guard let urls = object["redirectUrls"] as? [Any], !urls.isEmpty else {

@@ -1,26 +1,25 @@
-import CPortalShim
+import AuthBase
+import CPortalServer
 import Foundation
 
-/// HMAC and SHA-256 through GLib (there is no CryptoKit on Linux), plus the encodings the tokens use.
+/// HMAC and SHA-256 through GLib (there is no CryptoKit on Linux), random bytes, and base32.
 enum Crypto {
     static func hmacSHA1(key: [UInt8], message: [UInt8]) -> [UInt8] { hmac(G_CHECKSUM_SHA1, key, message) }
     static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] { hmac(G_CHECKSUM_SHA256, key, message) }
 
     private static func hmac(_ type: GChecksumType, _ key: [UInt8], _ message: [UInt8]) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: 32)
-        let length = key.withUnsafeBufferPointer { k in
-            message.withUnsafeBufferPointer { m in
-                out.withUnsafeMutableBufferPointer { o in
-                    portal_emu_hmac(type, k.baseAddress, gsize(k.count), m.baseAddress, gsize(m.count), o.baseAddress)
-                }
-            }
-        }
-        return Array(out.prefix(Int(length)))
+        let state = g_hmac_new(type, key, gsize(key.count))
+        defer { g_hmac_unref(state) }
+        g_hmac_update(state, message, gssize(message.count))
+        var digest = [UInt8](repeating: 0, count: 32)
+        var length = gsize(digest.count)
+        g_hmac_get_digest(state, &digest, &length)
+        return Array(digest.prefix(Int(length)))
     }
 
     static func sha256Hex(_ text: String) -> String {
         let bytes = Array(text.utf8)
-        guard let hex = bytes.withUnsafeBufferPointer({ portal_emu_sha256_hex($0.baseAddress, gsize($0.count)) }) else { return "" }
+        guard let hex = g_compute_checksum_for_data(G_CHECKSUM_SHA256, bytes, gsize(bytes.count)) else { return "" }
         defer { g_free(hex) }
         return String(cString: hex)
     }
@@ -31,20 +30,7 @@ enum Crypto {
     }
 
     /// URL-safe random text (base64url, no padding): `bytes` of entropy.
-    static func randomToken(bytes: Int = 24) -> String { base64URL(randomBytes(bytes)) }
-
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func base64URLDecode(_ text: String) -> [UInt8]? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64).map { Array($0) }
-    }
+    static func randomToken(bytes: Int = 24) -> String { Base64URL.encode(randomBytes(bytes)) }
 
     private static let base32Alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
 

@@ -22,7 +22,7 @@ extension Emulator {
                 + "<td>\(entry.status == 0 ? "dropped" : String(entry.status))</td></tr>"
         }.joined(separator: "\n")
         let environmentRows = config.environments.map { environment in
-            "<tr><td><code>\(Html.escape(environment.id))</code></td><td>\(Html.escape(environment.authMethods.joined(separator: ", ")))</td>"
+            "<tr><td><code>\(Html.escape(environment.id))</code></td><td>\(Html.escape(environment.authMethods.map(\.rawValue).joined(separator: ", ")))</td>"
                 + "<td>\(environment.redirectUrls.map { "<code>\(Html.escape($0))</code>" }.joined(separator: "<br>"))</td></tr>"
         }.joined(separator: "\n")
         let clockNote = clock.advancedSeconds > 0 ? " (clock advanced by \(Int(clock.advancedSeconds)) s)" : ""

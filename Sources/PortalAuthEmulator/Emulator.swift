@@ -1,3 +1,4 @@
+import AuthBase
 import Foundation
 
 /// The whole emulated world: configuration, clock and every piece of state. All access happens on the
@@ -50,7 +51,7 @@ final class Emulator {
         totpFailures = RateWindow(limit: 5, windowSeconds: 300)
     }
 
-    func callbackURL(environmentId: String) -> String { "\(baseURL)/api/v3/auth/oauth/callback/\(environmentId)" }
+    func callbackURL(environmentId: String) -> String { baseURL + PortalWire.Path.oauthCallbackPrefix + environmentId }
 
     /// The environment whose callback URL this is, if it is one of ours.
     func environment(forCallback url: String) -> EnvironmentConfig? {

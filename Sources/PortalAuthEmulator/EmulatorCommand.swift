@@ -1,4 +1,4 @@
-import CPortalShim
+import CPortalServer
 import Foundation
 import PortalAuthGNOME
 
@@ -113,8 +113,8 @@ public enum EmulatorCommand {
         portal_emu_quit_on_signals(loop)
         // The same bridge as the app and the CLI: MainActor and DispatchQueue.main work runs under this loop.
         MainLoopBridge.attach()
-        print("listening on http://127.0.0.1:\(port)")
-        fflush(stdout)
+        // Written straight to the descriptor (no stdio buffer): the line is the readiness signal.
+        FileHandle.standardOutput.write(Data("listening on http://127.0.0.1:\(port)\n".utf8))
         g_main_loop_run(loop)
         host.stop()
         g_main_loop_unref(loop)

@@ -1,9 +1,10 @@
+import AuthBase
 import Foundation
 
 /// The one-time grant a redirect hands to the app (`pg_…`), exchanged for a session or a user JWT.
 struct Grant {
     enum Kind: Equatable {
-        case oauth(provider: String)   // "GOOGLE" or "APPLE"
+        case oauth(AuthMethod)   // .google or .apple
         case magicLink
     }
     let environmentId: String

@@ -1,10 +1,11 @@
+import AuthBase
 import Foundation
 
 /// Portal's v3 client-auth endpoints (contract §2). Every answer is `{"data":…}` or `{"error":…}`.
 extension Emulator {
     /// 401 unless the request names a configured environment.
     func requireEnvironment(_ request: EmulatorRequest) -> Result<EnvironmentConfig, ResponseError> {
-        guard let id = request.header("x-portal-auth-environment-id"), let environment = config.environment(id) else {
+        guard let id = request.header(PortalWire.Header.environment), let environment = config.environment(id) else {
             return .failure(ResponseError(401, "Missing or unknown x-portal-auth-environment-id header."))
         }
         return .success(environment)
@@ -12,7 +13,8 @@ extension Emulator {
 
     func getMethods(_ request: EmulatorRequest) throws -> EmulatorResponse {
         let environment = try requireEnvironment(request).get()
-        return .data(["allowedAuthMethods": environment.authMethods, "autoCreateWallet": environment.autoCreateWallet])
+        return .payload(PortalWire.Methods(allowedAuthMethods: environment.authMethods.map(\.rawValue),
+                                           autoCreateWallet: environment.autoCreateWallet))
     }
 
     func getOAuthURLs(_ request: EmulatorRequest) throws -> EmulatorResponse {
@@ -21,23 +23,20 @@ extension Emulator {
             throw ResponseError(400, "The redirectUrl query parameter is required.")
         }
         // Byte for byte as encoded on the wire, like Portal: a differently encoded URL is not on the list.
-        guard let redirectUrl = environment.redirectUrls.first(where: { FormEncoding.javaURLEncode($0) == wireRedirect }) else {
+        guard let redirectUrl = environment.redirectUrls.first(where: { JavaURLEncoder.encode($0) == wireRedirect }) else {
             throw ResponseError(401, "The redirectUrl is not on this environment's allow list.")
         }
         let accountAbstracted = try requestedAccountAbstraction(request.query["isAccountAbstracted"], environment)
         let state = oauthStates.create(environmentId: environment.id, redirectUrl: redirectUrl,
                                        isAccountAbstracted: accountAbstracted, now: now)
-        let callback = FormEncoding.javaURLEncode(callbackURL(environmentId: environment.id))
-        var urls: [String: String] = [:]
-        if environment.googleEnabled {
-            urls["google"] = "\(baseURL)/idp/google/authorize?client_id=emulator-google-\(environment.id)&redirect_uri=\(callback)"
-                + "&state=\(state)&response_type=code&scope=openid%20email"
-        }
-        if environment.appleEnabled {
-            urls["apple"] = "\(baseURL)/idp/apple/authorize?client_id=emulator-apple-\(environment.id)&redirect_uri=\(callback)"
-                + "&state=\(state)&response_type=code&response_mode=form_post&scope=name%20email"
-        }
-        return .data(urls)
+        let callback = JavaURLEncoder.encode(callbackURL(environmentId: environment.id))
+        let google = environment.googleEnabled
+            ? "\(baseURL)/idp/google/authorize?client_id=emulator-google-\(environment.id)&redirect_uri=\(callback)"
+                + "&state=\(state)&response_type=code&scope=openid%20email" : nil
+        let apple = environment.appleEnabled
+            ? "\(baseURL)/idp/apple/authorize?client_id=emulator-apple-\(environment.id)&redirect_uri=\(callback)"
+                + "&state=\(state)&response_type=code&response_mode=form_post&scope=name%20email" : nil
+        return .payload(PortalWire.OAuthUrls(google: google, apple: apple))
     }
 
     func exchangeOAuthGrant(_ request: EmulatorRequest) throws -> EmulatorResponse {
@@ -50,8 +49,9 @@ extension Emulator {
 
     private func exchangeGrant(_ request: EmulatorRequest, accepts: (Grant.Kind) -> Bool) throws -> EmulatorResponse {
         let environment = try requireEnvironment(request).get()
-        let body = try jsonBody(request)
-        guard let token = body.string("token"), !token.isEmpty else { throw ResponseError(400, "The token field is required.") }
+        guard let token = try jsonBody(request).string("token"), !token.isEmpty else {
+            throw ResponseError(400, "The token field is required.")
+        }
         guard let grant = grants.redeem(token, environmentId: environment.id, accepts: accepts, now: now),
               let user = users.user(environmentId: environment.id, endUserId: grant.endUserId) else {
             throw ResponseError(401, "The sign-in token is invalid, expired or already used.")
@@ -60,13 +60,13 @@ extension Emulator {
             let claims = JwtSigner.Claims(endUserId: user.endUserId, authEnvironmentId: environment.id,
                                           isAccountAbstracted: grant.isAccountAbstracted,
                                           issuedAt: now, expiresAt: now + JwtSigner.lifetimeSeconds)
-            var data: [String: Any] = ["endUserId": user.endUserId, "userJwt": jwt.sign(claims)]
-            if !user.totpEnrolled { data["totpLink"] = Totp.link(email: user.email, secretBase32: user.totpSecretBase32) }
-            return .data(data)
+            return .payload(PortalWire.Grant(
+                endUserId: user.endUserId, userJwt: jwt.sign(claims),
+                totpLink: user.totpEnrolled ? nil : Totp.link(email: user.email, secretBase32: user.totpSecretBase32)))
         }
         let session = sessions.create(for: user, isAccountAbstracted: grant.isAccountAbstracted, now: now)
-        return .data(["endUserId": user.endUserId, "clientId": user.clientId, "clientSessionToken": session,
-                      "isAccountAbstracted": grant.isAccountAbstracted])
+        return .payload(PortalWire.Grant(endUserId: user.endUserId, clientId: user.clientId, clientSessionToken: session,
+                                         isAccountAbstracted: grant.isAccountAbstracted))
     }
 
     func validateTotp(_ request: EmulatorRequest) throws -> EmulatorResponse {
@@ -91,7 +91,8 @@ extension Emulator {
         user.totpEnrolled = true
         totpFailures.clear(throttleKey)
         let session = sessions.create(for: user, isAccountAbstracted: claims.isAccountAbstracted, now: now)
-        return .data(["clientId": user.clientId, "clientSessionToken": session, "isAccountAbstracted": claims.isAccountAbstracted])
+        return .payload(PortalWire.TotpValidation(clientId: user.clientId, clientSessionToken: session,
+                                                  isAccountAbstracted: claims.isAccountAbstracted))
     }
 
     func sendMagicLink(_ request: EmulatorRequest) throws -> EmulatorResponse {
@@ -120,9 +121,10 @@ extension Emulator {
         let user = users.findOrCreate(environmentId: environment.id, email: email)
         let grant = grants.issue(environmentId: environment.id, endUserId: user.endUserId, kind: .magicLink,
                                  isAccountAbstracted: accountAbstracted, now: now)
-        let link = FormEncoding.appendingQuery(redirectUrl, [("token", grant), ("authMethod", "EMAIL_MAGIC_LINK")])
+        let link = FormEncoding.appendingQuery(redirectUrl, [(PortalWire.RedirectQuery.token, grant),
+                                                             (PortalWire.RedirectQuery.authMethod, AuthMethod.emailMagicLink.rawValue)])
         outbox.send(.init(email: email, link: link, sentAt: clock.now))
-        return .data(["sent": true])
+        return .payload(PortalWire.MagicLinkSent(sent: true))
     }
 
     func getClient(_ request: EmulatorRequest) throws -> EmulatorResponse {
@@ -131,7 +133,8 @@ extension Emulator {
               session.environmentId == environment.id else {
             throw ResponseError(401, "The session is unknown or was revoked; sign in again.")
         }
-        return .data(["id": session.clientId, "endUserId": session.endUserId, "isAccountAbstracted": session.isAccountAbstracted])
+        return .payload(PortalWire.Client(id: session.clientId, endUserId: session.endUserId,
+                                          isAccountAbstracted: session.isAccountAbstracted))
     }
 
     /// `isAccountAbstracted=true` needs an environment with account abstraction (400 otherwise, as Portal).

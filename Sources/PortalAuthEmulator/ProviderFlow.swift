@@ -1,3 +1,4 @@
+import AuthBase
 import Foundation
 
 /// The browser half of an OAuth sign-in: the fake providers' pages and the backend callback that
@@ -69,7 +70,7 @@ extension Emulator {
     }
 
     private func rememberCookie(_ email: String, provider: ProviderPages.Provider) -> String {
-        "\(Self.rememberedAccountCookie)=\(FormEncoding.javaURLEncode(email)); Path=/idp/\(provider.rawValue); HttpOnly; SameSite=Lax; Max-Age=2592000"
+        "\(Self.rememberedAccountCookie)=\(JavaURLEncoder.encode(email)); Path=/idp/\(provider.rawValue); HttpOnly; SameSite=Lax; Max-Age=2592000"
     }
 
     // MARK: the backend callback
@@ -132,15 +133,15 @@ extension Emulator {
             return .html(400, Html.errorPage(title: "Sign-in expired or unknown",
                                              message: "This sign-in link is not known to the emulator (it may have been reset). Start the sign-in again from the app."))
         }
-        let failure = EmulatorResponse.redirect(to: FormEncoding.appendingQuery(pending.redirectUrl, [("error", "oauth_failed")]))
+        let failure = EmulatorResponse.redirect(to: FormEncoding.appendingQuery(pending.redirectUrl, [(PortalWire.RedirectQuery.error, "oauth_failed")]))
         guard oauthStates.consume(pending, now: now), pending.environmentId == environmentId,
               let environment = config.environment(environmentId),
               provider == .google ? environment.googleEnabled : environment.appleEnabled,
               let email = resolveEmail() else { return failure }
         let user = users.findOrCreate(environmentId: environmentId, email: email)
         let grant = grants.issue(environmentId: environmentId, endUserId: user.endUserId,
-                                 kind: .oauth(provider: provider.loginType),
+                                 kind: .oauth(provider.authMethod),
                                  isAccountAbstracted: pending.isAccountAbstracted, now: now)
-        return .redirect(to: FormEncoding.appendingQuery(pending.redirectUrl, [("token", grant), ("login_type", provider.loginType)]))
+        return .redirect(to: FormEncoding.appendingQuery(pending.redirectUrl, [(PortalWire.RedirectQuery.token, grant), (PortalWire.RedirectQuery.loginType, provider.authMethod.rawValue)]))
     }
 }

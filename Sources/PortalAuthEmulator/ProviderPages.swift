@@ -1,3 +1,4 @@
+import AuthBase
 import Foundation
 
 /// The fake Google and Apple sign-in pages (contract §3): plain forms, no JavaScript.
@@ -7,7 +8,7 @@ enum ProviderPages {
     enum Provider: String {
         case google, apple
         var displayName: String { self == .google ? "Google" : "Apple" }
-        var loginType: String { self == .google ? "GOOGLE" : "APPLE" }
+        var authMethod: AuthMethod { self == .google ? .google : .apple }
     }
 
     struct Chooser {

@@ -1,4 +1,4 @@
-import CPortalShim
+import CPortalServer
 import Foundation
 
 /// What the emulator answered, for tests and the dashboard: method, path (never a query) and status.

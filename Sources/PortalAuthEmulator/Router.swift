@@ -1,3 +1,4 @@
+import AuthBase
 import Foundation
 
 /// What the server glue should do with a request.
@@ -65,13 +66,13 @@ extension Emulator {
     private func handlers(for path: String) -> [String: Handler]? {
         switch path {
         case "/": return ["GET": dashboard]
-        case "/api/v3/auth/methods": return ["GET": getMethods]
-        case "/api/v3/auth/oauth/urls": return ["GET": getOAuthURLs]
-        case "/api/v3/auth/oauth/tokens": return ["POST": exchangeOAuthGrant]
-        case "/api/v3/auth/totps/validations": return ["POST": validateTotp]
-        case "/api/v3/auth/magic-links": return ["POST": sendMagicLink]
-        case "/api/v3/auth/magic-links/validations": return ["POST": validateMagicLink]
-        case "/api/v3/clients/me": return ["GET": getClient]
+        case PortalWire.Path.methods: return ["GET": getMethods]
+        case PortalWire.Path.oauthUrls: return ["GET": getOAuthURLs]
+        case PortalWire.Path.oauthTokens: return ["POST": exchangeOAuthGrant]
+        case PortalWire.Path.totpValidations: return ["POST": validateTotp]
+        case PortalWire.Path.magicLinks: return ["POST": sendMagicLink]
+        case PortalWire.Path.magicLinkValidations: return ["POST": validateMagicLink]
+        case PortalWire.Path.clientsMe: return ["GET": getClient]
         case "/idp/google/authorize": return ["GET": { self.showProviderPage(.google, $0) }, "POST": submitGooglePage]
         case "/idp/apple/authorize": return ["GET": { self.showProviderPage(.apple, $0) }]
         case "/emulator/v1/reset": return ["POST": adminReset]
@@ -83,7 +84,7 @@ extension Emulator {
         case "/emulator/v1/sessions/revoke": return ["POST": adminRevokeSessions]
         default: break
         }
-        let callbackPrefix = "/api/v3/auth/oauth/callback/"
+        let callbackPrefix = PortalWire.Path.oauthCallbackPrefix
         if path.hasPrefix(callbackPrefix) {
             let environmentId = String(path.dropFirst(callbackPrefix.count))
             guard !environmentId.isEmpty, !environmentId.contains("/") else { return nil }

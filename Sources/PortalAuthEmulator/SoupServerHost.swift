@@ -1,4 +1,4 @@
-import CPortalShim
+import CPortalServer
 import Foundation
 
 /// The only file that touches libsoup: turns SoupServerMessages into EmulatorRequests and writes

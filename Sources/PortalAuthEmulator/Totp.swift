@@ -1,3 +1,4 @@
+import AuthBase
 import Foundation
 
 /// RFC 6238 TOTP as authenticator apps do it: HMAC-SHA1, 6 digits, 30-second steps.
@@ -35,7 +36,7 @@ enum Totp {
 
     /// The otpauth:// URI authenticator apps scan, labelled "Portal:<email>".
     static func link(email: String, secretBase32: String) -> String {
-        "otpauth://totp/Portal:\(FormEncoding.javaURLEncode(email))?secret=\(secretBase32)"
+        "otpauth://totp/Portal:\(JavaURLEncoder.encode(email))?secret=\(secretBase32)"
             + "&issuer=Portal&algorithm=SHA1&digits=\(digits)&period=\(period)"
     }
 }

@@ -1,24 +1,23 @@
-import CPortalShim
+import CPortalPlatform
 import Foundation
 import PortalAuth
 
 /// Opens URLs in the user's default browser through GIO (the OpenURI portal under Flatpak).
-public final class GioBrowserLauncher: BrowserLauncher, @unchecked Sendable {
+public final class GioBrowserLauncher: BrowserLauncher, Sendable {
     public init() {}
 
     public func open(_ url: URL) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+        let uri = url.absoluteString
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             MainLoopBridge.invoke {
                 let box = Unmanaged.passRetained(LaunchBox(continuation)).toOpaque()
-                g_app_info_launch_default_for_uri_async(url.absoluteString, nil, nil, { _, result, userData in
+                g_app_info_launch_default_for_uri_async(uri, nil, nil, { _, result, userData in
                     let box = Unmanaged<LaunchBox>.fromOpaque(userData!).takeRetainedValue()
                     var error: UnsafeMutablePointer<GError>?
                     if g_app_info_launch_default_for_uri_finish(result, &error) != 0 {
                         box.continuation.resume()
                     } else {
-                        let reason = error?.pointee.message.map { String(cString: $0) } ?? "unknown error"
-                        if let error { g_error_free(error) }
-                        box.continuation.resume(throwing: BrowserLaunchError(reason: reason))
+                        box.continuation.resume(throwing: BrowserLaunchError(reason: GLibError.take(&error)?.message ?? ""))
                     }
                 }, box)
             }
@@ -26,16 +25,13 @@ public final class GioBrowserLauncher: BrowserLauncher, @unchecked Sendable {
     }
 }
 
-/// No browser could be started for the URL.
-public struct BrowserLaunchError: Error, LocalizedError, CustomStringConvertible {
+/// No browser could be started for the URL; `reason` is GIO's own words.
+public struct BrowserLaunchError: Error, Sendable, CustomStringConvertible {
     public let reason: String
-    public var description: String {
-        "No web browser could be opened (\(reason)). Set a default web browser in Settings, or copy the sign-in link into a browser."
-    }
-    public var errorDescription: String? { description }
+    public var description: String { "BrowserLaunchError(\(reason))" }
 }
 
 private final class LaunchBox {
-    let continuation: CheckedContinuation<Void, Error>
-    init(_ continuation: CheckedContinuation<Void, Error>) { self.continuation = continuation }
+    let continuation: CheckedContinuation<Void, any Error>
+    init(_ continuation: CheckedContinuation<Void, any Error>) { self.continuation = continuation }
 }

@@ -1,18 +1,22 @@
-import CPortalShim
-import Foundation
+import AuthBase
 import PortalAuth
 
-/// `SessionStore` in the Secret Service (GNOME Keyring) via libsecret: one item per auth environment
-/// and session key, schema `io.github.portalauth.Session`, in the default collection ("login").
+/// `SessionStore` in the Secret Service (GNOME Keyring): one item per auth environment and session
+/// key, schema `io.github.portalauth.Session`, in the default collection ("login").
 ///
-/// libsecret's calls block, so they run on a private serial queue, never on the GLib main loop's thread.
-/// `save` returns only after reading the item back: a dismissed unlock prompt can look like success.
-public final class KeyringSessionStore: SessionStore, @unchecked Sendable {
-    public let sessionKey: String
-    private let queue = DispatchQueue(label: "io.github.portalauth.keyring")
+/// A save counts only once the item reads back: a dismissed unlock prompt can look like success.
+/// An item behind a locked collection is reported as locked, never as "no session".
+public final class KeyringSessionStore: SessionStore, Sendable {
+    public static let schemaName = "io.github.portalauth.Session"
 
-    public init(sessionKey: String = "default") {
+    public let sessionKey: String
+    private let items: any SecretItems
+
+    public init(sessionKey: String = "default",
+                items: any SecretItems = LibsecretItems(schemaName: schemaName,
+                                                        attributeNames: ["auth-environment-id", "session-key"])) {
         self.sessionKey = sessionKey
+        self.items = items
     }
 
     /// The name Passwords and Keys (Seahorse) shows for the item.
@@ -23,93 +27,29 @@ public final class KeyringSessionStore: SessionStore, @unchecked Sendable {
     }
 
     public func load(authEnvironmentId: String) async throws -> String? {
-        try await onQueue {
-            var error: UnsafeMutablePointer<GError>?
-            if let found = portal_shim_keyring_lookup(authEnvironmentId, self.sessionKey, &error) {
-                defer { g_free(found) }
-                return String(cString: found)
-            }
-            if let error { throw Self.storeError(error, action: "read") }
-            // Nothing readable: an item behind a locked collection is not "no session".
-            if self.existingItems(authEnvironmentId: authEnvironmentId).anyLocked { throw KeyringMessages.locked }
-            return nil
-        }
+        let attributes = self.attributes(authEnvironmentId)
+        if let secret = try await items.lookup(attributes) { return secret }
+        if try await items.search(attributes).contains(where: \.isLocked) { throw SessionStoreError(.locked) }
+        return nil
     }
 
     public func save(_ secret: String, authEnvironmentId: String) async throws {
-        try await onQueue {
-            var error: UnsafeMutablePointer<GError>?
-            let stored = portal_shim_keyring_store(authEnvironmentId, self.sessionKey,
-                                                   self.label(authEnvironmentId: authEnvironmentId), secret, &error)
-            if let error { throw Self.storeError(error, action: "save") }
-            // Verify: only a secret we can read back counts as saved.
-            var readError: UnsafeMutablePointer<GError>?
-            let readBack = portal_shim_keyring_lookup(authEnvironmentId, self.sessionKey, &readError)
-            defer { if let readBack { g_free(readBack) } }
-            if let readError { throw Self.storeError(readError, action: "save") }
-            let matches = readBack.map { String(cString: $0) == secret } ?? false
-            if stored == 0 || !matches {
-                throw self.existingItems(authEnvironmentId: authEnvironmentId).anyLocked
-                    ? KeyringMessages.locked : KeyringMessages.notKept
-            }
-        }
+        let attributes = self.attributes(authEnvironmentId)
+        try await items.store(secret, label: label(authEnvironmentId: authEnvironmentId), attributes: attributes)
+        guard try await items.lookup(attributes) != secret else { return }
+        throw SessionStoreError(try await items.search(attributes).contains(where: \.isLocked) ? .locked : .notKept)
     }
 
     public func delete(authEnvironmentId: String) async throws {
-        try await onQueue {
-            var error: UnsafeMutablePointer<GError>?
-            if portal_shim_keyring_clear(authEnvironmentId, self.sessionKey, &error) == 0, let error {
-                throw Self.storeError(error, action: "remove")
-            }
-            // A locked collection can leave the item in place without an error: only report
-            // success once nothing matching is left.
-            let left = self.existingItems(authEnvironmentId: authEnvironmentId)
-            if left.count > 0 { throw left.anyLocked ? KeyringMessages.locked : KeyringMessages.notRemoved }
-        }
+        let attributes = self.attributes(authEnvironmentId)
+        try await items.clear(attributes)
+        // A locked collection can leave the item in place without an error: only report success
+        // once nothing matching is left.
+        let left = try await items.search(attributes)
+        if !left.isEmpty { throw SessionStoreError(left.contains(where: \.isLocked) ? .locked : .notRemoved) }
     }
 
-    /// Matching items, found without unlocking anything (a failed search counts as none).
-    private func existingItems(authEnvironmentId: String) -> (count: Int, anyLocked: Bool) {
-        var error: UnsafeMutablePointer<GError>?
-        var anyLocked: gboolean = 0
-        let count = portal_shim_keyring_count_items(authEnvironmentId, sessionKey, &anyLocked, &error)
-        if let error { g_error_free(error) }
-        return (max(Int(count), 0), anyLocked != 0)
+    private func attributes(_ authEnvironmentId: String) -> [String: String] {
+        ["auth-environment-id": authEnvironmentId, "session-key": sessionKey]
     }
-
-    private func onQueue<T>(_ work: @escaping () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try work() }) }
-        }
-    }
-
-    /// Frees the GError and says what to do next (never includes the secret).
-    private static func storeError(_ error: UnsafeMutablePointer<GError>, action: String) -> SessionStoreError {
-        defer { g_error_free(error) }
-        switch portal_shim_keyring_error_kind(error) {
-        case PORTAL_KEYRING_ERROR_NO_SERVICE: return KeyringMessages.noService
-        case PORTAL_KEYRING_ERROR_LOCKED: return KeyringMessages.locked
-        case PORTAL_KEYRING_ERROR_DISMISSED: return KeyringMessages.dismissed
-        case PORTAL_KEYRING_ERROR_NO_COLLECTION: return KeyringMessages.noCollection
-        default:
-            let reason = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
-            return SessionStoreError(message: "The keyring could not \(action) the session (\(reason)). "
-                + "Check your keyring in Passwords and Keys (Seahorse) and try again.")
-        }
-    }
-}
-
-enum KeyringMessages {
-    static let noService = SessionStoreError(message: "No keyring service is running. "
-        + "Install and start gnome-keyring (or another Secret Service) and sign in again.")
-    static let locked = SessionStoreError(message: "Your login keyring is locked. "
-        + "Unlock it in Passwords and Keys (Seahorse) and try again.")
-    static let dismissed = SessionStoreError(message: "The keyring unlock prompt was dismissed, so the keyring stayed locked. "
-        + "Unlock your login keyring in Passwords and Keys (Seahorse) and try again.")
-    static let noCollection = SessionStoreError(message: "There is no default keyring to keep the session in. "
-        + "Create a login keyring in Passwords and Keys (Seahorse) and sign in again.")
-    static let notKept = SessionStoreError(message: "The keyring did not keep the session. "
-        + "Unlock your login keyring in Passwords and Keys (Seahorse) and try again.")
-    static let notRemoved = SessionStoreError(message: "The keyring did not remove the session. "
-        + "Remove \"Portal Sign-In session\" in Passwords and Keys (Seahorse), or unlock your login keyring and try again.")
 }

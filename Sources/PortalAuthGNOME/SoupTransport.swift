@@ -1,6 +1,7 @@
-import CPortalShim
+import CPortalPlatform
 import Foundation
 import PortalAuth
+import Synchronization
 
 /// `HTTPTransport` on libsoup-3. Every libsoup call runs on GLib's global default main context
 /// (see `MainLoopBridge`), which must be iterated while a request is in flight.
@@ -8,42 +9,42 @@ import PortalAuth
 /// Redirects are not followed: the caller sees a 3xx with its `Location`. Requests that carry a body
 /// go out on a fresh connection, so libsoup never silently re-sends one (a grant must not be sent twice)
 /// after a kept-alive connection turns out to be closed.
-public final class SoupTransport: HTTPTransport, @unchecked Sendable {
+public final class SoupTransport: HTTPTransport, Sendable {
     /// Seconds a connection may stay silent (connect, send or wait for the response) before `timedOut`.
     public let timeoutSeconds: UInt32
-    /// Only touched on the main context's thread.
-    private var session: UnsafeMutablePointer<SoupSession>?
+    /// Created on first use, on the main context, and only touched there.
+    private let session = Mutex<MainContextPointer<UnsafeMutablePointer<SoupSession>>?>(nil)
 
     public init(timeoutSeconds: UInt32 = 30) {
         self.timeoutSeconds = timeoutSeconds
     }
 
     deinit {
-        if let session {
-            MainLoopBridge.invoke { g_object_unref(session) }
+        if let session = session.withLock({ $0 }) {
+            MainLoopBridge.invoke { g_object_unref(session.pointer) }
         }
     }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let cancellable = CancellableBox()
+        let cancellable = Cancellable()
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, Error>) in
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
                 MainLoopBridge.invoke {
-                    self.start(request, cancellable: cancellable.pointer, continuation: continuation)
+                    self.start(request, cancellable: cancellable, continuation: continuation)
                 }
             }
         } onCancel: {
             // Cancel on the main context too, so libsoup sees it on its own thread.
-            MainLoopBridge.invoke { g_cancellable_cancel(cancellable.pointer) }
+            MainLoopBridge.invoke { cancellable.cancel() }
         }
     }
 
     /// Runs on the main context.
-    private func start(_ request: HTTPRequest, cancellable: UnsafeMutablePointer<GCancellable>,
-                       continuation: CheckedContinuation<HTTPResponse, Error>) {
-        let session = currentSession()
+    private func start(_ request: HTTPRequest, cancellable: Cancellable,
+                       continuation: CheckedContinuation<HTTPResponse, any Error>) {
+        let host = request.url.host ?? "the server"
         guard let message = soup_message_new(request.method, request.url.absoluteString) else {
-            continuation.resume(throwing: TransportError(.other, message: "The request URL is not valid, so nothing was sent."))
+            continuation.resume(throwing: TransportError(.invalidRequest, host: host))
             return
         }
         let headers = soup_message_get_request_headers(message)
@@ -59,36 +60,40 @@ public final class SoupTransport: HTTPTransport, @unchecked Sendable {
         }
         soup_message_set_flags(message, SoupMessageFlags(rawValue: flags))
 
-        let pending = PendingRequest(message: message, host: request.url.host ?? "the server", continuation: continuation)
-        soup_session_send_and_read_async(session, message, G_PRIORITY_DEFAULT, cancellable, { source, result, userData in
+        let pending = PendingRequest(message: message, host: host, continuation: continuation)
+        soup_session_send_and_read_async(currentSession(), message, G_PRIORITY_DEFAULT, cancellable.pointer, { source, result, userData in
             let pending = Unmanaged<PendingRequest>.fromOpaque(userData!).takeRetainedValue()
             pending.finish(session: UnsafeMutableRawPointer(source!).assumingMemoryBound(to: SoupSession.self), result: result!)
         }, Unmanaged.passRetained(pending).toOpaque())
     }
 
+    /// Runs on the main context.
     private func currentSession() -> UnsafeMutablePointer<SoupSession> {
-        if let session { return session }
-        let created = soup_session_new()!
-        soup_session_set_timeout(created, guint(timeoutSeconds))
-        soup_session_set_user_agent(created, "portal-auth-linux/1.0")
-        session = created
-        return created
+        session.withLock { slot in
+            if let existing = slot { return existing.pointer }
+            let created = soup_session_new()!
+            soup_session_set_timeout(created, guint(timeoutSeconds))
+            soup_session_set_user_agent(created, "portal-auth-linux/\(ProductVersion.current)")
+            slot = MainContextPointer(created)
+            return created
+        }
     }
 }
 
 /// Owns a GCancellable; GCancellable itself is thread-safe.
-private final class CancellableBox: @unchecked Sendable {
+final class Cancellable: @unchecked Sendable {
     let pointer = g_cancellable_new()!
+    func cancel() { g_cancellable_cancel(pointer) }
     deinit { g_object_unref(pointer) }
 }
 
-/// One request in flight; finished exactly once by libsoup's callback.
+/// One request in flight; finished exactly once by libsoup's callback on the main context.
 private final class PendingRequest {
     let message: OpaquePointer
     let host: String
-    let continuation: CheckedContinuation<HTTPResponse, Error>
+    let continuation: CheckedContinuation<HTTPResponse, any Error>
 
-    init(message: OpaquePointer, host: String, continuation: CheckedContinuation<HTTPResponse, Error>) {
+    init(message: OpaquePointer, host: String, continuation: CheckedContinuation<HTTPResponse, any Error>) {
         self.message = message
         self.host = host
         self.continuation = continuation
@@ -99,9 +104,8 @@ private final class PendingRequest {
     func finish(session: UnsafeMutablePointer<SoupSession>, result: OpaquePointer) {
         var error: UnsafeMutablePointer<GError>?
         let bytes = soup_session_send_and_read_finish(session, result, &error)
-        if let error {
-            continuation.resume(throwing: Self.transportError(error.pointee, host: host))
-            g_error_free(error)
+        if let failure = GLibError.take(&error) {
+            continuation.resume(throwing: TransportErrors.classify(failure, host: host))
             return
         }
         var body = Data()
@@ -116,44 +120,44 @@ private final class PendingRequest {
         continuation.resume(returning: HTTPResponse(status: status, headers: responseHeaders(), body: body))
     }
 
+    /// Repeated headers are joined with ", " as HTTP allows (Set-Cookie aside, which no core reads).
     private func responseHeaders() -> [String: String] {
-        let collector = HeaderCollector()
-        let box = Unmanaged.passUnretained(collector).toOpaque()
-        portal_shim_soup_response_headers_foreach(message, { name, value, userData in
-            let collector = Unmanaged<HeaderCollector>.fromOpaque(userData!).takeUnretainedValue()
-            collector.add(String(cString: name!), String(cString: value!))
-        }, box)
-        return collector.headers
-    }
-
-    /// The message names the host and what went wrong, never the request's path, headers or body.
-    static func transportError(_ error: GError, host: String) -> TransportError {
-        var copy = error
-        switch portal_shim_transport_error_kind(&copy) {
-        case PORTAL_TRANSPORT_ERROR_CANNOT_CONNECT:
-            return TransportError(.cannotConnect, message: "Could not connect to \(host). Check that it is running and that you are online, then try again.")
-        case PORTAL_TRANSPORT_ERROR_TIMED_OUT:
-            return TransportError(.timedOut, message: "\(host) did not answer in time. Try again in a moment.")
-        case PORTAL_TRANSPORT_ERROR_CONNECTION_LOST:
-            return TransportError(.connectionLost, message: "The connection to \(host) closed before an answer arrived. Try again.")
-        case PORTAL_TRANSPORT_ERROR_CANCELLED:
-            return TransportError(.cancelled, message: "The request to \(host) was cancelled.")
-        default:
-            let reason = error.message.map { String(cString: $0) } ?? "unknown error"
-            return TransportError(.other, message: "The request to \(host) failed (\(reason)). Try again.")
+        var headers: [String: String] = [:]
+        var iterator = SoupMessageHeadersIter()
+        soup_message_headers_iter_init(&iterator, soup_message_get_response_headers(message))
+        var name: UnsafePointer<CChar>?
+        var value: UnsafePointer<CChar>?
+        while soup_message_headers_iter_next(&iterator, &name, &value) != 0 {
+            guard let name, let value else { continue }
+            let key = String(cString: name), text = String(cString: value)
+            headers[key] = headers[key].map { $0 + ", " + text } ?? text
         }
+        return headers
     }
 }
 
-private final class HeaderCollector {
-    var headers: [String: String] = [:]
-
-    /// Repeated headers are joined with ", " as HTTP allows (Set-Cookie aside, which the core never reads).
-    func add(_ name: String, _ value: String) {
-        if let existing = headers[name] {
-            headers[name] = existing + ", " + value
+/// Which `TransportError` a GLib/libsoup failure is: policy, so it lives in Swift.
+enum TransportErrors {
+    static func classify(_ error: GLibError, host: String) -> TransportError {
+        let kind: TransportError.Kind
+        if error.domain == g_io_error_quark() {
+            switch GIOErrorEnum(rawValue: UInt32(error.code)) {
+            case G_IO_ERROR_CANCELLED: kind = .cancelled
+            case G_IO_ERROR_TIMED_OUT: kind = .timedOut
+            case G_IO_ERROR_CONNECTION_REFUSED, G_IO_ERROR_HOST_NOT_FOUND, G_IO_ERROR_HOST_UNREACHABLE,
+                 G_IO_ERROR_NETWORK_UNREACHABLE, G_IO_ERROR_PROXY_FAILED, G_IO_ERROR_PROXY_NOT_ALLOWED:
+                kind = .cannotConnect
+            case G_IO_ERROR_PARTIAL_INPUT, G_IO_ERROR_CONNECTION_CLOSED, G_IO_ERROR_NOT_CONNECTED, G_IO_ERROR_BROKEN_PIPE:
+                kind = .connectionLost
+            default: kind = .other
+            }
+        } else if error.domain == g_resolver_error_quark() {
+            kind = .cannotConnect
+        } else if error.domain == g_tls_error_quark() {
+            kind = error.code == Int32(G_TLS_ERROR_BAD_CERTIFICATE.rawValue) ? .untrustedCertificate : .other
         } else {
-            headers[name] = value
+            kind = .other
         }
+        return TransportError(kind, host: host, detail: error.message)
     }
 }

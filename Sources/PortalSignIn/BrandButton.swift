@@ -1,4 +1,4 @@
-import CPortalShim
+import CPortalUI
 import Foundation
 
 /// "Continue with Google" / "Continue with Apple", drawn by the providers' rules

@@ -1,4 +1,4 @@
-import CPortalShim
+import CPortalUI
 
 /// "Continue in your browser": waits for the redirect; Cancel, Open again, Copy link, and a field to
 /// paste the redirect link for browsers that do not hand custom schemes to the desktop.

@@ -1,4 +1,4 @@
-import CPortalShim
+import CPortalUI
 
 /// "Check your email": the magic link is on its way; opening it on this computer signs in.
 @MainActor

@@ -1,4 +1,4 @@
-import CPortalShim
+import CPortalUI
 
 /// A banner over the pages that says what went wrong and offers the next step ("Try Again", …).
 @MainActor

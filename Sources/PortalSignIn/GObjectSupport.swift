@@ -1,4 +1,4 @@
-import CPortalShim
+import CPortalUI
 
 // Pointer conversions between GObject types: the Swift side of the C cast macros.
 // Most are upcasts to a parent struct, which C does with a plain pointer cast too; where the type
@@ -42,8 +42,8 @@ class GObjectRef {
                            Unmanaged.passUnretained(self).toOpaque())
     }
 
-    deinit {
-        // deinit is nonisolated; GObjects are only ever released on the main thread here.
+    /// Runs on the main actor (GTK's thread), wherever the last reference was dropped.
+    isolated deinit {
         for connection in connections { connection.disconnect() }
         g_object_set_qdata(object.assumingMemoryBound(to: GObject.self), GObjectRef.wrapperMark, nil)
         g_object_unref(object)

@@ -1,4 +1,4 @@
-import CPortalShim
+import CPortalUI
 import Foundation
 
 /// Translates a message in the "portal-sign-in" gettext domain (xgettext --keyword=tr).

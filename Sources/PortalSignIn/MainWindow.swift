@@ -1,4 +1,4 @@
-import CPortalShim
+import CPortalUI
 import Foundation
 
 /// The one window: a header bar with the app menu, the error banner, and a stack of pages driven by

@@ -1,4 +1,4 @@
-import CPortalShim
+import CPortalUI
 
 /// The common layout of every page: a scrollable, width-clamped column with an icon, a title and a
 /// description on top, then the page's own controls in `body`.

@@ -102,7 +102,7 @@ final class PortalAccountService: AccountService {
             result = try await portal().verifyTotp(code, userJwt: pending.userJwt)
         } catch PortalRequestsError.unauthorized {
             throw WrongCode()   // Portal keeps the JWT usable: the user types again
-        } catch PortalRequestsError.clientError(let detail) where detail.hasPrefix("429") {
+        } catch PortalAuthError.rateLimited {
             challenges[challenge.id] = nil
             throw TooManyCodes()
         }

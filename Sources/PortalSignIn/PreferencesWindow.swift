@@ -1,4 +1,4 @@
-import CPortalShim
+import CPortalUI
 import Foundation
 
 /// The Preferences window: where the app signs in (the GSettings keys of io.github.portalauth.SignIn).

@@ -1,4 +1,4 @@
-import CPortalShim
+import CPortalUI
 
 /// An otpauth:// link drawn as a QR code (libqrencode via the shim: EC level M, 4-module quiet zone),
 /// black on white in both styles so every authenticator app can scan it.

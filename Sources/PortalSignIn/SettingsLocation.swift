@@ -1,4 +1,4 @@
-import CPortalShim
+import CPortalUI
 import Foundation
 
 /// Finds the app's GSettings schema and reads its keys.

@@ -1,4 +1,4 @@
-import CPortalShim
+import CPortalUI
 import Foundation
 import PortalAuthGNOME
 

@@ -1,4 +1,4 @@
-import CPortalShim
+import CPortalUI
 
 /// "Sign in": the Google and Apple buttons, and an email field for a magic link.
 @MainActor

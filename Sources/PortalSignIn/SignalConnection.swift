@@ -1,7 +1,9 @@
-import CPortalShim
+import CPortalUI
 
 /// The extra arguments of one signal emission (the emitting instance is not among them).
-struct SignalArguments {
+/// Valid only during the emission, which GTK runs on the main thread: the pointer never leaves it,
+/// which the compiler cannot see.
+struct SignalArguments: @unchecked Sendable {
     let values: UnsafePointer<GValue>?
     let count: Int
 
@@ -16,7 +18,7 @@ struct SignalArguments {
 }
 
 /// Holds the Swift handler while GLib holds the closure; GLib's destroy notify releases it.
-private final class SignalBox {
+private final class SignalBox: Sendable {
     let handler: @MainActor (SignalArguments) -> Bool
     init(_ handler: @escaping @MainActor (SignalArguments) -> Bool) { self.handler = handler }
 }

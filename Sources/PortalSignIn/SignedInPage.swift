@@ -1,4 +1,4 @@
-import CPortalShim
+import CPortalUI
 
 /// "Signed in": who is signed in (end user, client, account abstraction) and Sign out.
 @MainActor

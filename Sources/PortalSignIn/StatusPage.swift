@@ -1,4 +1,4 @@
-import CPortalShim
+import CPortalUI
 
 /// A page with a spinner and a line of text ("Checking your saved session…").
 @MainActor

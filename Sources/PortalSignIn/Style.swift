@@ -1,4 +1,4 @@
-import CPortalShim
+import CPortalUI
 import Foundation
 
 /// The app-wide stylesheet and the light/dark style.

@@ -1,4 +1,4 @@
-import CPortalShim
+import CPortalUI
 
 /// A GtkWidget the Swift code keeps and talks to (signals, state). Widgets that are only placed in a
 /// container and never touched again stay plain pointers owned by their parent.

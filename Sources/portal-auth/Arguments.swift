@@ -56,11 +56,15 @@ enum Arguments {
                 value = arguments[index]
                 index += 1
             }
+            // A value given but blank is a mistake, not "unset": it must not quietly fall back to a default.
+            guard let given = value, !given.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw ErrorReport.usage("--\(name) needs a value that is not blank.")
+            }
             if name == "user-jwt" {
                 // "-" reads it from stdin, so the JWT does not show in the process list.
-                userJwt = value == "-" ? readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces) : value
+                userJwt = given == "-" ? StandardInput.line() : given
             } else {
-                flags[name] = value
+                flags[name] = given
             }
         }
         return Invocation(flags: flags, command: try command(positional, userJwt: userJwt))
@@ -87,8 +91,11 @@ enum Arguments {
             }
             return .loginURL(provider: provider)
         case "handle-redirect":
-            guard !rest.isEmpty else { throw ErrorReport.usage("handle-redirect needs at least one URL.") }
-            return .handleRedirect(urls: rest)
+            guard !rest.isEmpty else { throw ErrorReport.usage("handle-redirect needs a URL, or - to read it from stdin.") }
+            // "-" reads the redirects from stdin, one per line, so no grant shows in the process list.
+            let urls = rest == ["-"] ? StandardInput.lines() : rest
+            guard !urls.isEmpty else { throw ErrorReport.usage("handle-redirect - read no URL from stdin.") }
+            return .handleRedirect(urls: urls)
         case "verify-totp":
             try expectCount(rest, 1, name)
             guard let userJwt, !userJwt.isEmpty else {

@@ -1,7 +1,9 @@
 import Foundation
 import PortalAuth
+import PortalAuthGNOME
 
 /// How a failure is shown: its case name (stable, for scripts), a message for a person, an exit status.
+/// The words come from `Messages`, the CLI's one table; the errors themselves carry only facts.
 struct ErrorReport: Error {
     let caseName: String
     let message: String
@@ -23,26 +25,26 @@ struct ErrorReport: Error {
         self.exitCode = exitCode
     }
 
-    init(_ error: Error) {
+    init(_ error: any Error) {
         switch error {
         case let report as ErrorReport:
             self = report
         case let error as PortalAuthError:
-            self.init(caseName: error.caseName, message: Self.message(error), exitCode: Self.exitCode(error))
+            self.init(caseName: Self.caseName(error), message: Messages.text(error), exitCode: Self.exitCode(error))
         case let error as PortalRequestsError:
-            self.init(caseName: error.caseName, message: Self.message(error), exitCode: Self.exitCode(error))
+            self.init(caseName: Self.caseName(error), message: Messages.text(error), exitCode: Self.exitCode(error))
         case let error as PortalCredentialError:
-            self.init(caseName: error.caseName, message: Self.message(error),
+            self.init(caseName: Self.caseName(error), message: Messages.text(error),
                       exitCode: error == .sessionInvalidated ? .unauthorized : .authenticationFailed)
         case let error as PortalAuthSignInError:
-            self.init(caseName: error.caseName, message: Self.message(error),
+            self.init(caseName: Self.caseName(error), message: Messages.text(error),
                       exitCode: error == .unavailable ? .unavailable : .authenticationFailed)
         case let error as TransportError:
-            self.init(caseName: error.kind.rawValue, message: error.description, exitCode: .transport)
+            self.init(caseName: error.kind.rawValue, message: Messages.text(error), exitCode: .transport)
         case let error as SessionStoreError:
-            self.init(caseName: "sessionStorageFailure", message: error.message, exitCode: .sessionStorage)
+            self.init(caseName: "sessionStorageFailure", message: Messages.text(error), exitCode: .sessionStorage)
         default:
-            self.init(caseName: "unexpected", message: "Something unexpected went wrong. Try again.", exitCode: .failure)
+            self.init(caseName: "unexpected", message: Messages.unexpected, exitCode: .failure)
         }
     }
 
@@ -51,7 +53,7 @@ struct ErrorReport: Error {
         case .invalidArgument, .invalidUserJwt: return .usage
         case .magicLinkNotConfigured, .authMethodUnavailable, .accountAbstractionUnavailable, .totpQrUnavailable:
             return .unavailable
-        case .authenticationFailed: return .authenticationFailed
+        case .authenticationFailed, .userJwtExpired: return .authenticationFailed
         case .malformedResponse, .invalidGrantResponse: return .invalidResponse
         case .sessionStorageFailure: return .sessionStorage
         case .rateLimited: return .rateLimited
@@ -67,9 +69,50 @@ struct ErrorReport: Error {
         }
     }
 
-    /// The core's own text (it never contains a grant, token or JWT).
-    private static func message(_ error: Error) -> String {
-        if let localized = error as? LocalizedError, let text = localized.errorDescription { return text }
-        return String(describing: error)
+    // The names scripts match on: each case's own name.
+
+    private static func caseName(_ error: PortalAuthError) -> String {
+        switch error {
+        case .invalidArgument: return "invalidArgument"
+        case .magicLinkNotConfigured: return "magicLinkNotConfigured"
+        case .authMethodUnavailable: return "authMethodUnavailable"
+        case .authenticationFailed: return "authenticationFailed"
+        case .malformedResponse: return "malformedResponse"
+        case .invalidGrantResponse: return "invalidGrantResponse"
+        case .invalidUserJwt: return "invalidUserJwt"
+        case .userJwtExpired: return "userJwtExpired"
+        case .sessionStorageFailure: return "sessionStorageFailure"
+        case .accountAbstractionUnavailable: return "accountAbstractionUnavailable"
+        case .rateLimited: return "rateLimited"
+        case .totpQrUnavailable: return "totpQrUnavailable"
+        }
+    }
+
+    private static func caseName(_ error: PortalRequestsError) -> String {
+        switch error {
+        case .unauthorized: return "unauthorized"
+        case .clientError: return "clientError"
+        case .internalServerError: return "internalServerError"
+        case .redirectError: return "redirectError"
+        case .couldNotParseHttpResponse: return "couldNotParseHttpResponse"
+        }
+    }
+
+    private static func caseName(_ error: PortalCredentialError) -> String {
+        switch error {
+        case .unavailable: return "unavailable"
+        case .providerFailure: return "providerFailure"
+        case .sessionInvalidated: return "sessionInvalidated"
+        case .invalidApiKey: return "invalidApiKey"
+        }
+    }
+
+    private static func caseName(_ error: PortalAuthSignInError) -> String {
+        switch error {
+        case .closed: return "closed"
+        case .unavailable: return "unavailable"
+        case .signInInProgress: return "signInInProgress"
+        case .callbackIncomplete: return "callbackIncomplete"
+        }
     }
 }

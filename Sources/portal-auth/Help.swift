@@ -8,10 +8,12 @@ enum Help {
     Commands:
       methods                      The sign-in methods the environment allows
       login-url google|apple       An authorize URL to open in a browser
-      handle-redirect URL…         Finish sign-ins from redirect URLs (one line each)
-      verify-totp CODE --user-jwt JWT
-                                   Finish a sign-in that needs a two-factor code
-                                   (--user-jwt - reads the JWT from stdin)
+      handle-redirect -            Finish a sign-in from the redirect URL read on stdin
+                                   (one URL per line; a URL may also be given as an
+                                   argument, but it then shows in the process list)
+      verify-totp CODE --user-jwt -
+                                   Finish a sign-in that needs a two-factor code, with
+                                   the userJwt read on stdin (recommended, as above)
       send-magic-link EMAIL        Email a sign-in link
       session                      The stored session's end user, or null
       sign-out                     Forget the stored session
@@ -22,6 +24,8 @@ enum Help {
       --redirect-url URL           PORTAL_REDIRECT_URL (default io.github.portalauth.signin://auth/callback)
       --session-key KEY            PORTAL_SESSION_KEY (default "default"): keeps several sessions apart
       -h, --help                   Show this help
+
+    Redirect URLs and user JWTs are secrets: pass them on stdin with -, never on the command line.
 
     Exit status: 0 success, 2 usage or invalid argument, 3 not a redirect for this app, 4 unauthorized,
     5 authentication failed, 6 session storage failure, 7 network, 8 malformed or invalid response,

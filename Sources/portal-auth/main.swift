@@ -5,7 +5,6 @@ import PortalAuthGNOME
 // portal-auth: the command-line client. Everything async runs as a MainActor task while a GLib
 // main loop spins on the main thread, because libsoup and GIO deliver their results there.
 
-setvbuf(stdout, nil, _IOLBF, 0)
 
 func exitStatus() -> ExitCode {
     let invocation: Invocation

@@ -93,7 +93,7 @@ extension GNOMEIntegration {
             #expect(badProvider.status == 2)
             let help = run(["--help"])
             #expect(help.status == 0)
-            #expect(help.stdout.contains("handle-redirect URL"))
+            #expect(help.stdout.contains("handle-redirect -"))
         }
 
         @Test func aRedirectURLTypedWithoutItsCommandIsAUsageErrorThatDoesNotEchoTheGrant() {

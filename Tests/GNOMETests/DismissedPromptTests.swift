@@ -66,8 +66,9 @@ extension GNOMEIntegration {
                 failure = error
             }
             #expect(prompter.promptsShown.contains("password"), "the daemon must have asked for the keyring password")
-            let message = try #require(failure?.message, "a dismissed prompt must not count as saved")
-            expectUnlockAdvice(message)
+            let kind = try #require(failure?.kind, "a dismissed prompt must not count as saved")
+            // libsecret 0.20 reports a prompt dismissed during a store as a locked collection.
+            #expect(kind == .locked || kind == .dismissed)
 
             prompter.stop()
             try LoginKeyring.unlock()

@@ -8,6 +8,11 @@ extension GNOMEIntegration {
     @Suite(.serialized) struct KeyringSessionStoreTests {
         let environmentId = "keyring-test-\(UUID().uuidString.prefix(8))"
 
+        init() {
+            // libsecret's asynchronous calls complete on GLib's main context.
+            GLibLoopThread.ensureRunning()
+        }
+
         @Test func savesLoadsAndDeletesTheSecretExactlyAsGiven() async throws {
             let store = KeyringSessionStore()
             let secret = #"{"clientSessionToken":"keyring-test-value","endUserId":"user-1"}"#

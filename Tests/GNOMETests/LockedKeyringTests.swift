@@ -60,7 +60,7 @@ extension GNOMEIntegration {
             do { try await store.save("never-kept", authEnvironmentId: "local-dev") } catch let error as SessionStoreError {
                 failure = error
             }
-            #expect(failure?.message.contains("locked") == true)
+            #expect(failure?.kind == .locked)
             try LoginKeyring.unlock()
             #expect(try await store.load(authEnvironmentId: "local-dev") == nil)
         }

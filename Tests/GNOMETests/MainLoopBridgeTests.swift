@@ -1,4 +1,4 @@
-import CPortalShim
+import CPortalPlatform
 import Foundation
 import PortalAuthGNOME
 import Testing

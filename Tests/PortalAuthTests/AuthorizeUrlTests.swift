@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AuthTestSupport
 @testable import PortalAuth
 
 @Suite("loginWithGoogle / loginWithApple")
@@ -60,6 +61,6 @@ struct AuthorizeUrlTests {
     @Test func redirectNotAllowListedIsUnauthorized() async throws {
         let f = try Fixture()
         f.transport.reply(401, Wire.error401)
-        await #expect(throws: PortalRequestsError.unauthorized) { try await f.auth.loginWithApple() }
+        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.oauthUrls)) { try await f.auth.loginWithApple() }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AuthTestSupport
 @testable import PortalAuth
 
 @Suite("clearPersistedSession", .timeLimit(.minutes(1)))
@@ -20,7 +21,7 @@ struct ClearPersistedSessionTests {
         _ = try await f.auth.handleRedirect(Fixture.redirect())
         try await f.auth.clearPersistedSession()
         // The re-delivered redirect cannot bring the session back; Portal refuses the spent grant.
-        await #expect(throws: PortalRequestsError.unauthorized) { try await f.auth.handleRedirect(Fixture.redirect()) }
+        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.oauthTokens)) { try await f.auth.handleRedirect(Fixture.redirect()) }
         #expect(f.transport.requests.count == 2)
         #expect(f.store.isEmpty)
     }
@@ -32,7 +33,7 @@ struct ClearPersistedSessionTests {
         await #expect(throws: PortalAuthError.self) { try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt) }
         try await f.auth.clearPersistedSession()
         f.transport.reply(401, Wire.error401)
-        await #expect(throws: PortalRequestsError.unauthorized) { try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt) }
+        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.totpValidations)) { try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt) }
         #expect(f.transport.requests.count == 2)
         #expect(f.store.isEmpty)
     }
@@ -56,8 +57,8 @@ struct ClearPersistedSessionTests {
     @Test func deleteFailureIsSessionStorageFailure() async throws {
         let f = try Fixture()
         f.store.put(Fixture.storedSecret())
-        f.store.failNextDelete(SessionStoreError(message: "The keyring is locked. Unlock it and sign out again."))
-        await #expect(throws: PortalAuthError.sessionStorageFailure(message: "The keyring is locked. Unlock it and sign out again.")) {
+        f.store.failNextDelete(SessionStoreError(.locked))
+        await #expect(throws: PortalAuthError.sessionStorageFailure(SessionStoreError(.locked))) {
             try await f.auth.clearPersistedSession()
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AuthTestSupport
 @testable import PortalAuth
 
 @Suite("Grant exchange results")
@@ -64,8 +65,8 @@ struct ExchangeResultTests {
     @Test func failedSaveIsSessionStorageFailureWithTheStoreMessage() async throws {
         let f = try Fixture()
         f.transport.reply(Wire.session())
-        f.store.failNextSave(SessionStoreError(message: "The login keyring is locked. Unlock it and try again."))
-        await #expect(throws: PortalAuthError.sessionStorageFailure(message: "The login keyring is locked. Unlock it and try again.")) {
+        f.store.failNextSave(SessionStoreError(.locked))
+        await #expect(throws: PortalAuthError.sessionStorageFailure(SessionStoreError(.locked))) {
             try await f.auth.handleRedirect(Fixture.redirect())
         }
         #expect(f.store.isEmpty)
@@ -76,7 +77,7 @@ struct ExchangeResultTests {
         let f = try Fixture()
         f.transport.reply(Wire.session())
         f.store.failNextSave(DiskFull())
-        await #expect(throws: PortalAuthError.sessionStorageFailure(message: "disk full")) {
+        await #expect(throws: PortalAuthError.sessionStorageFailure(SessionStoreError(.other, detail: "disk full"))) {
             try await f.auth.handleRedirect(Fixture.redirect())
         }
     }
@@ -84,13 +85,13 @@ struct ExchangeResultTests {
     @Test func rejectedGrantIsUnauthorizedAndNothingSaved() async throws {
         let f = try Fixture()
         f.transport.reply(401, Wire.error401)
-        await #expect(throws: PortalRequestsError.unauthorized) { try await f.auth.handleRedirect(Fixture.redirect()) }
+        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.oauthTokens)) { try await f.auth.handleRedirect(Fixture.redirect()) }
         #expect(f.store.saveCount == 0)
     }
 
     @Test func transportErrorIsRethrownUnchanged() async throws {
         let f = try Fixture()
-        let dropped = TransportError(.connectionLost, message: "connection closed")
+        let dropped = TransportError(.connectionLost, host: "127.0.0.1", detail: "connection closed")
         f.transport.enqueue(.fail(dropped))
         await #expect(throws: dropped) { try await f.auth.handleRedirect(Fixture.redirect()) }
     }

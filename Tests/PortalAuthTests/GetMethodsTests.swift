@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AuthTestSupport
 @testable import PortalAuth
 
 @Suite("getMethods")
@@ -33,6 +34,6 @@ struct GetMethodsTests {
     @Test func unknownEnvironmentIsUnauthorized() async throws {
         let f = try Fixture()
         f.transport.reply(401, Wire.error401)
-        await #expect(throws: PortalRequestsError.unauthorized) { try await f.auth.getMethods() }
+        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.methods)) { try await f.auth.getMethods() }
     }
 }

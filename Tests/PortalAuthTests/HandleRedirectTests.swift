@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AuthTestSupport
 @testable import PortalAuth
 
 @Suite("handleRedirect: order of the checks and routing", .timeLimit(.minutes(1)))

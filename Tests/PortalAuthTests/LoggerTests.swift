@@ -1,4 +1,5 @@
 import Testing
+import AuthTestSupport
 @testable import PortalAuth
 
 @Suite("Logger lines")
@@ -17,13 +18,13 @@ struct LoggerTests {
         let f = try Fixture()
         f.transport.reply(Wire.totpStep())
         f.transport.reply(Wire.totpAccepted())
-        f.store.failNextSave(SessionStoreError(message: "keyring locked"))
+        f.store.failNextSave(SessionStoreError(.locked))
         _ = try await f.auth.handleRedirect(Fixture.magicLinkRedirect())
         await #expect(throws: PortalAuthError.self) { try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt) }
         #expect(f.logger.lines.contains("exchanging a magic-link grant"))
         #expect(f.logger.lines.contains("a TOTP code is required for end user eu_totp; nothing saved"))
         #expect(f.logger.lines.contains("verifying a TOTP code"))
-        #expect(f.logger.lines.contains("could not save the session: keyring locked"))
+        #expect(f.logger.lines.contains("could not save the session: SessionStoreError.locked"))
         let leaked = f.logger.lines.contains(where: containsAnySecret)
         #expect(!leaked, "a secret appeared in a log line")
     }

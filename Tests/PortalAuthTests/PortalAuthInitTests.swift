@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AuthTestSupport
 @testable import PortalAuth
 
 @Suite("PortalAuth construction")

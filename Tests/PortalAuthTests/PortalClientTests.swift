@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AuthTestSupport
 @testable import PortalAuth
 
 @Suite("PortalClient and session invalidation", .timeLimit(.minutes(1)))
@@ -36,7 +37,7 @@ struct PortalClientTests {
         client.onSessionInvalidated { calls.withLock { $0[0] += 1 } }
         client.onSessionInvalidated { calls.withLock { $0[1] += 1 } }
 
-        await #expect(throws: PortalRequestsError.unauthorized) { try await client.getClient() }
+        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.clientsMe)) { try await client.getClient() }
         #expect(session.isInvalidated)
         #expect(calls.current == [1, 1])
 
@@ -104,12 +105,12 @@ struct PortalClientTests {
     @Test func otherFailuresDoNotInvalidate() async throws {
         let transport = ScriptedTransport()
         transport.reply(500, "boom")
-        transport.enqueue(.fail(TransportError(.timedOut, message: "timed out")))
+        transport.enqueue(.fail(TransportError(.timedOut, host: "127.0.0.1")))
         let session = session()
         let client = try makeClient(transport, session)
         let calls = Box(0)
         client.onSessionInvalidated { calls.withLock { $0 += 1 } }
-        await #expect(throws: PortalRequestsError.internalServerError("500 - boom")) { try await client.getClient() }
+        await #expect(throws: PortalRequestsError.internalServerError(status: 500, detail: "boom")) { try await client.getClient() }
         await #expect(throws: TransportError.self) { try await client.getClient() }
         #expect(!session.isInvalidated)
         #expect(calls.current == 0)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AuthTestSupport
 @testable import PortalAuth
 
 @Suite("Replay slot: a redirect delivered twice", .timeLimit(.minutes(1)))
@@ -53,14 +54,14 @@ struct ReplaySlotTests {
         let f = try Fixture()
         f.transport.reply(401, Wire.error401)
         f.transport.reply(Wire.session())
-        await #expect(throws: PortalRequestsError.unauthorized) { try await f.auth.handleRedirect(Fixture.redirect()) }
+        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.oauthTokens)) { try await f.auth.handleRedirect(Fixture.redirect()) }
         #expect(try await f.auth.handleRedirect(Fixture.redirect())?.authenticated != nil)
         #expect(f.transport.requests.count == 2)
     }
 
     @Test func transportFailureIsNotRemembered() async throws {
         let f = try Fixture()
-        f.transport.enqueue(.fail(TransportError(.timedOut, message: "timed out")))
+        f.transport.enqueue(.fail(TransportError(.timedOut, host: "127.0.0.1")))
         f.transport.reply(Wire.session())
         await #expect(throws: TransportError.self) { try await f.auth.handleRedirect(Fixture.redirect()) }
         #expect(try await f.auth.handleRedirect(Fixture.redirect())?.authenticated != nil)
@@ -72,11 +73,11 @@ struct ReplaySlotTests {
         f.transport.reply(Wire.session())
         let first = try #require(try await f.auth.handleRedirect(Fixture.redirect())?.authenticated)
         first.session.invalidate()
-        await #expect(throws: PortalRequestsError.unauthorized) { try await f.auth.handleRedirect(Fixture.redirect()) }
+        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.oauthTokens)) { try await f.auth.handleRedirect(Fixture.redirect()) }
         #expect(f.auth.replaySlot.isEmpty)
         // The slot is gone, so the next delivery asks Portal again (which now refuses the spent grant).
         f.transport.reply(401, Wire.error401)
-        await #expect(throws: PortalRequestsError.unauthorized) { try await f.auth.handleRedirect(Fixture.redirect()) }
+        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.oauthTokens)) { try await f.auth.handleRedirect(Fixture.redirect()) }
         #expect(f.transport.requests.count == 2)
     }
 
@@ -121,7 +122,7 @@ struct ReplaySlotTests {
         f.transport.reply(401, Wire.error401)
         _ = try await f.auth.handleRedirect(Fixture.redirect())
         _ = try await f.auth.handleRedirect(Fixture.redirect(grant: Secrets.otherGrant))
-        await #expect(throws: PortalRequestsError.unauthorized) { try await f.auth.handleRedirect(Fixture.redirect()) }
+        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.oauthTokens)) { try await f.auth.handleRedirect(Fixture.redirect()) }
         #expect(f.transport.requests.count == 3)
     }
 }

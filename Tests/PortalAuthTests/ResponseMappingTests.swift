@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AuthTestSupport
 @testable import PortalAuth
 
 @Suite("Mapping Portal's answers")
@@ -25,18 +26,18 @@ struct ResponseMappingTests {
     func unparseableBodyIsCouldNotParse(body: String) async throws {
         let f = try Fixture()
         f.transport.reply(body)
-        await #expect(throws: PortalRequestsError.couldNotParseHttpResponse) { try await f.auth.getMethods() }
+        await #expect(throws: PortalRequestsError.couldNotParseHttpResponse(path: PortalWire.Path.methods)) { try await f.auth.getMethods() }
     }
 
     @Test func statusesMapToTheirErrors() async throws {
         let cases: [(Int, String, PortalRequestsError)] = [
-            (401, Wire.error401, .unauthorized),
-            (403, #"{"error":"Forbidden"}"#, .clientError(#"403 - {"error":"Forbidden"}"#)),
-            (404, "Not Found", .clientError("404 - Not Found")),
-            (500, "boom", .internalServerError("500 - boom")),
-            (503, "", .internalServerError("503 - ")),
-            (302, "", .redirectError("302 - ")),
-            (100, "", .couldNotParseHttpResponse),
+            (401, Wire.error401, .unauthorized(path: PortalWire.Path.methods)),
+            (403, #"{"error":"Forbidden"}"#, .clientError(status: 403, detail: #"{"error":"Forbidden"}"#)),
+            (404, "Not Found", .clientError(status: 404, detail: "Not Found")),
+            (500, "boom", .internalServerError(status: 500, detail: "boom")),
+            (503, "", .internalServerError(status: 503, detail: "")),
+            (302, "", .redirectError(status: 302, detail: "")),
+            (100, "", .couldNotParseHttpResponse(path: PortalWire.Path.methods)),
         ]
         for (status, body, expected) in cases {
             let f = try Fixture()
@@ -47,7 +48,7 @@ struct ResponseMappingTests {
 
     @Test func transportErrorsAreRethrownUnchanged() async throws {
         let f = try Fixture()
-        let error = TransportError(.cannotConnect, message: "Connection refused")
+        let error = TransportError(.cannotConnect, host: "127.0.0.1", detail: "Connection refused")
         f.transport.enqueue(.fail(error))
         await #expect(throws: error) { try await f.auth.getMethods() }
     }
@@ -58,8 +59,9 @@ struct ResponseMappingTests {
         do {
             _ = try await f.auth.getMethods()
             Issue.record("expected a client error")
-        } catch PortalRequestsError.clientError(let detail) {
-            #expect(detail.count == "404 - ".count + PortalAPI.maxBodyInMessage)
+        } catch PortalRequestsError.clientError(let status, let detail) {
+            #expect(status == 404)
+            #expect(detail.count == PortalAPI.maxBodyInMessage)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AuthTestSupport
 @testable import PortalAuth
 
 @Suite("restoreSession")
@@ -33,8 +34,8 @@ struct RestoreSessionTests {
     @Test func loadFailureIsSessionStorageFailure() async throws {
         let f = try Fixture()
         f.store.put(Fixture.storedSecret())
-        f.store.failNextLoad(SessionStoreError(message: "The Secret Service is not running. Start gnome-keyring and try again."))
-        await #expect(throws: PortalAuthError.sessionStorageFailure(message: "The Secret Service is not running. Start gnome-keyring and try again.")) {
+        f.store.failNextLoad(SessionStoreError(.noService))
+        await #expect(throws: PortalAuthError.sessionStorageFailure(SessionStoreError(.noService))) {
             try await f.auth.restoreSession()
         }
         #expect(!f.store.isEmpty)
@@ -43,8 +44,8 @@ struct RestoreSessionTests {
     @Test func failingToDeleteAnUnreadableEntryIsSessionStorageFailure() async throws {
         let f = try Fixture()
         f.store.put("garbage")
-        f.store.failNextDelete(SessionStoreError(message: "The keyring is locked."))
-        await #expect(throws: PortalAuthError.sessionStorageFailure(message: "The keyring is locked.")) {
+        f.store.failNextDelete(SessionStoreError(.locked))
+        await #expect(throws: PortalAuthError.sessionStorageFailure(SessionStoreError(.locked))) {
             try await f.auth.restoreSession()
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AuthTestSupport
 @testable import PortalAuth
 
 /// Every error path, fed grants, session tokens and JWTs: none may reach a message or a log line.
@@ -57,7 +58,7 @@ struct SecretLeakTests {
         await collect("couldNotParse") { _ = try await f.auth.handleRedirect(Fixture.redirect()) }
 
         f.transport.reply(Wire.session())
-        f.store.failNextSave(SessionStoreError(message: "could not write \(Fixture.storedSecret())"))
+        f.store.failNextSave(SessionStoreError(.other, detail: "could not write \(Fixture.storedSecret())"))
         await collect("sessionStorageFailure on save") { _ = try await f.auth.handleRedirect(Fixture.redirect(grant: Secrets.otherGrant)) }
         struct Leaky: Error, CustomStringConvertible { var description: String { "leaky \(Secrets.sessionToken)" } }
         f.store.failNextLoad(Leaky())
@@ -93,13 +94,13 @@ struct SecretLeakTests {
     @Test func errorsBuiltWithSecretsStillDescribeThemRedacted() {
         let built: [any Error] = [
             PortalAuthError.authenticationFailed(error: Secrets.grant),
-            PortalAuthError.sessionStorageFailure(message: Secrets.sessionToken),
+            PortalAuthError.sessionStorageFailure(SessionStoreError(.other, detail: Secrets.sessionToken)),
             PortalAuthError.accountAbstractionUnavailable(message: Secrets.userJwt),
             PortalAuthError.invalidUserJwt(detail: Secrets.userJwt),
-            PortalRequestsError.clientError("400 - \(Secrets.grant)"),
-            PortalRequestsError.internalServerError(Secrets.sessionToken),
-            PortalRequestsError.redirectError(Secrets.userJwt),
-            SessionStoreError(message: "value \(Secrets.sessionToken)"),
+            PortalRequestsError.clientError(status: 400, detail: Secrets.grant),
+            PortalRequestsError.internalServerError(status: 500, detail: Secrets.sessionToken),
+            PortalRequestsError.redirectError(status: 302, detail: Secrets.userJwt),
+            SessionStoreError(.other, detail: "value \(Secrets.sessionToken)"),
         ]
         for error in built {
             let localized = (error as? any LocalizedError)?.errorDescription ?? ""

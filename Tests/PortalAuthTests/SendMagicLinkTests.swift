@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AuthTestSupport
 @testable import PortalAuth
 
 @Suite("sendMagicLink")
@@ -42,7 +43,7 @@ struct SendMagicLinkTests {
     @Test func status429IsRateLimited() async throws {
         let f = try Fixture()
         f.transport.reply(429, #"{"error":"Too many requests"}"#)
-        await #expect(throws: PortalAuthError.rateLimited) { try await f.auth.sendMagicLink(email: "a@example.com") }
+        await #expect(throws: PortalAuthError.rateLimited(retryAfterSeconds: nil)) { try await f.auth.sendMagicLink(email: "a@example.com") }
     }
 
     @Test func status400WithErrorIsAccountAbstractionUnavailable() async throws {
@@ -56,14 +57,14 @@ struct SendMagicLinkTests {
     @Test func status400WithoutErrorBodyIsAClientError() async throws {
         let f = try Fixture()
         f.transport.reply(400, "bad")
-        await #expect(throws: PortalRequestsError.clientError("400 - bad")) { try await f.auth.sendMagicLink(email: "a@example.com") }
+        await #expect(throws: PortalRequestsError.clientError(status: 400, detail: "bad")) { try await f.auth.sendMagicLink(email: "a@example.com") }
     }
 
     @Test func failuresAreNeverRetried() async throws {
         let f = try Fixture()
         f.transport.reply(503, "down")
         f.transport.reply(#"{"data":{"sent":true}}"#)
-        await #expect(throws: PortalRequestsError.internalServerError("503 - down")) {
+        await #expect(throws: PortalRequestsError.internalServerError(status: 503, detail: "down")) {
             try await f.auth.sendMagicLink(email: "a@example.com")
         }
         #expect(f.transport.requests.count == 1)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AuthTestSupport
 @testable import PortalAuth
 
 @Suite("signInWithGoogle / signInWithApple", .timeLimit(.minutes(1)))
@@ -113,7 +114,7 @@ struct SignInTests {
         #expect(f.inbox.listenerCount == 0)
         // Not stuck in "in progress": the next attempt gets as far as the request.
         f.transport.reply(401, Wire.error401)
-        await #expect(throws: PortalRequestsError.unauthorized) { try await f.auth.signInWithGoogle() }
+        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.oauthUrls)) { try await f.auth.signInWithGoogle() }
     }
 
     @Test func providerNotEnabledIsAuthMethodUnavailableAndNoBrowserOpens() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AuthTestSupport
 @testable import PortalAuth
 
 @Suite("verifyTotp", .timeLimit(.minutes(1)))
@@ -62,7 +63,7 @@ struct VerifyTotpTests {
         let f = try Fixture()
         f.transport.reply(401, Wire.error401)
         f.transport.reply(Wire.totpAccepted())
-        await #expect(throws: PortalRequestsError.unauthorized) { try await f.auth.verifyTotp("000000", userJwt: Secrets.userJwt) }
+        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.totpValidations)) { try await f.auth.verifyTotp("000000", userJwt: Secrets.userJwt) }
         #expect(f.store.isEmpty)
         let result = try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt)
         #expect(result.session.endUserId == "eu_totp")
@@ -96,7 +97,7 @@ struct VerifyTotpTests {
         let newer = f.store.stored() == Fixture.storedSecret(token: Secrets.otherSessionToken, endUserId: "eu_totp")
         #expect(newer, "the newer session is not the stored one")
         f.transport.reply(401, Wire.error401)
-        await #expect(throws: PortalRequestsError.unauthorized) { try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt) }
+        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.totpValidations)) { try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt) }
         let stillNewer = f.store.stored() == Fixture.storedSecret(token: Secrets.otherSessionToken, endUserId: "eu_totp")
         #expect(stillNewer, "a stale TOTP retry overwrote the newer session")
         #expect(f.transport.requests.count == 3)
@@ -111,7 +112,7 @@ struct VerifyTotpTests {
         // Make the pending session invalid through the replay slot it also sits in.
         let pending = try #require(f.auth.replaySlot.pendingTotp(for: Secrets.userJwt))
         pending.result.session.invalidate()
-        await #expect(throws: PortalRequestsError.unauthorized) { try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt) }
+        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.totpValidations)) { try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt) }
         #expect(f.transport.requests.count == 1)
         #expect(f.auth.replaySlot.pendingTotp(for: Secrets.userJwt) == nil)
     }
@@ -125,12 +126,22 @@ struct VerifyTotpTests {
         #expect(f.store.saveCount == 0)
     }
 
-    @Test func tooManyWrongCodesIsAClientError() async throws {
+    @Test func tooManyWrongCodesIsRateLimitedWithTheServersDelay() async throws {
         let f = try Fixture()
-        f.transport.reply(429, #"{"error":"Too many attempts"}"#)
-        await #expect(throws: PortalRequestsError.clientError(#"429 - {"error":"Too many attempts"}"#)) {
+        f.transport.enqueue(.response(HTTPResponse(status: 429, headers: ["retry-after": "120"],
+                                                  body: Data(#"{"error":"Too many attempts"}"#.utf8))))
+        await #expect(throws: PortalAuthError.rateLimited(retryAfterSeconds: 120)) {
             try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt)
         }
+    }
+
+    @Test func anExpiredUserJwtAsksForANewSignInWithoutSendingTheCode() async throws {
+        let f = try Fixture()
+        f.transport.reply(Wire.totpAccepted())
+        await #expect(throws: PortalAuthError.userJwtExpired) {
+            try await f.auth.verifyTotp("123456", userJwt: Secrets.expiredUserJwt)
+        }
+        #expect(f.transport.requests.isEmpty)
     }
 
     @Test func alreadyCancelledCallerSendsNoCode() async throws {

@@ -17,4 +17,5 @@ enum Binaries {
 
     static var portalAuth: String { directory.appendingPathComponent("portal-auth").path }
     static var emulator: String { directory.appendingPathComponent("portal-auth-emulator").path }
+    static var app: String { directory.appendingPathComponent("portal-sign-in").path }
 }

@@ -1,4 +1,4 @@
-import CPortalShim
+import CPortalPlatform
 import Foundation
 
 /// Locks and unlocks the private session's login keyring over D-Bus, as a person would with

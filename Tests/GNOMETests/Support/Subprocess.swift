@@ -1,3 +1,4 @@
+import AuthTestSupport
 import Foundation
 
 struct ProcessResult {
@@ -27,12 +28,12 @@ enum Subprocess {
             try? stdin.fileHandleForWriting.close()
         }
         // Read both pipes concurrently so a chatty child never blocks on a full pipe.
-        var stdoutData = Data(), stderrData = Data()
+        let stdoutData = Box(Data()), stderrData = Box(Data())
         let group = DispatchGroup()
         group.enter()
-        DispatchQueue.global().async { stdoutData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async { stdoutData.withLock { $0 = out.fileHandleForReading.readDataToEndOfFile() }; group.leave() }
         group.enter()
-        DispatchQueue.global().async { stderrData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async { stderrData.withLock { $0 = err.fileHandleForReading.readDataToEndOfFile() }; group.leave() }
         let deadline = DispatchTime.now() + timeout
         if group.wait(timeout: deadline) == .timedOut {
             process.terminate()
@@ -41,7 +42,7 @@ enum Subprocess {
         }
         process.waitUntilExit()
         return ProcessResult(status: process.terminationStatus,
-                             stdout: String(decoding: stdoutData, as: UTF8.self),
-                             stderr: String(decoding: stderrData, as: UTF8.self))
+                             stdout: String(decoding: stdoutData.current, as: UTF8.self),
+                             stderr: String(decoding: stderrData.current, as: UTF8.self))
     }
 }

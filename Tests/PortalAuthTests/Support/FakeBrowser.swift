@@ -1,4 +1,5 @@
 import Foundation
+import AuthTestSupport
 @testable import PortalAuth
 
 /// A BrowserLauncher that records what it opened and runs a scripted reaction

@@ -1,33 +1,7 @@
 import Foundation
 import Testing
+import AuthTestSupport
 @testable import PortalAuth
-
-/// Secret-shaped values like the emulator mints. Tests compare them, never print them.
-enum Secrets {
-    static let grant = "pg_Q7xv2LkP9mWz4RtY8nBc3Hd"
-    static let otherGrant = "pg_Zz81KkLm29PqRs47TuVw06X"
-    static let sessionToken = "pst_Hh3Jk5Lm7Np9Qr2St4Vw6Xy"
-    static let otherSessionToken = "pst_Aa1Bb2Cc3Dd4Ee5Ff6Gg7Hh"
-    static let userJwt = jwt(claims: ["endUserId": "eu_totp", "authEnvironmentId": "local-dev", "iat": 1, "exp": 601])
-    static let otherUserJwt = jwt(claims: ["endUserId": "eu_totp", "authEnvironmentId": "local-dev", "iat": 2, "exp": 602])
-
-    /// A JWT-shaped string: base64url (no padding) header and claims, and a fake signature.
-    static func jwt(claims: [String: Any], padded: Bool = false, standardAlphabet: Bool = false) -> String {
-        let header = segment(Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8), padded: padded, standard: standardAlphabet)
-        let body = try! JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])
-        return header + "." + segment(body, padded: padded, standard: standardAlphabet) + ".c2lnbmF0dXJl"
-    }
-
-    static func segment(_ data: Data, padded: Bool = false, standard: Bool = false) -> String {
-        var text = data.base64EncodedString()
-        if !standard { text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_") }
-        if !padded { text = text.replacingOccurrences(of: "=", with: "") }
-        return text
-    }
-
-    /// Every secret a test may have handed the core.
-    static let all = [grant, otherGrant, sessionToken, otherSessionToken, userJwt, otherUserJwt]
-}
 
 /// JSON bodies Portal answers with.
 enum Wire {
@@ -90,25 +64,6 @@ struct Fixture {
     }
 }
 
-/// Compares values that may be secrets without printing them when they differ
-/// (a failed `#expect(a == b)` prints both sides).
-func expectSameSecret(_ actual: String?, _ expected: String?, _ what: String,
-                      sourceLocation: SourceLocation = #_sourceLocation) {
-    let same = actual == expected
-    #expect(same, "\(what) differs", sourceLocation: sourceLocation)
-}
-
-/// Fails, without printing `text`, when it holds a grant, session token or JWT.
-func expectNoSecret(_ text: String, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
-    let leaked = containsAnySecret(text)
-    #expect(!leaked, "\(what) contains a secret", sourceLocation: sourceLocation)
-}
-
-/// Whether `text` contains any value from `Secrets.all`.
-func containsAnySecret(_ text: String) -> Bool {
-    Secrets.all.contains { text.contains($0) } || SecretRedaction.containsSecret(text)
-}
-
 extension AuthResult {
     var authenticated: AuthenticatedResult? {
         if case .authenticated(let result) = self { return result }
@@ -119,13 +74,4 @@ extension AuthResult {
         if case .totpRequired(let step) = self { return step }
         return nil
     }
-}
-
-/// Waits (bounded) until `condition` holds, for state that another task changes.
-func eventually(_ condition: () -> Bool) async -> Bool {
-    for _ in 0..<2000 {
-        if condition() { return true }
-        try? await Task.sleep(nanoseconds: 1_000_000)
-    }
-    return condition()
 }

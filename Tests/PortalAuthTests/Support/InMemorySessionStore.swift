@@ -1,4 +1,5 @@
 import Foundation
+import AuthTestSupport
 @testable import PortalAuth
 
 /// A SessionStore in memory that can be told to fail its next operations.
@@ -39,7 +40,7 @@ final class InMemorySessionStore: SessionStore, Sendable {
         }
     }
 
-    func failNextSave(_ error: any Error = SessionStoreError(message: "The login keyring is locked. Unlock it and try again.")) {
+    func failNextSave(_ error: any Error = SessionStoreError(.locked)) {
         state.withLock { $0.saveFailures.append(error) }
     }
 

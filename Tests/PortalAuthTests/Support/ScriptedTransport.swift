@@ -1,10 +1,13 @@
 import Foundation
+import AuthTestSupport
 @testable import PortalAuth
 
 /// An HTTPTransport that answers from a script, in order, and records every request it got.
 final class ScriptedTransport: HTTPTransport, Sendable {
     enum Reply: Sendable {
         case respond(status: Int, body: String)
+        /// A whole response, headers included.
+        case response(HTTPResponse)
         case fail(any Error)
         /// Signals `arrived`, waits for `release`, then responds.
         case held(arrived: Signal, release: Signal, status: Int, body: String)
@@ -37,9 +40,11 @@ final class ScriptedTransport: HTTPTransport, Sendable {
         }
         switch reply {
         case nil:
-            throw TransportError(.other, message: "no scripted reply for \(request.method) \(request.url.path)")
+            throw TransportError(.other, host: "scripted", detail: "no scripted reply for \(request.method) \(request.url.path)")
         case .respond(let status, let body)?:
             return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+        case .response(let response)?:
+            return response
         case .fail(let error)?:
             throw error
         case .held(let arrived, let release, let status, let body)?:

@@ -1,0 +1,193 @@
+import Foundation
+
+/// Portal's v3 client-auth API on the wire, shared by the client core and the emulator: paths,
+/// headers and the JSON bodies. Response fields decode leniently (a field of the wrong type counts
+/// as missing; the caller decides whether missing is fatal) and encode without the nil ones.
+public enum PortalWire {
+    public enum Path {
+        public static let methods = "/api/v3/auth/methods"
+        public static let oauthUrls = "/api/v3/auth/oauth/urls"
+        public static let oauthTokens = "/api/v3/auth/oauth/tokens"
+        /// Followed by the auth environment ID: Google's GET and Apple's form_post land here.
+        public static let oauthCallbackPrefix = "/api/v3/auth/oauth/callback/"
+        public static let magicLinks = "/api/v3/auth/magic-links"
+        public static let magicLinkValidations = "/api/v3/auth/magic-links/validations"
+        public static let totpValidations = "/api/v3/auth/totps/validations"
+        public static let clientsMe = "/api/v3/clients/me"
+    }
+
+    public enum Header {
+        public static let environment = "x-portal-auth-environment-id"
+        public static let trace = "X-Portal-Trace-Id"
+    }
+
+    /// The query names of the redirect into the app.
+    public enum RedirectQuery {
+        public static let token = "token"
+        public static let error = "error"
+        public static let authMethod = "authMethod"
+        public static let loginType = "login_type"
+    }
+
+    /// `{"data": …}`, every success body.
+    public struct Envelope<Payload: Codable>: Codable {
+        public let data: Payload?
+        public init(data: Payload) { self.data = data }
+    }
+
+    /// `{"error": "…"}`, every error body.
+    public struct ErrorBody: Codable, Sendable {
+        public let error: String
+        public init(error: String) { self.error = error }
+    }
+
+    // MARK: Requests
+
+    /// A grant to exchange (`oauth/tokens`, `magic-links/validations`).
+    public struct GrantTokenBody: Codable, Sendable {
+        public let token: String
+        public init(token: String) { self.token = token }
+    }
+
+    public struct TotpCodeBody: Codable, Sendable {
+        public let code: String
+        public init(code: String) { self.code = code }
+    }
+
+    /// `isAccountAbstracted` is left out of the JSON when nil.
+    public struct MagicLinkBody: Codable, Sendable {
+        public let email: String
+        public let redirectUrl: String
+        public let fromEmail: String
+        public let templateId: String
+        public let isAccountAbstracted: Bool?
+
+        public init(email: String, redirectUrl: String, fromEmail: String, templateId: String, isAccountAbstracted: Bool?) {
+            self.email = email
+            self.redirectUrl = redirectUrl
+            self.fromEmail = fromEmail
+            self.templateId = templateId
+            self.isAccountAbstracted = isAccountAbstracted
+        }
+    }
+
+    // MARK: Responses (the value of "data")
+
+    public struct Methods: Codable, Sendable {
+        public let allowedAuthMethods: [String]?
+        public let autoCreateWallet: Bool?
+
+        public init(allowedAuthMethods: [String]?, autoCreateWallet: Bool?) {
+            self.allowedAuthMethods = allowedAuthMethods
+            self.autoCreateWallet = autoCreateWallet
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            allowedAuthMethods = c.lenient(.allowedAuthMethods)
+            autoCreateWallet = c.lenient(.autoCreateWallet)
+        }
+    }
+
+    public struct OAuthUrls: Codable, Sendable {
+        public let google: String?
+        public let apple: String?
+
+        public init(google: String?, apple: String?) {
+            self.google = google
+            self.apple = apple
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            google = c.lenient(.google)
+            apple = c.lenient(.apple)
+        }
+    }
+
+    /// The answer to a grant exchange (OAuth tokens and magic-link validations share it).
+    public struct Grant: Codable, Sendable {
+        public let endUserId: String?
+        public let clientId: String?
+        public let clientSessionToken: String?
+        public let isAccountAbstracted: Bool?
+        public let userJwt: String?
+        public let totpLink: String?
+
+        public init(endUserId: String?, clientId: String? = nil, clientSessionToken: String? = nil,
+                    isAccountAbstracted: Bool? = nil, userJwt: String? = nil, totpLink: String? = nil) {
+            self.endUserId = endUserId
+            self.clientId = clientId
+            self.clientSessionToken = clientSessionToken
+            self.isAccountAbstracted = isAccountAbstracted
+            self.userJwt = userJwt
+            self.totpLink = totpLink
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            endUserId = c.lenient(.endUserId)
+            clientId = c.lenient(.clientId)
+            clientSessionToken = c.lenient(.clientSessionToken)
+            isAccountAbstracted = c.lenient(.isAccountAbstracted)
+            userJwt = c.lenient(.userJwt)
+            totpLink = c.lenient(.totpLink)
+        }
+    }
+
+    public struct TotpValidation: Codable, Sendable {
+        public let clientId: String?
+        public let clientSessionToken: String?
+        public let isAccountAbstracted: Bool?
+
+        public init(clientId: String?, clientSessionToken: String?, isAccountAbstracted: Bool?) {
+            self.clientId = clientId
+            self.clientSessionToken = clientSessionToken
+            self.isAccountAbstracted = isAccountAbstracted
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            clientId = c.lenient(.clientId)
+            clientSessionToken = c.lenient(.clientSessionToken)
+            isAccountAbstracted = c.lenient(.isAccountAbstracted)
+        }
+    }
+
+    public struct Client: Codable, Sendable {
+        public let id: String?
+        public let endUserId: String?
+        public let isAccountAbstracted: Bool?
+
+        public init(id: String?, endUserId: String?, isAccountAbstracted: Bool?) {
+            self.id = id
+            self.endUserId = endUserId
+            self.isAccountAbstracted = isAccountAbstracted
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            id = c.lenient(.id)
+            endUserId = c.lenient(.endUserId)
+            isAccountAbstracted = c.lenient(.isAccountAbstracted)
+        }
+    }
+
+    /// `{"sent": true}` of `magic-links`.
+    public struct MagicLinkSent: Codable, Sendable {
+        public let sent: Bool?
+        public init(sent: Bool) { self.sent = sent }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            sent = c.lenient(.sent)
+        }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// The value for `key`, or nil when it is absent, null or of another type.
+    public func lenient<T: Decodable>(_ key: Key) -> T? {
+        (try? decodeIfPresent(T.self, forKey: key)) ?? nil
+    }
+}

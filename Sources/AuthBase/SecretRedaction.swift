@@ -1,0 +1,63 @@
+/// Removes anything shaped like a secret from text that came from outside (a redirect URL, a server
+/// body, a store message) before it goes into an error or a log line: Portal grants (`pg_…`) and
+/// session tokens (`pst_…`), and JWTs (`eyJ….…`: user JWTs, OIDC tokens, Turnkey sessions).
+///
+/// Works on runs of token characters (`A-Z a-z 0-9 _ - .`) in one linear pass over the bytes, so a
+/// hostile input costs no more than its length. Over-redacting a harmless word is fine; leaking is not.
+public enum SecretRedaction {
+    public static let placeholder = "[redacted]"
+
+    public static func redact(_ text: String) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count)
+        var runStart: Int?
+        let bytes = Array(text.utf8)
+        func flush(upTo end: Int) {
+            guard let start = runStart else { return }
+            let run = bytes[start..<end]
+            if looksSecret(run) { output += placeholder.utf8 } else { output += run }
+            runStart = nil
+        }
+        for (index, byte) in bytes.enumerated() {
+            if isTokenByte(byte) {
+                if runStart == nil { runStart = index }
+            } else {
+                flush(upTo: index)
+                output.append(byte)
+            }
+        }
+        flush(upTo: bytes.count)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    public static func containsSecret(_ text: String) -> Bool {
+        redact(text) != text
+    }
+
+    private static func looksSecret(_ run: ArraySlice<UInt8>) -> Bool {
+        guard run.count >= 4 else { return false }
+        if contains(run, "pg_") || contains(run, "pst_") { return true }
+        return contains(run, "eyJ") && run.contains(UInt8(ascii: "."))
+    }
+
+    private static func contains(_ run: ArraySlice<UInt8>, _ needle: StaticString) -> Bool {
+        let pattern = Array(UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount))
+        guard run.count >= pattern.count else { return false }
+        var index = run.startIndex
+        while index + pattern.count <= run.endIndex {
+            if run[index..<(index + pattern.count)].elementsEqual(pattern) { return true }
+            index += 1
+        }
+        return false
+    }
+
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."):
+            return true
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Where a signed-in session is kept between runs (GNOME Keyring in the app and CLI, memory in
+/// unit tests). It stores the secret text a core hands it and nothing else; the core owns the format.
+public protocol SessionStore: Sendable {
+    /// The stored secret for this environment, or nil when nothing is stored.
+    func load(authEnvironmentId: String) async throws -> String?
+    /// Replaces the stored secret. Returns only once it is durably stored.
+    func save(_ secret: String, authEnvironmentId: String) async throws
+    /// Removes the stored secret; removing nothing is not an error.
+    func delete(authEnvironmentId: String) async throws
+}
+
+/// A store could not do what was asked: which failure, as a fact. The app and the CLI turn it
+/// into words (for example: unlock the login keyring). Never contains the secret.
+public struct SessionStoreError: LocalizedError, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        /// No Secret Service (or no session bus) is running.
+        case noService
+        /// The collection holding the item is locked.
+        case locked
+        /// The unlock prompt was dismissed.
+        case dismissed
+        /// There is no default collection to keep items in.
+        case noCollection
+        /// The write seemed to succeed but the item does not read back.
+        case notKept
+        /// The delete seemed to succeed but the item is still there.
+        case notRemoved
+        case other
+    }
+
+    public var kind: Kind
+    /// The storage library's own words, for logs (never the secret).
+    public var detail: String
+
+    public init(_ kind: Kind, detail: String = "") {
+        self.kind = kind
+        self.detail = detail
+    }
+
+    public var description: String {
+        SecretRedaction.redact("SessionStoreError.\(kind.rawValue)\(detail.isEmpty ? "" : "(\(detail))")")
+    }
+
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,12 @@
+#pragma once
+/* The C side of PortalAuthGNOME, the platform layer: GLib/GIO, the libsoup client, libsecret and
+ * the dispatch bridge. Only what Swift cannot do itself lives here (macros, variadics, private
+ * symbols); everything else is called from Swift directly. No GTK: the CLI links this. */
+#include <glib.h>
+#include <glib-unix.h>
+#include <gio/gio.h>
+#include <libsoup/soup.h>
+#include <libsecret/secret.h>
+
+/* Makes libdispatch's main queue (MainActor, DispatchQueue.main) run under a GLib main loop. */
+void portal_platform_attach_dispatch_main_queue(void);

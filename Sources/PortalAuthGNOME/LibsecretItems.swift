@@ -1,0 +1,217 @@
+import AuthBase
+import CPortalPlatform
+
+/// `SecretItems` on libsecret's asynchronous API, called on GLib's main context (so the app's loop
+/// never blocks on D-Bus). Items go to the default collection ("login").
+public final class LibsecretItems: SecretItems, Sendable {
+    public let schemaName: String
+    private let schema: MainContextPointer<UnsafeMutablePointer<SecretSchema>>
+
+    /// A schema of string attributes. `SECRET_SCHEMA_NONE` keeps the schema name in `xdg:schema`,
+    /// so lookups find only this schema's items.
+    public init(schemaName: String, attributeNames: [String]) {
+        self.schemaName = schemaName
+        let types = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, nil)
+        for name in attributeNames {
+            g_hash_table_insert(types, g_strdup(name), UnsafeMutableRawPointer(bitPattern: Int(SECRET_SCHEMA_ATTRIBUTE_STRING.rawValue)))
+        }
+        schema = MainContextPointer(secret_schema_newv(schemaName, SECRET_SCHEMA_NONE, types))
+        g_hash_table_unref(types)
+    }
+
+    deinit { secret_schema_unref(schema.pointer) }
+
+    public func lookup(_ attributes: [String: String]) async throws -> String? {
+        let service = try await connect()
+        return try await call(attributes) { schema, table, callback, box in
+            secret_service_lookup(service.pointer, schema, table, nil, callback, box)
+        } finish: { result, error in
+            guard let value = secret_service_lookup_finish(service.pointer, result, &error) else { return nil }
+            defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
+            return secret_value_get_text(value).map { String(cString: $0) }
+        }
+    }
+
+    public func store(_ secret: String, label: String, attributes: [String: String]) async throws {
+        let service = try await connect()
+        let value = MainContextPointer(secret_value_new(secret, -1, "text/plain")!)
+        defer { secret_value_unref(UnsafeMutableRawPointer(value.pointer)) }
+        let stored: Bool = try await call(attributes) { schema, table, callback, box in
+            secret_service_store(service.pointer, schema, table, SECRET_COLLECTION_DEFAULT, label, value.pointer, nil, callback, box)
+        } finish: { result, error in
+            secret_service_store_finish(service.pointer, result, &error) != 0
+        }
+        if !stored { throw SessionStoreError(.notKept) }
+    }
+
+    public func clear(_ attributes: [String: String]) async throws {
+        let service = try await connect()
+        // FALSE without an error means nothing matched, which is fine.
+        let _: Bool = try await call(attributes) { schema, table, callback, box in
+            secret_service_clear(service.pointer, schema, table, nil, callback, box)
+        } finish: { result, error in
+            secret_service_clear_finish(service.pointer, result, &error) != 0
+        }
+    }
+
+    public func search(_ attributes: [String: String]) async throws -> [SecretItemSummary] {
+        let service = try await connect()
+        // SECRET_SEARCH_ALL without UNLOCK: never raises a prompt, and also returns locked items.
+        return try await call(attributes) { schema, table, callback, box in
+            secret_service_search(service.pointer, schema, table, SECRET_SEARCH_ALL, nil, callback, box)
+        } finish: { result, error in
+            var summaries: [SecretItemSummary] = []
+            var node = secret_service_search_finish(service.pointer, result, &error)
+            let list = node
+            while let current = node {
+                let item = current.pointee.data.assumingMemoryBound(to: SecretItem.self)
+                summaries.append(SecretItemSummary(attributes: Self.dictionary(secret_item_get_attributes(item)),
+                                                   isLocked: secret_item_get_locked(item) != 0))
+                node = current.pointee.next
+            }
+            g_list_free_full(list, g_object_unref)
+            return summaries
+        }
+    }
+
+    // MARK: - Plumbing
+
+    /// The Secret Service connection (libsecret keeps one per process). Any failure here means
+    /// there is no usable Secret Service.
+    private func connect() async throws -> MainContextPointer<UnsafeMutablePointer<SecretService>> {
+        try await withCheckedThrowingContinuation { continuation in
+            MainLoopBridge.invoke {
+                let box = Unmanaged.passRetained(ServiceCall(continuation)).toOpaque()
+                secret_service_get(SECRET_SERVICE_NONE, nil, { _, result, userData in
+                    let call = Unmanaged<ServiceCall>.fromOpaque(userData!).takeRetainedValue()
+                    var error: UnsafeMutablePointer<GError>?
+                    if let service = secret_service_get_finish(result, &error) {
+                        call.continuation.resume(returning: MainContextPointer(service))
+                    } else {
+                        let failure = GLibError.take(&error)
+                        call.continuation.resume(throwing: SessionStoreError(.noService, detail: failure?.message ?? ""))
+                    }
+                }, box)
+            }
+        }
+    }
+
+    /// Starts one libsecret call on the main context with `attributes` as a GHashTable, and finishes
+    /// it in its callback; a GError becomes the `SessionStoreError` it stands for.
+    private func call<T: Sendable>(
+        _ attributes: [String: String],
+        start: @escaping @Sendable (UnsafePointer<SecretSchema>, OpaquePointer, GAsyncReadyCallback, UnsafeMutableRawPointer) -> Void,
+        finish: @escaping @Sendable (OpaquePointer, inout UnsafeMutablePointer<GError>?) -> T
+    ) async throws -> T {
+        let schema = self.schema
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            MainLoopBridge.invoke {
+                PendingCall.begin(attributes: Self.table(attributes), schema: schema, start: start,
+                                  finish: finish, continuation: continuation)
+            }
+        }
+    }
+
+    private static func table(_ attributes: [String: String]) -> OpaquePointer {
+        let table = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free)!
+        for (name, value) in attributes { g_hash_table_insert(table, g_strdup(name), g_strdup(value)) }
+        return table
+    }
+
+    private static func dictionary(_ table: OpaquePointer?) -> [String: String] {
+        guard let table else { return [:] }
+        defer { g_hash_table_unref(table) }
+        var result: [String: String] = [:]
+        var iterator = GHashTableIter()
+        g_hash_table_iter_init(&iterator, table)
+        var key: gpointer?, value: gpointer?
+        while g_hash_table_iter_next(&iterator, &key, &value) != 0 {
+            guard let key, let value else { continue }
+            result[String(cString: key.assumingMemoryBound(to: CChar.self))] = String(cString: value.assumingMemoryBound(to: CChar.self))
+        }
+        return result
+    }
+}
+
+private final class ServiceCall {
+    let continuation: CheckedContinuation<MainContextPointer<UnsafeMutablePointer<SecretService>>, any Error>
+    init(_ continuation: CheckedContinuation<MainContextPointer<UnsafeMutablePointer<SecretService>>, any Error>) {
+        self.continuation = continuation
+    }
+}
+
+/// One call in flight, whatever its result type, as libsecret's callback sees it.
+private class CallInFlight {
+    func complete(_ result: OpaquePointer) {}
+}
+
+/// libsecret's callback for every call: finishes the retained `CallInFlight` passed as user data.
+private let finishCall: GAsyncReadyCallback = { _, result, userData in
+    Unmanaged<CallInFlight>.fromOpaque(userData!).takeRetainedValue().complete(result!)
+}
+
+/// One call in flight: keeps its attribute table alive until libsecret calls back.
+private final class PendingCall<T: Sendable>: CallInFlight {
+    let table: OpaquePointer
+    let finish: @Sendable (OpaquePointer, inout UnsafeMutablePointer<GError>?) -> T
+    let continuation: CheckedContinuation<T, any Error>
+
+    init(table: OpaquePointer, finish: @escaping @Sendable (OpaquePointer, inout UnsafeMutablePointer<GError>?) -> T,
+         continuation: CheckedContinuation<T, any Error>) {
+        self.table = table
+        self.finish = finish
+        self.continuation = continuation
+    }
+
+    deinit { g_hash_table_unref(table) }
+
+    /// Runs on the main context: starts the call with a retained `PendingCall` as its user data.
+    static func begin(attributes table: OpaquePointer, schema: MainContextPointer<UnsafeMutablePointer<SecretSchema>>,
+                      start: (UnsafePointer<SecretSchema>, OpaquePointer, GAsyncReadyCallback, UnsafeMutableRawPointer) -> Void,
+                      finish: @escaping @Sendable (OpaquePointer, inout UnsafeMutablePointer<GError>?) -> T,
+                      continuation: CheckedContinuation<T, any Error>) {
+        let pending: CallInFlight = PendingCall(table: table, finish: finish, continuation: continuation)
+        start(UnsafePointer(schema.pointer), table, finishCall, Unmanaged.passRetained(pending).toOpaque())
+    }
+
+    override func complete(_ result: OpaquePointer) {
+        var error: UnsafeMutablePointer<GError>?
+        let value = finish(result, &error)
+        if let failure = GLibError.take(&error) {
+            continuation.resume(throwing: KeyringErrors.classify(failure))
+        } else {
+            continuation.resume(returning: value)
+        }
+    }
+}
+
+/// Which store failure a libsecret or D-Bus error is: policy, so it lives in Swift.
+enum KeyringErrors {
+    static func classify(_ error: GLibError) -> SessionStoreError {
+        let kind: SessionStoreError.Kind
+        if error.domain == secret_error_get_quark() {
+            switch SecretError(rawValue: UInt32(bitPattern: error.code)) {
+            case SECRET_ERROR_IS_LOCKED: kind = .locked
+            case SECRET_ERROR_NO_SUCH_OBJECT: kind = .noCollection
+            default: kind = .other
+            }
+        } else if error.matches(g_io_error_quark(), Int32(G_IO_ERROR_CANCELLED.rawValue)) {
+            kind = .dismissed   // libsecret reports a dismissed prompt as a cancellation
+        } else if error.domain == g_dbus_error_quark() {
+            switch error.remoteName {
+            case "org.freedesktop.Secret.Error.IsLocked": kind = .locked
+            case "org.freedesktop.Secret.Error.NoSuchObject": kind = .noCollection
+            default: kind = noServiceCodes.contains(GDBusError(rawValue: UInt32(bitPattern: error.code))) ? .noService : .other
+            }
+        } else {
+            kind = .other
+        }
+        return SessionStoreError(kind, detail: error.message)
+    }
+
+    private static let noServiceCodes: [GDBusError] = [
+        G_DBUS_ERROR_SERVICE_UNKNOWN, G_DBUS_ERROR_NAME_HAS_NO_OWNER, G_DBUS_ERROR_SPAWN_SERVICE_NOT_FOUND,
+        G_DBUS_ERROR_SPAWN_SERVICE_INVALID, G_DBUS_ERROR_SPAWN_EXEC_FAILED, G_DBUS_ERROR_SPAWN_CHILD_EXITED,
+        G_DBUS_ERROR_SPAWN_FAILED, G_DBUS_ERROR_NO_SERVER, G_DBUS_ERROR_FILE_NOT_FOUND,
+    ]
+}

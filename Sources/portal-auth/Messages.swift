@@ -1,0 +1,113 @@
+import AuthBase
+import PortalAuth
+
+/// The CLI's words for every failure: what happened and what to do next, in one table. Text that
+/// came from outside (a server body, an `error=` value) is shown only after `Terminal.clean`, and
+/// never holds a grant, token or JWT (the cores redact those before they reach an error).
+enum Messages {
+    static let unexpected = "Something unexpected went wrong. Try again."
+
+    static func text(_ error: PortalAuthError) -> String {
+        switch error {
+        case .invalidArgument(let name):
+            return "The \(name) value is empty or not valid. Check the \(name) setting and try again."
+        case .magicLinkNotConfigured:
+            return "Sign-in links by email are not set up. Configure a sender address and template, or sign in another way."
+        case .authMethodUnavailable(let method):
+            return "\(method.displayName) sign-in is not enabled for this auth environment. Choose another sign-in method, or enable it in the Portal dashboard."
+        case .authenticationFailed(let reason):
+            return "The sign-in did not complete (\(Terminal.clean(reason))). Start the sign-in again."
+        case .malformedResponse(let path, let missing):
+            return "Portal's answer from \(path) had no \(missing). Try again later; if it keeps happening, check the API host setting."
+        case .invalidGrantResponse:
+            return "Portal accepted the sign-in but returned neither a session nor a two-factor step. Start a new sign-in."
+        case .invalidUserJwt(let detail):
+            return "The two-factor step could not be read: \(detail) Start a new sign-in."
+        case .userJwtExpired:
+            return "The two-factor step has expired. Start the sign-in again to get a new one."
+        case .sessionStorageFailure(let failure):
+            return "The sign-in session could not be read or saved: " + text(failure)
+        case .accountAbstractionUnavailable(let message):
+            return "Account abstraction is not available for this auth environment (\(Terminal.clean(message))). Turn off account abstraction or enable it in the Portal dashboard."
+        case .rateLimited(let seconds):
+            let wait = seconds.map { "Wait \($0) seconds" } ?? "Wait a minute"
+            return "Portal refused more attempts for now. \(wait), then try again."
+        case .totpQrUnavailable:
+            return "The two-factor QR code could not be made. Type the secret key into your authenticator app instead."
+        }
+    }
+
+    static func text(_ error: PortalRequestsError) -> String {
+        switch error {
+        case .unauthorized(let path) where path == PortalWire.Path.oauthUrls:
+            return "Portal refused to start the sign-in (401). This is a setup problem, not an expired link: "
+                + "check that the redirect URL is on the auth environment's allow list, that the auth environment ID is right, "
+                + "and that every enabled provider has its credentials in the Portal dashboard."
+        case .unauthorized(let path) where path == PortalWire.Path.clientsMe:
+            return "Portal no longer accepts this session (401). Sign in again."
+        case .unauthorized:
+            return "Portal refused the sign-in (401): the link may have expired or been used already, or it was issued for another auth environment. Start a new sign-in."
+        case .clientError(let status, let detail):
+            return "Portal rejected the request (\(status) - \(Terminal.clean(detail))). Check the input and try again."
+        case .internalServerError(let status, let detail):
+            return "Portal had a server error (\(status) - \(Terminal.clean(detail))). Try again in a moment."
+        case .redirectError(let status, _):
+            return "Portal answered with an unexpected redirect (\(status)). Check the API host setting."
+        case .couldNotParseHttpResponse:
+            return "Portal's answer could not be read. Check the API host setting and try again."
+        }
+    }
+
+    static func text(_ error: PortalCredentialError) -> String {
+        switch error {
+        case .unavailable: return "No session is available. Sign in first."
+        case .providerFailure: return "The session could not be provided. Sign in again."
+        case .sessionInvalidated: return "This session has ended. Sign in again."
+        case .invalidApiKey: return "The credential is not valid. Sign in again."
+        }
+    }
+
+    static func text(_ error: PortalAuthSignInError) -> String {
+        switch error {
+        case .closed: return "The sign-in was cancelled before it finished. Start it again when you are ready."
+        case .unavailable: return "The browser sign-in cannot start: it needs a web browser and a redirect URL with the app's own scheme. Check both, or copy the sign-in link into a browser yourself."
+        case .signInInProgress: return "A sign-in is already running. Finish or cancel it first."
+        case .callbackIncomplete: return "The browser came back without a sign-in result for this app. Start the sign-in again."
+        }
+    }
+
+    static func text(_ error: TransportError) -> String {
+        let host = Terminal.clean(error.host)
+        switch error.kind {
+        case .cannotConnect: return "Could not connect to \(host). Check that it is running and that you are online, then try again."
+        case .timedOut: return "\(host) did not answer in time. Try again in a moment."
+        case .connectionLost: return "The connection to \(host) closed before an answer arrived. Try again."
+        case .cancelled: return "The request to \(host) was cancelled."
+        case .untrustedCertificate:
+            return "The connection to \(host) is not trusted (\(Terminal.clean(error.detail))): its certificate is unknown, expired or for another host. Nothing was sent. If this is your own server, add its CA with --ca-file."
+        case .responseTooLarge: return "\(host) sent an answer too large to be a sign-in response. Check the API host setting."
+        case .invalidRequest: return "The request to \(host) could not be built, so nothing was sent. Check the API host setting."
+        case .other: return "The request to \(host) failed (\(Terminal.clean(error.detail))). Try again."
+        }
+    }
+
+    static func text(_ error: SessionStoreError) -> String {
+        switch error.kind {
+        case .noService: return "No keyring service is running. Install and start gnome-keyring (or another Secret Service) and sign in again."
+        case .locked: return "Your login keyring is locked. Unlock it in Passwords and Keys (Seahorse) and try again."
+        case .dismissed: return "The keyring unlock prompt was dismissed, so the keyring stayed locked. Unlock your login keyring in Passwords and Keys (Seahorse) and try again."
+        case .noCollection: return "There is no default keyring to keep the session in. Create a login keyring in Passwords and Keys (Seahorse) and sign in again."
+        case .notKept: return "The keyring did not keep the session. Unlock your login keyring in Passwords and Keys (Seahorse) and try again."
+        case .notRemoved: return "The keyring did not remove the session. Remove \"Portal Sign-In session\" in Passwords and Keys (Seahorse), or unlock your login keyring and try again."
+        case .other: return "The keyring failed (\(Terminal.clean(error.detail))). Check your keyring in Passwords and Keys (Seahorse) and try again."
+        }
+    }
+}
+
+/// Text from the network or a redirect, made safe to print on a terminal: control characters
+/// (escape sequences that could rewrite the screen, bells, line breaks) are dropped.
+enum Terminal {
+    static func clean(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.filter { !($0.properties.generalCategory == .control || $0.properties.generalCategory == .format) || $0 == " " }))
+    }
+}

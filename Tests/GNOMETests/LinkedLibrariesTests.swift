@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+
+/// The layers hold by the build, not by discipline: the CLI and the emulator are linked without
+/// GTK or libadwaita, because only the UI's C module includes them (Package.swift).
+@Suite struct LinkedLibrariesTests {
+    private func linkedLibraries(_ executable: String) throws -> [String] {
+        try #require(FileManager.default.isExecutableFile(atPath: executable), "\(executable) must be built first")
+        let result = Subprocess.run("/usr/bin/ldd", [executable])
+        try #require(result.status == 0, "ldd failed: \(result.stderr)")
+        return result.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    private func uiLibraries(_ libraries: [String]) -> [String] {
+        libraries.filter { $0.hasPrefix("libgtk-4") || $0.hasPrefix("libadwaita") || $0.hasPrefix("libqrencode") }
+    }
+
+    @Test(arguments: ["portal-auth", "portal-auth-emulator"])
+    func commandLineProgramsLinkNoGTK(program: String) throws {
+        let libraries = try linkedLibraries(Binaries.directory.appendingPathComponent(program).path)
+        #expect(uiLibraries(libraries) == [], "\(program) links UI libraries")
+        #expect(libraries.contains { $0.hasPrefix("libsoup-3") }, "\(program) should link libsoup")
+    }
+
+    /// The positive control: the same check finds GTK and libadwaita in the app.
+    @Test func theAppLinksGTKAndLibadwaita() throws {
+        let found = uiLibraries(try linkedLibraries(Binaries.app))
+        #expect(found.contains { $0.hasPrefix("libgtk-4") })
+        #expect(found.contains { $0.hasPrefix("libadwaita") })
+    }
+}
