@@ -7,6 +7,7 @@
 #include <gio/gio.h>
 #include <libsoup/soup.h>
 #include <libsecret/secret.h>
+#include "crypto.h"
 
 /* Makes libdispatch's main queue (MainActor, DispatchQueue.main) run under a GLib main loop. */
 void portal_platform_attach_dispatch_main_queue(void);

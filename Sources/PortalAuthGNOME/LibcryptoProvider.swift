@@ -1,0 +1,47 @@
+import AuthBase
+import CPortalPlatform
+
+/// `CryptoProvider` on OpenSSL's libcrypto, through the platform layer's C module (crypto.c).
+public struct LibcryptoProvider: CryptoProvider {
+    public init() {}
+
+    public func generateP256() throws -> P256KeyPair {
+        var privateKey = [UInt8](repeating: 0, count: 32)
+        var publicKey = [UInt8](repeating: 0, count: 33)
+        guard portal_p256_generate(&privateKey, &publicKey) == 1 else { throw CryptoError("generate a P-256 key") }
+        return P256KeyPair(privateKey: privateKey, publicKey: publicKey)
+    }
+
+    public func p256PublicKey(privateKey: [UInt8]) throws -> [UInt8] {
+        guard privateKey.count == 32 else { throw CryptoError("read a P-256 private key") }
+        var publicKey = [UInt8](repeating: 0, count: 33)
+        guard portal_p256_public_key(privateKey, &publicKey) == 1 else { throw CryptoError("read a P-256 private key") }
+        return publicKey
+    }
+
+    public func p256Sign(_ message: [UInt8], privateKey: [UInt8]) throws -> [UInt8] {
+        guard privateKey.count == 32 else { throw CryptoError("sign with a P-256 key") }
+        var signature = [UInt8](repeating: 0, count: PORTAL_P256_SIGNATURE_MAX_BYTES)
+        var length = 0
+        guard portal_p256_sign(privateKey, message, message.count, &signature, &length) == 1 else {
+            throw CryptoError("sign with a P-256 key")
+        }
+        return Array(signature.prefix(length))
+    }
+
+    public func p256Verify(_ signature: [UInt8], message: [UInt8], publicKey: [UInt8]) -> Bool {
+        portal_p256_verify(publicKey, publicKey.count, message, message.count, signature, signature.count) == 1
+    }
+
+    public func sha256(_ data: [UInt8]) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: 32)
+        // EVP_Digest fails only when the library itself is broken; an empty digest then matches nothing.
+        return portal_sha256(data, data.count, &digest) == 1 ? digest : []
+    }
+
+    public func randomBytes(_ count: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        guard portal_random_bytes(&bytes, count) == 1 else { throw CryptoError("read random bytes") }
+        return bytes
+    }
+}
