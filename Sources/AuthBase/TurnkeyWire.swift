@@ -1,0 +1,355 @@
+import Foundation
+
+/// Turnkey's Auth Proxy and API on the wire (`../shared/reference/turnkey-facts.md`), shared by the
+/// `TurnkeyAuth` core and the emulator: paths, headers, the JSON bodies. Optional fields are left out
+/// of the JSON when nil; response fields decode leniently (a field of the wrong type counts as missing).
+public enum TurnkeyWire {
+    /// Auth Proxy paths, under the Auth Proxy URL (`https://authproxy.turnkey.com`; the emulator's
+    /// `/turnkey/auth-proxy`). Every endpoint is a POST.
+    public enum AuthProxyPath {
+        public static let walletKitConfig = "/v1/wallet_kit_config"
+        public static let account = "/v1/account"
+        public static let oauth2Authenticate = "/v1/oauth2_authenticate"
+        public static let oauthLogin = "/v1/oauth_login"
+        public static let signup = "/v1/signup_v2"
+    }
+
+    /// API paths, under the API URL (`https://api.turnkey.com`; the emulator's `/turnkey/api`).
+    /// Requests are stamped (`X-Stamp`).
+    public enum APIPath {
+        public static let whoami = "/public/v1/query/whoami"
+        public static let getUser = "/public/v1/query/get_user"
+        public static let stampLogin = "/public/v1/submit/stamp_login"
+        public static let getActivity = "/public/v1/query/get_activity"
+    }
+
+    public enum Header {
+        public static let authProxyConfigId = "X-Auth-Proxy-Config-ID"
+        public static let stamp = "X-Stamp"
+        public static let clientVersion = "X-Client-Version"
+    }
+
+    /// The emulator's paths for the hosted pages and its base paths (DESIGN.md, Turnkey section).
+    public enum EmulatorPath {
+        public static let authProxyBase = "/turnkey/auth-proxy"
+        public static let apiBase = "/turnkey/api"
+        public static let oauthOrigin = "/turnkey/oauth-origin"
+        public static let oauthRedirect = "/turnkey/oauth-redirect"
+        public static let admin = "/emulator/v1/turnkey"
+    }
+
+    public static let stampScheme = "SIGNATURE_SCHEME_TK_API_P256"
+    public static let stampLoginActivity = "ACTIVITY_TYPE_STAMP_LOGIN"
+    public static let oidcTokenFilter = "OIDC_TOKEN"
+
+    /// The provider names `oauth2_authenticate` takes.
+    public enum OAuth2Provider: String, Codable, Sendable {
+        case discord = "OAUTH2_PROVIDER_DISCORD"
+        case x = "OAUTH2_PROVIDER_X"
+    }
+
+    /// `{"code":…,"message":…,"details":[…]}`, every Turnkey error body (google.rpc.Status).
+    public struct ErrorBody: Codable, Sendable {
+        public let code: Int?
+        public let message: String?
+        public let details: [JSONValue]?
+
+        public init(code: Int, message: String, details: [JSONValue] = []) {
+            self.code = code
+            self.message = message
+            self.details = details
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            code = c.lenient(.code)
+            message = c.lenient(.message)
+            details = c.lenient(.details)
+        }
+    }
+
+    /// `{}`, the request of `wallet_kit_config`.
+    public struct Empty: Codable, Sendable {
+        public init() {}
+    }
+
+    // MARK: Auth Proxy
+
+    public struct WalletKitConfig: Codable, Sendable {
+        public let enabledProviders: [String]?
+        /// Seconds, as a string (int64 in proto JSON).
+        public let sessionExpirationSeconds: String?
+        public let organizationId: String?
+        /// Provider name (`google`, `apple`, `x`, `discord`) to client ID.
+        public let oauthClientIds: [String: String]?
+        public let oauthRedirectUrl: String?
+        public let otpAlphanumeric: Bool?
+        public let otpLength: String?
+
+        public init(enabledProviders: [String], sessionExpirationSeconds: String, organizationId: String,
+                    oauthClientIds: [String: String]? = nil, oauthRedirectUrl: String? = nil,
+                    otpAlphanumeric: Bool? = nil, otpLength: String? = nil) {
+            self.enabledProviders = enabledProviders
+            self.sessionExpirationSeconds = sessionExpirationSeconds
+            self.organizationId = organizationId
+            self.oauthClientIds = oauthClientIds
+            self.oauthRedirectUrl = oauthRedirectUrl
+            self.otpAlphanumeric = otpAlphanumeric
+            self.otpLength = otpLength
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            enabledProviders = c.lenient(.enabledProviders)
+            sessionExpirationSeconds = c.lenient(.sessionExpirationSeconds)
+            organizationId = c.lenient(.organizationId)
+            oauthClientIds = c.lenient(.oauthClientIds)
+            oauthRedirectUrl = c.lenient(.oauthRedirectUrl)
+            otpAlphanumeric = c.lenient(.otpAlphanumeric)
+            otpLength = c.lenient(.otpLength)
+        }
+    }
+
+    public struct AccountRequest: Codable, Sendable {
+        public let filterType: String
+        public let filterValue: String
+        public init(oidcToken: String) {
+            filterType = TurnkeyWire.oidcTokenFilter
+            filterValue = oidcToken
+        }
+    }
+
+    public struct AccountResponse: Codable, Sendable {
+        public let organizationId: String?
+        public init(organizationId: String?) { self.organizationId = organizationId }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            organizationId = c.lenient(.organizationId)
+        }
+    }
+
+    public struct OAuth2AuthenticateRequest: Codable, Sendable {
+        public let authCode: String
+        public let clientId: String
+        public let codeVerifier: String
+        public let nonce: String
+        public let provider: OAuth2Provider
+        public let redirectUri: String
+
+        public init(authCode: String, clientId: String, codeVerifier: String, nonce: String,
+                    provider: OAuth2Provider, redirectUri: String) {
+            self.authCode = authCode
+            self.clientId = clientId
+            self.codeVerifier = codeVerifier
+            self.nonce = nonce
+            self.provider = provider
+            self.redirectUri = redirectUri
+        }
+    }
+
+    public struct OAuth2AuthenticateResponse: Codable, Sendable {
+        public let oidcToken: String?
+        public init(oidcToken: String) { self.oidcToken = oidcToken }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            oidcToken = c.lenient(.oidcToken)
+        }
+    }
+
+    public struct OAuthLoginRequest: Codable, Sendable {
+        public let invalidateExisting: Bool
+        public let oidcToken: String
+        public let organizationId: String?
+        public let publicKey: String
+
+        public init(invalidateExisting: Bool, oidcToken: String, organizationId: String?, publicKey: String) {
+            self.invalidateExisting = invalidateExisting
+            self.oidcToken = oidcToken
+            self.organizationId = organizationId
+            self.publicKey = publicKey
+        }
+    }
+
+    public struct OAuthLoginResponse: Codable, Sendable {
+        /// The session JWT.
+        public let session: String?
+        public init(session: String) { self.session = session }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            session = c.lenient(.session)
+        }
+    }
+
+    /// One entry of `signup_v2.oauthProviders`: the primary provider with its token, or a
+    /// secondary client ID as claims (`aud` = that client ID, `iss` and `sub` from the primary token).
+    public struct OAuthProviderParams: Codable, Sendable, Equatable {
+        public let providerName: String
+        public let oidcToken: String?
+        public let oidcClaims: OIDCClaims?
+
+        public init(providerName: String, oidcToken: String) {
+            self.providerName = providerName
+            self.oidcToken = oidcToken
+            self.oidcClaims = nil
+        }
+
+        public init(providerName: String, oidcClaims: OIDCClaims) {
+            self.providerName = providerName
+            self.oidcToken = nil
+            self.oidcClaims = oidcClaims
+        }
+    }
+
+    public struct OIDCClaims: Codable, Sendable, Equatable {
+        public let aud: String
+        public let iss: String
+        public let sub: String
+        public init(aud: String, iss: String, sub: String) {
+            self.aud = aud
+            self.iss = iss
+            self.sub = sub
+        }
+    }
+
+    public struct SignupRequest: Codable, Sendable {
+        public let apiKeys: [JSONValue]
+        public let authenticators: [JSONValue]
+        public let oauthProviders: [OAuthProviderParams]
+        public let organizationName: String?
+        public let userName: String?
+        public let userEmail: String?
+
+        public init(oauthProviders: [OAuthProviderParams], organizationName: String?, userName: String?, userEmail: String?) {
+            apiKeys = []
+            authenticators = []
+            self.oauthProviders = oauthProviders
+            self.organizationName = organizationName
+            self.userName = userName
+            self.userEmail = userEmail
+        }
+    }
+
+    public struct SignupResponse: Codable, Sendable {
+        public let organizationId: String?
+        public let userId: String?
+        public init(organizationId: String, userId: String) {
+            self.organizationId = organizationId
+            self.userId = userId
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            organizationId = c.lenient(.organizationId)
+            userId = c.lenient(.userId)
+        }
+    }
+
+    // MARK: API (stamped)
+
+    /// `X-Stamp` before base64url: the compressed public key (hex), the scheme, the DER signature (hex).
+    public struct Stamp: Codable, Sendable, Equatable {
+        public let publicKey: String
+        public let scheme: String
+        public let signature: String
+
+        public init(publicKey: String, signature: String) {
+            self.publicKey = publicKey
+            scheme = TurnkeyWire.stampScheme
+            self.signature = signature
+        }
+    }
+
+    public struct WhoamiRequest: Codable, Sendable {
+        public let organizationId: String
+        public init(organizationId: String) { self.organizationId = organizationId }
+    }
+
+    public struct WhoamiResponse: Codable, Sendable {
+        public let organizationId: String?
+        public let organizationName: String?
+        public let userId: String?
+        public let username: String?
+
+        public init(organizationId: String, organizationName: String, userId: String, username: String) {
+            self.organizationId = organizationId
+            self.organizationName = organizationName
+            self.userId = userId
+            self.username = username
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            organizationId = c.lenient(.organizationId)
+            organizationName = c.lenient(.organizationName)
+            userId = c.lenient(.userId)
+            username = c.lenient(.username)
+        }
+    }
+
+    public struct GetUserRequest: Codable, Sendable {
+        public let organizationId: String
+        public let userId: String
+        public init(organizationId: String, userId: String) {
+            self.organizationId = organizationId
+            self.userId = userId
+        }
+    }
+
+    /// `{"user": {...}}` of `get_user`; the fields are read as JSON (the core shows a few).
+    public struct GetUserResponse: Codable, Sendable {
+        public let user: JSONValue?
+        public init(user: JSONValue) { self.user = user }
+    }
+
+    public struct StampLoginRequest: Codable, Sendable {
+        public struct Parameters: Codable, Sendable {
+            /// Seconds, as a string.
+            public let expirationSeconds: String
+            public let invalidateExisting: Bool
+            /// The new session key's compressed public key (hex).
+            public let publicKey: String
+
+            public init(expirationSeconds: String, invalidateExisting: Bool, publicKey: String) {
+                self.expirationSeconds = expirationSeconds
+                self.invalidateExisting = invalidateExisting
+                self.publicKey = publicKey
+            }
+        }
+
+        public let type: String
+        /// Milliseconds since 1970, as a string.
+        public let timestampMs: String
+        public let organizationId: String
+        public let parameters: Parameters
+
+        public init(timestampMs: String, organizationId: String, parameters: Parameters) {
+            type = TurnkeyWire.stampLoginActivity
+            self.timestampMs = timestampMs
+            self.organizationId = organizationId
+            self.parameters = parameters
+        }
+    }
+
+    public struct GetActivityRequest: Codable, Sendable {
+        public let organizationId: String
+        public let activityId: String
+        public init(organizationId: String, activityId: String) {
+            self.organizationId = organizationId
+            self.activityId = activityId
+        }
+    }
+
+    /// `{"activity": v1Activity}` of `stamp_login` and `get_activity`. The session of a finished
+    /// stamp login is `activity.result.stampLoginResult.session`.
+    public struct ActivityResponse: Codable, Sendable {
+        public let activity: JSONValue?
+        public init(activity: JSONValue) { self.activity = activity }
+
+        public var status: String? { activity?["status"]?.stringValue }
+        public var activityId: String? { activity?["id"]?.stringValue }
+        public var stampLoginSession: String? { activity?["result"]?["stampLoginResult"]?["session"]?.stringValue }
+    }
+}
