@@ -20,6 +20,7 @@ extension PortalAuthError: LocalizedError, CustomStringConvertible {
         case .accountAbstractionUnavailable(let message): facts = "accountAbstractionUnavailable(\(message))"
         case .rateLimited(let seconds): facts = "rateLimited(retryAfterSeconds: \(seconds.map(String.init) ?? "nil"))"
         case .totpQrUnavailable: facts = "totpQrUnavailable"
+        case .unsafeAuthorizeUrl(let scheme): facts = "unsafeAuthorizeUrl(scheme: \(scheme))"
         }
         return SecretRedaction.redact("PortalAuthError." + facts)
     }

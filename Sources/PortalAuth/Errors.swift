@@ -17,6 +17,9 @@ public enum PortalAuthError: Error, Sendable, Equatable {
     case userJwtExpired
     case sessionStorageFailure(SessionStoreError)
     case accountAbstractionUnavailable(message: String)
+    /// Portal answered an authorize URL that is neither `https:` nor `http:` to this machine;
+    /// nothing was opened.
+    case unsafeAuthorizeUrl(scheme: String)
     /// Portal refused more attempts for now: sign-in emails (`sendMagicLink`) or codes (`verifyTotp`).
     case rateLimited(retryAfterSeconds: Int?)
     case totpQrUnavailable

@@ -20,12 +20,12 @@ extension PortalAuth {
         guard RedirectURL.matches(url, redirectUrl: redirectUrl) else { return nil }
 
         let parameters = RedirectURL.queryParameters(of: url.trimmingCharacters(in: .whitespacesAndNewlines))
-        if let error = parameters["error"] {
+        if let error = parameters[PortalWire.RedirectQuery.error] {
             log("the redirect reported a failed sign-in")
             let bounded = SecretRedaction.redact(String(error.prefix(RedirectURL.maxErrorLength)))
             throw PortalAuthError.authenticationFailed(error: String(bounded.prefix(RedirectURL.maxErrorLength)))
         }
-        guard let token = parameters["token"], !token.isEmpty else { return nil }
+        guard let token = parameters[PortalWire.RedirectQuery.token], !token.isEmpty else { return nil }
         guard let route = GrantRoute(parameters) else { return nil }
 
         // An already-cancelled caller must not spend a single-use grant it no longer wants.
@@ -57,6 +57,7 @@ extension PortalAuth {
             // Remembered before the save: the grant is spent, so a failed save must leave the
             // re-delivered redirect able to finish it.
             replaySlot.remember(token: token, result: .authenticated(result), pendingSave: persisted)
+            endPendingSignIn(answering: route)
             try await saveSession(persisted)
             return .authenticated(result)
         }
@@ -67,6 +68,7 @@ extension PortalAuth {
         }
         let step = TotpRequiredResult(userJwt: userJwt, totpLink: grant.totpLink, endUserId: grant.endUserId ?? "")
         replaySlot.remember(token: token, result: .totpRequired(step), pendingSave: nil)
+        endPendingSignIn(answering: route)
         log("a TOTP code is required for end user \(step.endUserId); nothing saved")
         return .totpRequired(step)
     }
@@ -93,20 +95,26 @@ extension PortalAuth {
     }
 }
 
-/// Which endpoint can exchange a redirect's grant.
-enum GrantRoute {
+/// Which endpoint can exchange a redirect's grant, and for which sign-in method.
+enum GrantRoute: Equatable {
     case magicLink
-    case oauth
+    /// Google or Apple, from `login_type`.
+    case oauth(AuthMethod)
 
     init?(_ parameters: [String: String]) {
-        if parameters["authMethod"] == AuthMethod.emailMagicLink.rawValue {
+        if parameters[PortalWire.RedirectQuery.authMethod] == AuthMethod.emailMagicLink.rawValue {
             self = .magicLink
-        } else if let loginType = parameters["login_type"],
-                  loginType == AuthMethod.google.rawValue || loginType == AuthMethod.apple.rawValue {
-            self = .oauth
+        } else if let loginType = parameters[PortalWire.RedirectQuery.loginType].flatMap(AuthMethod.init(rawValue:)),
+                  loginType == .google || loginType == .apple {
+            self = .oauth(loginType)
         } else {
             return nil
         }
+    }
+
+    var method: AuthMethod {
+        if case .oauth(let provider) = self { return provider }
+        return .emailMagicLink
     }
 
     var path: String {

@@ -33,6 +33,10 @@ extension PortalAuth {
         defer { endSignIn() }
 
         var authorizeUrl = try await authorizeUrl(for: method).authorizeUrl
+        // From here on a redirect for this provider is expected; however this call ends (success,
+        // failure, cancellation), the record ends with it, so a late redirect is unsolicited.
+        let pendingId = beginPendingSignIn(.oauth(method))
+        defer { endPendingSignIn(pendingId) }
         if prefersAccountChooser { authorizeUrl = Self.appendingAccountChooser(to: authorizeUrl) }
         guard let url = URL(string: authorizeUrl) else {
             throw PortalAuthError.malformedResponse(path: PortalWire.Path.oauthUrls, missing: method.rawValue.lowercased())
@@ -49,12 +53,22 @@ extension PortalAuth {
             throw PortalAuthSignInError.unavailable
         }
 
-        // The stream ends (nil) when the task is cancelled.
+        // The stream ends (nil) when the task is cancelled. URIs that are not this sign-in's redirect
+        // (another app's link, a magic link, a mistaken paste) are passed over: the sign-in keeps waiting.
         var iterator = stream.makeAsyncIterator()
-        guard let callback = await iterator.next(), !Task.isCancelled else {
-            log("sign-in cancelled before the redirect arrived")
-            throw PortalAuthSignInError.closed
+        var callback: String?
+        while callback == nil {
+            guard let next = await iterator.next(), !Task.isCancelled else {
+                log("sign-in cancelled before the redirect arrived")
+                throw PortalAuthSignInError.closed
+            }
+            if let incoming = incomingRedirect(next), incoming.isError || incoming.method == method {
+                callback = next
+            } else {
+                log("passed over a URI that is not this sign-in's redirect")
+            }
         }
+        guard let callback else { throw PortalAuthSignInError.closed }
 
         let result: AuthResult?
         do {

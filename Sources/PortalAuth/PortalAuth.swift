@@ -21,11 +21,16 @@ public final class PortalAuth: Sendable {
     let browser: (any BrowserLauncher)?
     let redirects: (any RedirectSource)?
     let logger: (any PortalAuthLogger)?
+    let pendingStore: any PendingSignInStore
+    /// The clock pending sign-ins and user JWTs are checked against (injectable for tests).
+    let now: @Sendable () -> Date
 
     /// Serialises everything that touches the replay slot or the store, in arrival order.
     let mutex = AsyncMutex()
     let replaySlot = ReplaySlot()
     let signInState = Mutex(SignInState())
+    /// The sign-in this instance waits for (mirrored in `pendingStore`).
+    let pendingState = Mutex<PendingSignIn?>(nil)
 
     struct SignInState {
         var prefersEphemeralWebBrowserSession = false
@@ -40,9 +45,11 @@ public final class PortalAuth: Sendable {
         magicLink: MagicLinkConfig? = nil, isAccountAbstracted: Bool? = nil,
         transport: any HTTPTransport, sessionStore: any SessionStore,
         browser: (any BrowserLauncher)? = nil, redirects: (any RedirectSource)? = nil,
-        logger: (any PortalAuthLogger)? = nil
+        logger: (any PortalAuthLogger)? = nil,
+        pendingSignIns: any PendingSignInStore = InMemoryPendingSignInStore(),
+        now: @escaping @Sendable () -> Date = { Date() }
     ) throws {
-        guard !authEnvironmentId.isBlank else { throw PortalAuthError.invalidArgument(name: "authEnvironmentId") }
+        guard Self.isValidAuthEnvironmentId(authEnvironmentId) else { throw PortalAuthError.invalidArgument(name: "authEnvironmentId") }
         guard !redirectUrl.isBlank else { throw PortalAuthError.invalidArgument(name: "redirectUrl") }
         let environment = authEnvironmentId.trimmingCharacters(in: .whitespacesAndNewlines)
         let baseURL = try ApiHost.baseURL(from: apiHost)
@@ -57,6 +64,12 @@ public final class PortalAuth: Sendable {
         self.browser = browser
         self.redirects = redirects
         self.logger = logger
+        self.pendingStore = pendingSignIns
+        self.now = now
+        // A sign-in started before a restart still counts, within its 15 minutes and this environment.
+        if let kept = pendingSignIns.load(), kept.authEnvironmentId == environment, kept.isLive(at: now()) {
+            pendingState.withLock { $0 = kept }
+        }
     }
 
     /// When true, `signInWith*` asks the provider to show its account chooser
@@ -83,12 +96,16 @@ public final class PortalAuth: Sendable {
     /// A fresh Google authorize URL for a browser of your choice; finish with `handleRedirect`.
     /// Never cache it: its `state` is single use.
     public func loginWithGoogle() async throws -> AuthorizeUrlResult {
-        try await authorizeUrl(for: .google)
+        let result = try await authorizeUrl(for: .google)
+        _ = beginPendingSignIn(.oauth(.google))
+        return result
     }
 
     /// A fresh Apple authorize URL; see `loginWithGoogle()`.
     public func loginWithApple() async throws -> AuthorizeUrlResult {
-        try await authorizeUrl(for: .apple)
+        let result = try await authorizeUrl(for: .apple)
+        _ = beginPendingSignIn(.oauth(.apple))
+        return result
     }
 
     func authorizeUrl(for method: AuthMethod) async throws -> AuthorizeUrlResult {
@@ -103,6 +120,12 @@ public final class PortalAuth: Sendable {
         guard !url.isEmpty else {
             log("\(method.rawValue) is not enabled for auth environment \(authEnvironmentId)")
             throw PortalAuthError.authMethodUnavailable(method)
+        }
+        // Whatever the server answers is handed to the desktop's default handler: only a web page
+        // may go there, never file:, smb:, apt: or plain http to another machine.
+        guard URLPolicy.isSecureOrLoopback(url) else {
+            log("refused an authorize URL that is neither https nor http to this machine")
+            throw PortalAuthError.unsafeAuthorizeUrl(scheme: URLText(url).schemeName ?? "")
         }
         return AuthorizeUrlResult(authorizeUrl: url)
     }
@@ -123,6 +146,7 @@ public final class PortalAuth: Sendable {
             if response.status == 429 { return PortalAuthError.rateLimited(retryAfterSeconds: PortalAPI.retryAfterSeconds(response)) }
             return self.accountAbstractionError(response)
         }
+        _ = beginPendingSignIn(.magicLink(email: address))
         log("magic link sent")
     }
 

@@ -39,7 +39,7 @@ public final class PortalClient: Sendable {
     /// - Throws: `PortalAuthError.invalidArgument(name:)` for a blank `authEnvironmentId` or a
     ///   bad `apiHost` (same rules as `PortalAuth`).
     public init(session: PortalSession, apiHost: String, authEnvironmentId: String, transport: any HTTPTransport) throws {
-        guard !authEnvironmentId.isBlank else { throw PortalAuthError.invalidArgument(name: "authEnvironmentId") }
+        guard PortalAuth.isValidAuthEnvironmentId(authEnvironmentId) else { throw PortalAuthError.invalidArgument(name: "authEnvironmentId") }
         let baseURL = try ApiHost.baseURL(from: apiHost)
         self.session = session
         self.api = PortalAPI(

@@ -151,11 +151,18 @@ struct SignInTests {
         #expect(f.store.saveCount == 0)
     }
 
-    @Test func callbackNotForThisInstanceIsCallbackIncomplete() async throws {
+    @Test func aCallbackWithoutAResultKeepsTheSignInWaitingAndSpendsNothing() async throws {
         let f = try Fixture()
         f.transport.reply(Wire.authorizeUrls)
-        redirectOnOpen(f, "\(Fixture.redirectUrl)?state=s1")
-        await #expect(throws: PortalAuthSignInError.callbackIncomplete) { try await f.auth.signInWithGoogle() }
+        let delivered = Box(false)
+        redirectOnOpen(f, "\(Fixture.redirectUrl)?state=s1", delivered: delivered)
+        let task = Task { try await f.auth.signInWithGoogle() }
+        await f.browser.opened.wait()
+        #expect(await eventually { delivered.current })
+        // Still waiting for its real redirect: only Cancel ends it.
+        #expect(f.auth.pendingSignIn?.method == .oauth(.google))
+        task.cancel()
+        await #expect(throws: PortalAuthSignInError.closed) { try await task.value }
         #expect(f.transport.requests.count == 1)
     }
 

@@ -37,16 +37,29 @@ struct Fixture {
     let browser = FakeBrowser()
     let inbox = RedirectInbox()
     let logger = RecordingLogger()
+    /// The instance's clock; tests move it forward to expire pending sign-ins.
+    let clock = Box(Date(timeIntervalSince1970: 1_900_000_000))
+    let pendingSignIns: any PendingSignInStore
     let auth: PortalAuth
 
     init(redirectUrl: String = Fixture.redirectUrl, magicLink: MagicLinkConfig? = Fixture.magicLink,
-         isAccountAbstracted: Bool? = nil, withBrowser: Bool = true, withRedirects: Bool = true) throws {
+         isAccountAbstracted: Bool? = nil, withBrowser: Bool = true, withRedirects: Bool = true,
+         environment: String = Fixture.environment,
+         pendingSignIns: any PendingSignInStore = InMemoryPendingSignInStore()) throws {
+        self.pendingSignIns = pendingSignIns
+        let clock = self.clock
         auth = try PortalAuth(
-            authEnvironmentId: Self.environment, redirectUrl: redirectUrl, apiHost: "127.0.0.1:8790",
+            authEnvironmentId: environment, redirectUrl: redirectUrl, apiHost: "127.0.0.1:8790",
             magicLink: magicLink, isAccountAbstracted: isAccountAbstracted,
             transport: transport, sessionStore: store,
-            browser: withBrowser ? browser : nil, redirects: withRedirects ? inbox : nil, logger: logger
+            browser: withBrowser ? browser : nil, redirects: withRedirects ? inbox : nil, logger: logger,
+            pendingSignIns: pendingSignIns, now: { clock.current }
         )
+    }
+
+    /// Moves the instance's clock forward.
+    func advance(seconds: TimeInterval) {
+        clock.withLock { $0 = $0.addingTimeInterval(seconds) }
     }
 
     /// A redirect as Portal sends it.

@@ -1,0 +1,60 @@
+import Foundation
+import Synchronization
+
+/// A sign-in this instance started and has not finished: the proof that an incoming redirect was
+/// asked for. A custom scheme is desktop-wide, so any page or app can send the app a redirect;
+/// only one that matches a live record (or replays a grant just exchanged) is solicited.
+///
+/// Started by `signInWith*`, `loginWith*` and `sendMagicLink`; valid 15 minutes; ended by a
+/// successful exchange, `cancelPendingSignIn()`, the cancellation of `signInWith*`, or a new sign-in.
+/// It holds no secret (the method, an email address, the time), so it may be kept in a plain file.
+public struct PendingSignIn: Sendable, Equatable, Codable {
+    public enum Method: Sendable, Equatable, Codable {
+        /// Google or Apple.
+        case oauth(AuthMethod)
+        case magicLink(email: String)
+    }
+
+    public static let lifetime: TimeInterval = 15 * 60
+
+    public let id: UUID
+    public let method: Method
+    public let authEnvironmentId: String
+    public let startedAt: Date
+
+    public init(id: UUID = UUID(), method: Method, authEnvironmentId: String, startedAt: Date) {
+        self.id = id
+        self.method = method
+        self.authEnvironmentId = authEnvironmentId
+        self.startedAt = startedAt
+    }
+
+    public func isLive(at now: Date) -> Bool {
+        now >= startedAt && now.timeIntervalSince(startedAt) < Self.lifetime
+    }
+
+    /// Whether a redirect exchanged at `route` is what this sign-in waits for.
+    func accepts(_ route: GrantRoute) -> Bool {
+        switch (method, route) {
+        case (.oauth(let provider), .oauth(let loginType)): return loginType == provider
+        case (.magicLink, .magicLink): return true
+        default: return false
+        }
+    }
+}
+
+/// Where the pending record survives a restart (a file under `$XDG_STATE_HOME` in the app, so a cold
+/// start by URI within the 15 minutes is still solicited). Failing to keep it only costs a question.
+public protocol PendingSignInStore: Sendable {
+    func load() -> PendingSignIn?
+    /// Replaces the record; nil removes it.
+    func save(_ record: PendingSignIn?)
+}
+
+/// The default: the record lives as long as the `PortalAuth` instance.
+public final class InMemoryPendingSignInStore: PendingSignInStore, Sendable {
+    private let record = Mutex<PendingSignIn?>(nil)
+    public init() {}
+    public func load() -> PendingSignIn? { record.withLock { $0 } }
+    public func save(_ record: PendingSignIn?) { self.record.withLock { $0 = record } }
+}

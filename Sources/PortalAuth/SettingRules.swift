@@ -1,0 +1,25 @@
+import Foundation
+
+/// The rules `PortalAuth.init` applies to its settings, for a settings screen that checks a value
+/// before saving it: one set of rules, so the screen never accepts what a sign-in would refuse.
+extension PortalAuth {
+    /// The base URL an `apiHost` stands for; throws `invalidArgument(name: "apiHost")` when it is
+    /// blank, malformed, or plain `http` to a host other than this machine.
+    public static func apiBaseURL(for apiHost: String) throws -> URL {
+        try ApiHost.baseURL(from: apiHost)
+    }
+
+    /// An auth environment ID is sent as a header value: not blank, no whitespace or control characters.
+    public static func isValidAuthEnvironmentId(_ id: String) -> Bool {
+        let trimmed = id.trimmingCharacters(in: .whitespacesAndNewlines)
+        return !trimmed.isEmpty && !trimmed.unicodeScalars.contains {
+            CharacterSet.whitespacesAndNewlines.contains($0) || CharacterSet.controlCharacters.contains($0)
+        }
+    }
+
+    /// The custom scheme of a redirect URL (lowercased), or nil for none or http/https: only a
+    /// custom scheme brings the browser back to a desktop app.
+    public static func customScheme(of redirectUrl: String) -> String? {
+        RedirectURL.customScheme(of: redirectUrl)
+    }
+}

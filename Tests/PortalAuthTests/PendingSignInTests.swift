@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+import AuthTestSupport
+@testable import PortalAuth
+
+/// Only a sign-in this instance started can finish silently: the pending record, and what
+/// `incomingRedirect` says about a URL before anything is sent.
+@Suite("Pending sign-ins and solicited redirects", .timeLimit(.minutes(1)))
+struct PendingSignInTests {
+    @Test func aRedirectWithNoSignInStartedIsUnsolicited() throws {
+        let f = try Fixture()
+        let incoming = try #require(f.auth.incomingRedirect(Fixture.redirect()))
+        #expect(incoming.method == .google)
+        #expect(!incoming.isSolicited && !incoming.isError)
+        #expect(f.transport.requests.isEmpty)
+    }
+
+    @Test func urlsThatAreNotRedirectsForThisAppAreNil() throws {
+        let f = try Fixture()
+        for url in ["https://example.com/?token=x&login_type=GOOGLE", "io.github.portalauth.signin://auth/other?token=x",
+                    "\(Fixture.redirectUrl)?token=x", "\(Fixture.redirectUrl)?login_type=GOOGLE", "",
+                    Fixture.redirect() + String(repeating: "a", count: 8192)] {
+            #expect(f.auth.incomingRedirect(url) == nil, "\(url.prefix(60))")
+        }
+    }
+
+    @Test func loginWithGoogleStartsARecordForGoogleOnly() async throws {
+        let f = try Fixture()
+        f.transport.reply(Wire.authorizeUrls)
+        _ = try await f.auth.loginWithGoogle()
+        #expect(f.auth.pendingSignIn?.method == .oauth(.google))
+        #expect(f.auth.incomingRedirect(Fixture.redirect())?.isSolicited == true)
+        #expect(f.auth.incomingRedirect(Fixture.redirect(loginType: "APPLE"))?.isSolicited == false)
+        #expect(f.auth.incomingRedirect(Fixture.magicLinkRedirect())?.isSolicited == false)
+    }
+
+    @Test func aNewSignInReplacesTheOldRecord() async throws {
+        let f = try Fixture()
+        f.transport.reply(Wire.authorizeUrls)
+        f.transport.reply(Wire.authorizeUrls)
+        _ = try await f.auth.loginWithGoogle()
+        _ = try await f.auth.loginWithApple()
+        #expect(f.auth.incomingRedirect(Fixture.redirect())?.isSolicited == false)
+        #expect(f.auth.incomingRedirect(Fixture.redirect(loginType: "APPLE"))?.isSolicited == true)
+    }
+
+    @Test func sendMagicLinkStartsARecordThatKeepsTheAddressAndNoGrant() async throws {
+        let f = try Fixture()
+        f.transport.reply(#"{"data":{"sent":true}}"#)
+        try await f.auth.sendMagicLink(email: "  Alice@Example.com ")
+        let incoming = try #require(f.auth.incomingRedirect(Fixture.magicLinkRedirect()))
+        #expect(incoming.isSolicited && incoming.method == .emailMagicLink && incoming.email == "alice@example.com")
+        #expect(f.pendingSignIns.load()?.method == .magicLink(email: "alice@example.com"))
+    }
+
+    @Test func theRecordIsUsedOnceButTheSameGrantStillReplays() async throws {
+        let f = try Fixture()
+        f.transport.reply(Wire.authorizeUrls)
+        f.transport.reply(Wire.session())
+        _ = try await f.auth.loginWithGoogle()
+        _ = try await f.auth.handleRedirect(Fixture.redirect())
+        #expect(f.auth.pendingSignIn == nil)
+        #expect(f.pendingSignIns.load() == nil)
+        // The browser delivering the same redirect again is the sign-in just finished: still ours.
+        #expect(f.auth.incomingRedirect(Fixture.redirect())?.isSolicited == true)
+        #expect(f.auth.incomingRedirect(Fixture.redirect())?.isRepeat == true)
+        // Another grant is not.
+        #expect(f.auth.incomingRedirect(Fixture.redirect(grant: Secrets.otherGrant))?.isSolicited == false)
+    }
+
+    @Test func aRecordExpiresAfterFifteenMinutes() async throws {
+        let f = try Fixture()
+        f.transport.reply(Wire.authorizeUrls)
+        _ = try await f.auth.loginWithGoogle()
+        f.advance(seconds: 14 * 60 + 59)
+        #expect(f.auth.incomingRedirect(Fixture.redirect())?.isSolicited == true)
+        f.advance(seconds: 2)
+        #expect(f.auth.incomingRedirect(Fixture.redirect())?.isSolicited == false)
+        #expect(f.auth.pendingSignIn == nil)
+    }
+
+    @Test func cancellingEndsTheRecord() async throws {
+        let f = try Fixture()
+        f.transport.reply(Wire.authorizeUrls)
+        _ = try await f.auth.loginWithGoogle()
+        f.auth.cancelPendingSignIn()
+        #expect(f.auth.incomingRedirect(Fixture.redirect())?.isSolicited == false)
+        #expect(f.pendingSignIns.load() == nil)
+    }
+
+    @Test func cancellingTheWaitingSignInTaskEndsItsRecord() async throws {
+        let f = try Fixture()
+        f.transport.reply(Wire.authorizeUrls)
+        let task = Task { try await f.auth.signInWithGoogle() }
+        await f.browser.opened.wait()
+        #expect(f.auth.incomingRedirect(Fixture.redirect())?.isSolicited == true)
+        task.cancel()
+        await #expect(throws: PortalAuthSignInError.closed) { try await task.value }
+        #expect(f.auth.incomingRedirect(Fixture.redirect())?.isSolicited == false)
+    }
+
+    @Test func theRecordSurvivesARestartThroughItsStore() async throws {
+        let store = InMemoryPendingSignInStore()
+        let first = try Fixture(pendingSignIns: store)
+        first.transport.reply(Wire.authorizeUrls)
+        _ = try await first.auth.loginWithApple()
+
+        let restarted = try Fixture(pendingSignIns: store)
+        #expect(restarted.auth.incomingRedirect(Fixture.redirect(loginType: "APPLE"))?.isSolicited == true)
+        // Not for another environment, and not once it has expired.
+        #expect(try Fixture(environment: "other-env", pendingSignIns: store).auth.pendingSignIn == nil)
+        let later = try Fixture(pendingSignIns: store)
+        later.advance(seconds: 0)
+        later.clock.withLock { $0 = $0.addingTimeInterval(16 * 60) }
+        #expect(later.auth.pendingSignIn == nil)
+    }
+
+    @Test func anErrorRedirectIsSolicitedOnlyWhileAProviderSignInWaits() async throws {
+        let f = try Fixture()
+        let error = "\(Fixture.redirectUrl)?error=oauth_failed"
+        #expect(f.auth.incomingRedirect(error) == IncomingRedirect(method: nil, isError: true, isSolicited: false, isRepeat: false, email: nil))
+        f.transport.reply(Wire.authorizeUrls)
+        _ = try await f.auth.loginWithGoogle()
+        #expect(f.auth.incomingRedirect(error)?.isSolicited == true)
+    }
+
+    @Test func theWaitingSignInPassesOverURIsThatAreNotItsRedirect() async throws {
+        let f = try Fixture()
+        f.transport.reply(Wire.authorizeUrls)
+        f.transport.reply(Wire.session())
+        let inbox = f.inbox
+        f.browser.onOpen { _ in
+            // Another app's link, a pasted mistake, a magic link and the other provider: all passed over.
+            for uri in ["https://example.com/", "not a url at all", Fixture.magicLinkRedirect(grant: Secrets.otherGrant),
+                        Fixture.redirect(grant: Secrets.otherGrant, loginType: "APPLE"), Fixture.redirect()] {
+                inbox.deliver(uri)
+            }
+        }
+        let result = try #require(try await f.auth.signInWithGoogle().authenticated)
+        #expect(result.session.endUserId == "eu_1")
+        #expect(f.transport.paths == ["/api/v3/auth/oauth/urls", "/api/v3/auth/oauth/tokens"])
+        #expect(f.transport.requests.last?.jsonBody["token"] as? String == Secrets.grant)
+    }
+
+    @Test(arguments: ["file:///etc/passwd", "smb://fileserver/share", "apt:install-me", "http://example.com/authorize",
+                      "https://user@evil.example@127.0.0.1/x", "javascript:alert(1)", "//no-scheme/x"])
+    func anAuthorizeURLThatIsNotAWebPageIsRefusedBeforeAnyBrowserStarts(url: String) async throws {
+        let f = try Fixture()
+        f.transport.reply(#"{"data":{"google":"\#(url)"}}"#)
+        await #expect(throws: PortalAuthError.self) { try await f.auth.signInWithGoogle() }
+        #expect(f.browser.openedURLs.isEmpty)
+        #expect(f.auth.pendingSignIn == nil)
+    }
+
+    @Test(arguments: ["https://accounts.example.com/authorize?x=1", "http://127.0.0.1:8790/idp/google/authorize", "http://localhost/x"])
+    func httpsOrLoopbackAuthorizeURLsAreOpened(url: String) async throws {
+        let f = try Fixture()
+        f.transport.reply(#"{"data":{"google":"\#(url)"}}"#)
+        #expect(try await f.auth.loginWithGoogle().authorizeUrl == url)
+    }
+
+    @Test func theRefusalNamesTheScheme() async throws {
+        let f = try Fixture()
+        f.transport.reply(#"{"data":{"google":"file:///etc/passwd"}}"#)
+        await #expect(throws: PortalAuthError.unsafeAuthorizeUrl(scheme: "file")) { try await f.auth.loginWithGoogle() }
+    }
+}
