@@ -5,6 +5,7 @@
 #include <glib.h>
 #include <glib-unix.h>
 #include <gio/gio.h>
+#include <gio/gdesktopappinfo.h>
 #include <libsoup/soup.h>
 #include <libsecret/secret.h>
 #include "crypto.h"

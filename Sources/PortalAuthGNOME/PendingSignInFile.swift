@@ -1,0 +1,37 @@
+import Foundation
+import PortalAuth
+
+/// Keeps the pending sign-in record in `$XDG_STATE_HOME/portal-sign-in/pending-sign-in-<environment>.json`
+/// (`~/.local/state/…`), so a cold start by redirect within its 15 minutes is still solicited. The record
+/// holds no secret; the file is private to the user anyway (0600 in a 0700 folder). A file that cannot
+/// be read or written only costs the person a "Finish signing in?" question.
+public final class PendingSignInFile: PendingSignInStore, Sendable {
+    public let url: URL
+
+    public init(authEnvironmentId: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        let state = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
+        let safeName = String(authEnvironmentId.unicodeScalars.map {
+            CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "-" || $0 == "_" ? Character($0) : "_"
+        })
+        url = URL(fileURLWithPath: state).appendingPathComponent("portal-sign-in")
+            .appendingPathComponent("pending-sign-in-\(safeName).json")
+    }
+
+    public func load() -> PendingSignIn? {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        return try? JSONDecoder().decode(PendingSignIn.self, from: data)
+    }
+
+    public func save(_ record: PendingSignIn?) {
+        guard let record else {
+            try? FileManager.default.removeItem(at: url)
+            return
+        }
+        let folder = url.deletingLastPathComponent()
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+        guard let data = try? JSONEncoder().encode(record) else { return }
+        FileManager.default.createFile(atPath: url.path, contents: data, attributes: [.posixPermissions: 0o600])
+    }
+}
