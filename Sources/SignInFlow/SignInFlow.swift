@@ -1,0 +1,397 @@
+import Foundation
+
+/// The sign-in window's state machine: events in (start, a provider tapped, a redirect, Cancel, a
+/// code, sign-out, the session ending), the page to show out. No GTK: the window draws `page`,
+/// `banner` and `foreignSchemeHandler`, and calls the event methods; tests drive it with a fake
+/// `AccountService`.
+///
+/// Redirects are untrusted input: only one this app started finishes without asking; anything
+/// else waits on "Finish signing in?" for the person's Continue. URIs that arrive while the flow
+/// is busy (loading, exchanging, signing out) wait their turn, so no two exchanges overlap.
+@MainActor
+public final class SignInFlow {
+    public private(set) var page: Page = .loading
+    public private(set) var banner: UserFacingError?
+    /// The app that handles the redirect scheme instead of this one, if any.
+    public private(set) var foreignSchemeHandler: String?
+    /// Sign-out is running: the signed-in page's button is disabled.
+    public private(set) var isSigningOut = false
+
+    /// Called after every change of `page`, `banner`, `foreignSchemeHandler` or `isSigningOut`.
+    public var onChange: (@MainActor () -> Void)?
+    /// Brief notices ("Link copied", "Signed out").
+    public var onNotice: (@MainActor (Notice) -> Void)?
+
+    private let service: any AccountService
+    private var providers: [SignInProvider] = []
+    private var account: SignedInAccount?
+    private var waiting: WaitingSignIn?
+    private var challenge: CodeChallenge?
+    /// The redirect shown on "Finish signing in?", and the page to return to on Ignore.
+    private var confirming: (uri: String, previous: Page)?
+    /// URIs that arrived while the flow was busy.
+    private var deferred: [String] = []
+    private var retry: (@MainActor () -> Void)?
+    private var lastSessionCheck = Date.distantPast
+
+    private struct WaitingSignIn {
+        let provider: SignInProvider
+        let id = UUID()
+        var task: Task<Void, Never>?
+        /// The redirect was handed over: the exchange runs and Cancel comes too late.
+        var redirectDelivered = false
+    }
+
+    public init(service: any AccountService) {
+        self.service = service
+        self.service.onSessionInvalidated = { [weak self] in self?.sessionInvalidated() }
+    }
+
+    // MARK: - Start
+
+    /// Restores the saved session, then handles the URIs the app was started with.
+    public func start(uris: [String] = []) {
+        deferred += uris
+        foreignSchemeHandler = service.foreignSchemeHandler()
+        show(.loading)
+        Task {
+            providers = await service.providers()
+            do {
+                account = try await service.restore()
+            } catch {
+                report(error) { [weak self] in self?.retryRestore() }
+            }
+            settle()
+        }
+    }
+
+    private func retryRestore() {
+        deferred = []
+        start()
+    }
+
+    // MARK: - Browser sign-in
+
+    public func signIn(with provider: SignInProvider) {
+        guard case .signIn(let state) = page, !state.busy, waiting == nil else { return }
+        banner = nil
+        foreignSchemeHandler = service.foreignSchemeHandler()
+        var waiting = WaitingSignIn(provider: provider)
+        let id = waiting.id
+        waiting.task = Task { [weak self] in
+            guard let self else { return }
+            do {
+                let outcome = try await service.signIn(with: provider)
+                guard self.waiting?.id == id else { return }
+                self.waiting = nil
+                finish(outcome)
+            } catch {
+                guard self.waiting?.id == id else { return }   // cancelled by the person
+                self.waiting = nil
+                show(signInPage())
+                report(error) { [weak self] in self?.signIn(with: provider) }
+                settle()
+            }
+        }
+        self.waiting = waiting
+        show(.waitingForBrowser(provider: provider, pasteProblem: nil))
+    }
+
+    /// Cancel or Escape on "Continue in your browser". Too late once the redirect was handed over.
+    public func cancelWaiting() {
+        guard let current = waiting, !current.redirectDelivered else { return }
+        waiting = nil
+        current.task?.cancel()
+        service.cancelSignIn()
+        banner = nil
+        show(signInPage())
+    }
+
+    /// "Copy Link": the authorize URL to put on the clipboard, if a sign-in runs.
+    public func linkToCopy() -> String? {
+        guard waiting != nil, let url = service.currentAuthorizeURL else { return nil }
+        onNotice?(.linkCopied)
+        return url.absoluteString
+    }
+
+    public func openAgain() {
+        Task {
+            do { try await service.openAuthorizeURLAgain() } catch { report(error, retry: nil) }
+        }
+    }
+
+    /// The text pasted on the waiting page: taken only when it is this sign-in's redirect.
+    public func submitPasted(_ text: String) {
+        guard let current = waiting, !current.redirectDelivered else { return }
+        let link = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        switch service.classify(link) {
+        case .notOurs:
+            show(.waitingForBrowser(provider: current.provider, pasteProblem: .notASignInLink))
+        case .failure(solicited: true):
+            deliver(link)
+        case .signIn(.provider(current.provider), let solicitation) where solicitation != .unsolicited:
+            deliver(link)
+        case .failure(solicited: false), .signIn:
+            show(.waitingForBrowser(provider: current.provider, pasteProblem: .anotherSignIn))
+        }
+    }
+
+    // MARK: - Redirects from the desktop
+
+    /// A URI the desktop handed the app (`::open`).
+    public func receive(_ uri: String) {
+        guard !isBusy else {
+            deferred.append(uri)
+            return
+        }
+        switch service.classify(uri) {
+        case .notOurs:
+            return
+        case .failure(let solicited):
+            // A provider page pressed twice, a stale tab: not an alarm unless a sign-in waits for it.
+            if solicited, waiting != nil { deliver(uri) } else { onNotice?(.redirectIgnored) }
+        case .signIn(let method, let solicitation):
+            route(uri, method: method, solicitation: solicitation)
+        }
+    }
+
+    private func route(_ uri: String, method: SignInMethod, solicitation: Solicitation) {
+        if let current = waiting, solicitation == .started, method == .provider(current.provider) {
+            deliver(uri)
+        } else if solicitation == .repeated || (solicitation == .started && account == nil && waiting == nil) {
+            exchange(uri)
+        } else {
+            // Unsolicited, or it would replace the signed-in account: the person decides.
+            let previous = confirming?.previous ?? page
+            confirming = (uri, previous)
+            show(.confirmRedirect(ConfirmRedirect(method: method, replacesAccount: account)))
+        }
+    }
+
+    /// "Continue" on "Finish signing in?".
+    public func continueConfirmed() {
+        guard let (uri, _) = confirming else { return }
+        confirming = nil
+        if let current = waiting {
+            // The confirmed link replaces the sign-in that was waiting.
+            waiting = nil
+            current.task?.cancel()
+            service.cancelSignIn()
+        }
+        exchange(uri)
+    }
+
+    /// "Ignore" on "Finish signing in?": nothing is sent, the grant stays unspent.
+    public func ignoreConfirmed() {
+        guard let (_, previous) = confirming else { return }
+        confirming = nil
+        show(previous)
+        onNotice?(.redirectIgnored)
+        settle()
+    }
+
+    private func deliver(_ uri: String) {
+        waiting?.redirectDelivered = true
+        service.deliverToWaitingSignIn(uri)
+        show(.completing)
+    }
+
+    private func exchange(_ uri: String) {
+        banner = nil
+        show(.completing)
+        Task {
+            do {
+                finish(try await service.complete(uri))
+            } catch {
+                show(account.map(Page.signedIn) ?? signInPage())
+                report(error, retry: nil)
+                settle()
+            }
+        }
+    }
+
+    // MARK: - Outcomes
+
+    private func finish(_ outcome: SignInOutcome) {
+        banner = nil
+        switch outcome {
+        case .signedIn(let signedIn):
+            showSignedIn(signedIn)
+        case .needsCode(let newChallenge):
+            challenge = newChallenge
+            show(.code(newChallenge, wrongCode: nil))
+        }
+        settle()
+    }
+
+    private func showSignedIn(_ signedIn: SignedInAccount) {
+        account = signedIn
+        challenge = nil
+        lastSessionCheck = Date()
+        show(.signedIn(signedIn))
+    }
+
+    // MARK: - Two-factor code
+
+    public func submitCode(_ code: String) {
+        guard let current = challenge, case .code = page else { return }
+        Task {
+            do {
+                showSignedIn(try await service.verify(code: code, for: current))
+            } catch {
+                let problem = service.describe(error)
+                if problem.kind == .wrongCode {
+                    show(.code(current, wrongCode: problem))
+                } else {
+                    challenge = nil
+                    show(signInPage())
+                    banner = problem.kind == .cancelled ? nil : problem
+                    retry = nil
+                    changed()
+                }
+            }
+            settle()
+        }
+    }
+
+    public func cancelCode() {
+        guard case .code = page else { return }
+        challenge = nil
+        show(signInPage())
+        settle()
+    }
+
+    // MARK: - Email link
+
+    public func sendMagicLink(to email: String) {
+        guard case .signIn(var state) = page, !state.busy else { return }
+        banner = nil
+        state.busy = true
+        show(.signIn(state))
+        Task {
+            do {
+                try await service.sendMagicLink(to: email)
+                show(.emailSent(email: email))
+            } catch {
+                show(signInPage())
+                report(error) { [weak self] in self?.sendMagicLink(to: email) }
+            }
+        }
+    }
+
+    public func backFromEmail() {
+        guard case .emailSent = page else { return }
+        show(signInPage())
+    }
+
+    // MARK: - Sign out and the session ending
+
+    public func signOut() {
+        guard case .signedIn = page, !isSigningOut else { return }
+        isSigningOut = true
+        changed()
+        Task {
+            do {
+                try await service.signOut()
+                account = nil
+                isSigningOut = false
+                show(signInPage())
+                onNotice?(.signedOut)
+            } catch {
+                isSigningOut = false
+                report(error) { [weak self] in self?.signOut() }
+            }
+            settle()
+        }
+    }
+
+    private func sessionInvalidated() {
+        guard account != nil else { return }
+        account = nil
+        if case .signedIn = page { show(signInPage()) }
+        report(SessionEndedError(), retry: nil)
+    }
+
+    /// The window became active: re-check the session (at most once a minute), so a session revoked
+    /// meanwhile returns to Sign in instead of showing a stale "Signed in".
+    public func windowActivated() {
+        guard case .signedIn = page, Date().timeIntervalSince(lastSessionCheck) > 60 else { return }
+        lastSessionCheck = Date()
+        Task { try? await service.checkSession() }
+    }
+
+    /// The window closed: a sign-in still waiting is over.
+    public func windowClosed() {
+        waiting?.task?.cancel()
+        waiting = nil
+        service.cancelSignIn()
+    }
+
+    // MARK: - Banners
+
+    public func bannerAction() {
+        guard let current = banner else { return }
+        banner = nil
+        switch current.nextStep {
+        case .tryAgain: retry?()
+        case .signInAgain: if account == nil, !isBusy { show(signInPage()) }
+        case .dismiss: break
+        }
+        retry = nil
+        changed()
+    }
+
+    public func dismissBanner() {
+        banner = nil
+        retry = nil
+        changed()
+    }
+
+    /// "Make Default" on the scheme-handler warning.
+    public func claimSchemeHandler() {
+        do {
+            try service.claimSchemeHandler()
+        } catch {
+            report(error, retry: nil)
+        }
+        foreignSchemeHandler = service.foreignSchemeHandler()
+        changed()
+    }
+
+    // MARK: - Plumbing
+
+    private var isBusy: Bool {
+        switch page {
+        case .loading, .completing: return true
+        default: return isSigningOut
+        }
+    }
+
+    /// Leaves a transient page and handles the URIs that waited meanwhile.
+    private func settle() {
+        if case .loading = page { show(account.map(Page.signedIn) ?? signInPage()) }
+        while !deferred.isEmpty && !isBusy && confirming == nil {
+            receive(deferred.removeFirst())
+        }
+    }
+
+    private func signInPage() -> Page {
+        .signIn(SignInPageState(providers: providers, offersEmailLinks: service.offersEmailLinks, busy: false))
+    }
+
+    private func report(_ error: any Error, retry: (@MainActor () -> Void)?) {
+        let problem = service.describe(error)
+        guard problem.kind != .cancelled else { return }
+        self.retry = retry
+        banner = problem.nextStep == .tryAgain && retry == nil
+            ? UserFacingError(message: problem.message, nextStep: .dismiss, kind: problem.kind) : problem
+        changed()
+    }
+
+    private func show(_ newPage: Page) {
+        page = newPage
+        changed()
+    }
+
+    private func changed() { onChange?() }
+}

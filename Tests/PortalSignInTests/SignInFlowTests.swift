@@ -1,0 +1,269 @@
+import Foundation
+import Testing
+import SignInFlow
+
+/// The sign-in window's state machine, driven like the window drives it, with a scripted service.
+@MainActor
+@Suite("Sign-in flow", .timeLimit(.minutes(1)))
+struct SignInFlowTests {
+    let service = FakeAccountService()
+    let flow: SignInFlow
+    let google = "io.github.portalauth.signin://auth/callback?token=pg_1&login_type=GOOGLE"
+    let other = "io.github.portalauth.signin://auth/callback?token=pg_2&login_type=GOOGLE"
+    let emailLink = "io.github.portalauth.signin://auth/callback?token=pg_3&authMethod=EMAIL_MAGIC_LINK"
+
+    init() {
+        flow = SignInFlow(service: service)
+    }
+
+    private var signInPage: Page {
+        .signIn(SignInPageState(providers: [.google, .apple], offersEmailLinks: true, busy: false))
+    }
+
+    private func started() async {
+        flow.start()
+        #expect(await until { flow.page == signInPage })
+    }
+
+    private func waitingForGoogle() async {
+        await started()
+        flow.signIn(with: .google)
+        #expect(await until { service.isSignInRunning })
+        #expect(flow.page == .waitingForBrowser(provider: .google, pasteProblem: nil))
+    }
+
+    // MARK: start
+
+    @Test func withoutASavedSessionTheSignInPageShowsTheProviders() async {
+        await started()
+        #expect(service.calls == ["restore"])
+    }
+
+    @Test func aSavedSessionShowsTheSignedInPage() async {
+        service.restoreResult = .success(FakeAccountService.alice)
+        flow.start()
+        #expect(await until { flow.page == .signedIn(FakeAccountService.alice) })
+    }
+
+    @Test func aFailedRestoreOffersToTryAgain() async {
+        service.restoreResult = .failure(FakeAccountService.Refused())
+        flow.start()
+        #expect(await until { flow.page == signInPage })
+        #expect(flow.banner?.nextStep == .tryAgain)
+        service.restoreResult = .success(FakeAccountService.alice)
+        flow.bannerAction()
+        #expect(await until { flow.page == .signedIn(FakeAccountService.alice) })
+    }
+
+    @Test func aURIReceivedWhileLoadingWaitsForTheRestore() async {
+        service.classifications[google] = .signIn(.provider(.google), .unsolicited)
+        flow.start()
+        flow.receive(google)
+        #expect(await until {
+            flow.page == .confirmRedirect(ConfirmRedirect(method: .provider(.google), replacesAccount: nil))
+        })
+        #expect(service.calls == ["restore"])
+    }
+
+    @Test func aColdStartByAStartedRedirectSignsInWithoutAsking() async {
+        service.classifications[google] = .signIn(.provider(.google), .started)
+        service.completeResults[google] = .success(.signedIn(FakeAccountService.alice))
+        flow.start(uris: [google])
+        #expect(await until { flow.page == .signedIn(FakeAccountService.alice) })
+        #expect(service.calls == ["restore", "complete(\(google))"])
+    }
+
+    // MARK: the browser sign-in
+
+    @Test func theRedirectOfTheWaitingSignInIsHandedToItAndSignsIn() async {
+        await waitingForGoogle()
+        service.classifications[google] = .signIn(.provider(.google), .started)
+        flow.receive(google)
+        #expect(flow.page == .completing)
+        #expect(service.calls.last == "deliver(\(google))")
+        service.answerSignIn(.success(.signedIn(FakeAccountService.alice)))
+        #expect(await until { flow.page == .signedIn(FakeAccountService.alice) })
+    }
+
+    @Test func cancelEndsThePendingSignInAndShowsNoError() async {
+        await waitingForGoogle()
+        flow.cancelWaiting()
+        #expect(flow.page == signInPage)
+        #expect(service.calls.contains("cancelSignIn"))
+        #expect(await until { !service.isSignInRunning })
+        #expect(flow.banner == nil)
+    }
+
+    @Test func aRedirectAfterCancelAsksBeforeSigningIn() async {
+        await waitingForGoogle()
+        flow.cancelWaiting()
+        // The core ended the record, so the late redirect is unsolicited.
+        service.classifications[google] = .signIn(.provider(.google), .unsolicited)
+        flow.receive(google)
+        #expect(flow.page == .confirmRedirect(ConfirmRedirect(method: .provider(.google), replacesAccount: nil)))
+        #expect(!service.calls.contains { $0.hasPrefix("complete") || $0.hasPrefix("deliver") })
+    }
+
+    @Test func ignoreSendsNothingAndReturnsWhereThePersonWas() async {
+        await started()
+        service.classifications[google] = .signIn(.provider(.google), .unsolicited)
+        var notices: [Notice] = []
+        flow.onNotice = { notices.append($0) }
+        flow.receive(google)
+        flow.ignoreConfirmed()
+        #expect(flow.page == signInPage)
+        #expect(notices == [.redirectIgnored])
+        #expect(!service.calls.contains { $0.hasPrefix("complete") })
+    }
+
+    @Test func continueExchangesTheConfirmedRedirect() async {
+        await started()
+        service.classifications[emailLink] = .signIn(.emailLink(email: nil), .unsolicited)
+        service.completeResults[emailLink] = .success(.signedIn(FakeAccountService.bob))
+        flow.receive(emailLink)
+        flow.continueConfirmed()
+        #expect(await until { flow.page == .signedIn(FakeAccountService.bob) })
+        #expect(service.calls.filter { $0.hasPrefix("complete") } == ["complete(\(emailLink))"])
+    }
+
+    @Test func cancelAfterTheRedirectArrivedIsTooLateAndTheSignInFinishes() async {
+        await waitingForGoogle()
+        service.classifications[google] = .signIn(.provider(.google), .started)
+        flow.receive(google)
+        flow.cancelWaiting()
+        #expect(flow.page == .completing)
+        #expect(!service.calls.contains("cancelSignIn"))
+        service.answerSignIn(.success(.signedIn(FakeAccountService.alice)))
+        #expect(await until { flow.page == .signedIn(FakeAccountService.alice) })
+    }
+
+    @Test func twoDeliveriesOfOneRedirectAtOnceExchangeOnce() async {
+        await waitingForGoogle()
+        service.classifications[google] = .signIn(.provider(.google), .started)
+        flow.receive(google)
+        flow.receive(google)
+        #expect(service.calls.filter { $0.hasPrefix("deliver") }.count == 1)
+        // Once finished, the second delivery is the same sign-in repeated: it replays, no question.
+        service.classifications[google] = .signIn(.provider(.google), .repeated)
+        service.completeResults[google] = .success(.signedIn(FakeAccountService.alice))
+        service.answerSignIn(.success(.signedIn(FakeAccountService.alice)))
+        #expect(await until { flow.page == .signedIn(FakeAccountService.alice) && service.calls.last == "complete(\(google))" })
+        #expect(flow.page == .signedIn(FakeAccountService.alice))
+    }
+
+    @Test func garbagePastedWhileWaitingShowsAnInlineErrorAndKeepsWaiting() async {
+        await waitingForGoogle()
+        flow.submitPasted("  definitely not a link  ")
+        #expect(flow.page == .waitingForBrowser(provider: .google, pasteProblem: .notASignInLink))
+        service.classifications[emailLink] = .signIn(.emailLink(email: nil), .unsolicited)
+        flow.submitPasted(emailLink)
+        #expect(flow.page == .waitingForBrowser(provider: .google, pasteProblem: .anotherSignIn))
+        #expect(!service.calls.contains { $0.hasPrefix("deliver") })
+        #expect(service.isSignInRunning)
+        service.classifications[google] = .signIn(.provider(.google), .started)
+        flow.submitPasted(google)
+        #expect(service.calls.last == "deliver(\(google))")
+    }
+
+    @Test func anUnsolicitedErrorRedirectIsDroppedQuietly() async {
+        service.restoreResult = .success(FakeAccountService.alice)
+        flow.start()
+        #expect(await until { flow.page == .signedIn(FakeAccountService.alice) })
+        service.classifications["io.github.portalauth.signin://auth/callback?error=oauth_failed"] = .failure(solicited: false)
+        flow.receive("io.github.portalauth.signin://auth/callback?error=oauth_failed")
+        #expect(flow.page == .signedIn(FakeAccountService.alice))
+        #expect(flow.banner == nil)
+    }
+
+    @Test func aFailedSignInShowsTheErrorWithTryAgain() async {
+        await waitingForGoogle()
+        service.answerSignIn(.failure(FakeAccountService.Refused()))
+        #expect(await until { flow.page == signInPage })
+        #expect(flow.banner?.nextStep == .tryAgain)
+        flow.bannerAction()
+        #expect(await until { service.calls.filter { $0 == "signIn(google)" }.count == 2 })
+    }
+
+    // MARK: signed in
+
+    @Test func aRedirectWhileSignedInAsksBeforeReplacingTheAccount() async {
+        service.restoreResult = .success(FakeAccountService.alice)
+        flow.start()
+        #expect(await until { flow.page == .signedIn(FakeAccountService.alice) })
+        service.classifications[other] = .signIn(.provider(.google), .started)
+        flow.receive(other)
+        #expect(flow.page == .confirmRedirect(ConfirmRedirect(method: .provider(.google), replacesAccount: FakeAccountService.alice)))
+        flow.ignoreConfirmed()
+        #expect(flow.page == .signedIn(FakeAccountService.alice))
+    }
+
+    @Test func aRedirectDuringSignOutWaitsAndThenAsks() async {
+        service.restoreResult = .success(FakeAccountService.alice)
+        flow.start()
+        #expect(await until { flow.page == .signedIn(FakeAccountService.alice) })
+        service.holdSignOut = true
+        flow.signOut()
+        #expect(await until { service.calls.last == "signOut" })
+        service.classifications[google] = .signIn(.provider(.google), .unsolicited)
+        flow.receive(google)
+        #expect(flow.isSigningOut)
+        #expect(flow.page == .signedIn(FakeAccountService.alice), "nothing happens while the sign-out runs")
+        service.releaseSignOut()
+        #expect(await until {
+            flow.page == .confirmRedirect(ConfirmRedirect(method: .provider(.google), replacesAccount: nil))
+        })
+        #expect(!service.calls.contains { $0.hasPrefix("complete") })
+    }
+
+    @Test func theEndedSessionReturnsToSignInWithAMessage() async {
+        service.restoreResult = .success(FakeAccountService.alice)
+        flow.start()
+        #expect(await until { flow.page == .signedIn(FakeAccountService.alice) })
+        service.onSessionInvalidated?()
+        #expect(flow.page == signInPage)
+        #expect(flow.banner?.kind == .sessionEnded)
+    }
+
+    // MARK: two-factor code and email link
+
+    @Test func aWrongCodeStaysOnTheCodePage() async {
+        await waitingForGoogle()
+        let challenge = CodeChallenge(totpLink: nil, totpSecret: nil)
+        service.classifications[google] = .signIn(.provider(.google), .started)
+        flow.receive(google)
+        service.answerSignIn(.success(.needsCode(challenge)))
+        #expect(await until { flow.page == .code(challenge, wrongCode: nil) })
+        service.verifyResult = .failure(FakeAccountService.WrongCode())
+        flow.submitCode("000000")
+        #expect(await until { if case .code(_, let problem?) = flow.page { problem.kind == .wrongCode } else { false } })
+        service.verifyResult = .success(FakeAccountService.alice)
+        flow.submitCode("123456")
+        #expect(await until { flow.page == .signedIn(FakeAccountService.alice) })
+    }
+
+    @Test func anEmailLinkThisAppSentSignsInWithoutAsking() async {
+        await started()
+        flow.sendMagicLink(to: "alice@example.com")
+        #expect(await until { flow.page == .emailSent(email: "alice@example.com") })
+        service.classifications[emailLink] = .signIn(.emailLink(email: "alice@example.com"), .started)
+        service.completeResults[emailLink] = .success(.signedIn(FakeAccountService.alice))
+        flow.receive(emailLink)
+        #expect(await until { flow.page == .signedIn(FakeAccountService.alice) })
+    }
+
+    @Test func anotherAppOwningTheSchemeIsShownAndCanBeFixed() async {
+        service.foreignHandler = "Evil Browser"
+        await started()
+        #expect(flow.foreignSchemeHandler == "Evil Browser")
+        flow.claimSchemeHandler()
+        #expect(flow.foreignSchemeHandler == nil)
+        #expect(service.calls.contains("claimSchemeHandler"))
+    }
+
+    @Test func closingTheWindowEndsThePendingSignIn() async {
+        await waitingForGoogle()
+        flow.windowClosed()
+        #expect(service.calls.contains("cancelSignIn"))
+        #expect(await until { !service.isSignInRunning })
+    }
+}
