@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // Layers point one way, and the build enforces it: each C module includes only what its layer may
@@ -41,7 +41,13 @@ let package = Package(
         .target(name: "PortalAuth", dependencies: ["AuthBase"]),
         .target(name: "PortalAuthGNOME", dependencies: ["AuthBase", "PortalAuth", "CPortalPlatform"]),
         .target(name: "PortalAuthEmulator", dependencies: ["AuthBase", "PortalAuthGNOME", "CPortalServer"]),
-        .target(name: "PortalSignIn", dependencies: ["PortalAuth", "PortalAuthGNOME", "CPortalUI"]),
+        // The sign-in window's state machine: no GTK, tested without a display.
+        .target(name: "SignInFlow"),
+        .target(name: "PortalSignIn", dependencies: ["SignInFlow", "PortalAuth", "PortalAuthGNOME", "CPortalUI"],
+                plugins: ["GResourceEmbedder"]),
+        // The stylesheet, icons and brand marks, compiled into the app at build time.
+        .executableTarget(name: "embed-gresource"),
+        .plugin(name: "GResourceEmbedder", capability: .buildTool(), dependencies: ["embed-gresource"]),
 
         .executableTarget(name: "portal-sign-in", dependencies: ["PortalSignIn"]),
         .executableTarget(name: "portal-auth", dependencies: ["PortalAuth", "PortalAuthGNOME"]),
@@ -52,6 +58,7 @@ let package = Package(
         .testTarget(name: "AuthBaseTests", dependencies: ["AuthBase", "AuthTestSupport"]),
         .testTarget(name: "PortalAuthTests", dependencies: ["PortalAuth", "AuthTestSupport"]),
         .testTarget(name: "EmulatorTests", dependencies: ["PortalAuth"]),
+        .testTarget(name: "PortalSignInTests", dependencies: ["SignInFlow", "AuthTestSupport"]),
         .testTarget(name: "GNOMETests", dependencies: ["PortalAuth", "PortalAuthGNOME", "CPortalPlatform", "AuthTestSupport"],
                     exclude: ["Support/fake-prompter.py"]),
     ]

@@ -1,28 +1,14 @@
 import Foundation
 
-/// Where the app finds its data: next to its executable when installed (`<exe>/../share/…`),
-/// else in the source tree, so `swift run portal-sign-in` works during development.
+/// Where the app finds what is installed beside it (`<exe>/../share/…`): translations and, when
+/// the prefix is not on XDG_DATA_DIRS, its GSettings schema. Its stylesheet, icons and brand marks
+/// are compiled into the program (Resources.swift).
 enum AppPaths {
     static let executable: URL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
 
     /// `<exe>/../share`
     static var installedShare: URL {
         executable.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share")
-    }
-
-    /// The source tree's `data/` (this file is Sources/PortalSignIn/AppPaths.swift).
-    private static var sourceData: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("data")
-    }
-
-    /// The folder holding apple-logo.svg and google-g.svg.
-    static var branding: URL {
-        let installed = installedShare.appendingPathComponent("portal-sign-in/branding")
-        if FileManager.default.fileExists(atPath: installed.appendingPathComponent("google-g.svg").path) {
-            return installed
-        }
-        return sourceData.appendingPathComponent("branding")
     }
 
     /// `<exe>/../share/glib-2.0/schemas` when it holds a compiled schema.

@@ -1,92 +1,52 @@
 import CPortalUI
-import Foundation
+import SignInFlow
 
-/// "Continue with Google" / "Continue with Apple", drawn by the providers' rules
-/// (linux-desktop-facts.md, Branding): the unaltered four-colour G on Google's light or dark theme;
-/// the Apple logo and title in one colour, black on a light style and white on a dark one.
-/// Both buttons have the same size; colours live in Style.swift's CSS, keyed on `.brand-dark`.
+/// "Continue with Google / Apple / Discord / X", drawn by each brand's rules: the same size, shape,
+/// label pattern and focus ring for all; the colours live in the stylesheet (style.css, style-dark.css).
+/// The marks are icons from the app's GResource: the Google G keeps its own colours; the Apple, X and
+/// Discord marks are symbolic icons drawn in the button's text colour (Apple: logo and title the same
+/// colour; X: white on black, reversed in the dark style; Discord: white on Blurple).
 @MainActor
 final class BrandButton {
-    enum Brand { case google, apple }
-
     static let height: Int32 = 40
+    static let width: Int32 = 280
     let button: Button
-    private let brand: Brand
-    private let logo: UnsafeMutablePointer<GtkWidget>
-    private let logoSize: Int32
 
-    init(_ brand: Brand, onClick: @escaping @MainActor () -> Void) {
-        self.brand = brand
-        let title: String
-        switch brand {
-        case .google:
-            title = tr("Continue with Google")
-            logoSize = 18
-        case .apple:
-            title = tr("Continue with Apple")
-            logoSize = 18
-        }
-        logo = gtk_image_new()!
-        gtk_image_set_pixel_size(logo.cast(), logoSize)
+    init(_ provider: SignInProvider, onClick: @escaping @MainActor () -> Void) {
+        let title = Self.title(provider)
+        let logo = gtk_image_new_from_icon_name(Self.iconName(provider))!
+        gtk_image_set_pixel_size(logo.cast(), 18)
         gtk_widget_add_css_class(logo, "brand-logo")
         let titleLabel = makeLabel(title, classes: ["brand-title"], wrap: false)
         let content = makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 10, classes: ["brand-content"],
                               children: [logo, titleLabel])
         gtk_widget_set_halign(content, GTK_ALIGN_CENTER)
         button = Button(child: content, accessibleLabel: title,
-                        classes: ["brand-button", brand == .google ? "brand-google" : "brand-apple"],
-                        onClick: onClick)
-        gtk_widget_set_size_request(button.widget, 280, BrandButton.height)
-        apply(dark: false)
+                        classes: ["brand-button", "brand-\(provider.rawValue)"], onClick: onClick)
+        gtk_widget_set_size_request(button.widget, Self.width, Self.height)
     }
 
-    /// Switches to the dark-style rendering (Google dark theme; white Apple button with a black logo).
-    func apply(dark: Bool) {
-        if dark { button.addClass("brand-dark") } else { button.removeClass("brand-dark") }
-        let file: String
-        var colour: String? = nil
-        switch brand {
-        case .google: file = "google-g.svg"
-        case .apple:
-            file = "apple-logo.svg"
-            colour = dark ? "#000000" : "#FFFFFF"   // the title's colour on that button
-        }
-        if let texture = BrandMark.texture(file: file, colour: colour, size: logoSize) {
-            gtk_image_set_from_paintable(logo.cast(), OpaquePointer(texture))
-            g_object_unref(texture)
+    static func title(_ provider: SignInProvider) -> String {
+        switch provider {
+        case .google: return tr("Continue with Google")
+        case .apple: return tr("Continue with Apple")
+        case .discord: return tr("Continue with Discord")
+        case .x: return tr("Continue with X")
         }
     }
-}
 
-/// Renders a brand mark SVG at the display's pixel density.
-@MainActor
-enum BrandMark {
-    static func texture(file: String, colour: String?, size: Int32) -> UnsafeMutableRawPointer? {
-        let url = AppPaths.branding.appendingPathComponent(file)
-        guard var svg = try? String(contentsOf: url, encoding: .utf8) else {
-            FileHandle.standardError.write(Data("portal-sign-in: missing brand mark \(url.path)\n".utf8))
-            return nil
-        }
-        // The Apple mark is one path with no fill of its own: it inherits the root's fill.
-        if let colour { svg = svg.replacingOccurrences(of: "<svg ", with: "<svg fill=\"\(colour)\" ") }
-        let pixels = size * scaleFactor()
-        let loader = gdk_pixbuf_loader_new_with_type("svg", nil)
-        guard let loader else { return nil }
-        defer { g_object_unref(loader) }
-        gdk_pixbuf_loader_set_size(loader, pixels, pixels)
-        let bytes = Array(svg.utf8)
-        let wrote = bytes.withUnsafeBufferPointer { gdk_pixbuf_loader_write(loader, $0.baseAddress, gsize($0.count), nil) }
-        guard wrote != 0, gdk_pixbuf_loader_close(loader, nil) != 0,
-              let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else { return nil }
-        return UnsafeMutableRawPointer(gdk_texture_new_for_pixbuf(pixbuf))
+    /// The mark's icon in the app's resources (data/io.github.portalauth.SignIn.gresource.xml).
+    static func iconName(_ provider: SignInProvider) -> String {
+        provider == .google ? "io.github.portalauth.SignIn-google" : "io.github.portalauth.SignIn-\(provider.rawValue)-symbolic"
     }
 
-    private static func scaleFactor() -> Int32 {
-        guard let display = gdk_display_get_default(),
-              let monitors = gdk_display_get_monitors(display),
-              g_list_model_get_n_items(monitors) > 0,
-              let monitor = g_list_model_get_item(monitors, 0) else { return 1 }
-        defer { g_object_unref(monitor) }
-        return max(1, gdk_monitor_get_scale_factor(OpaquePointer(monitor)))
+    /// The provider's name as people know it (the same in every language).
+    static func name(_ provider: SignInProvider) -> String {
+        switch provider {
+        case .google: return "Google"
+        case .apple: return "Apple"
+        case .discord: return "Discord"
+        case .x: return "X"
+        }
     }
 }

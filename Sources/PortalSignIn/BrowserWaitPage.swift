@@ -1,4 +1,6 @@
 import CPortalUI
+import Foundation
+import SignInFlow
 
 /// "Continue in your browser": waits for the redirect; Cancel, Open again, Copy link, and a field to
 /// paste the redirect link for browsers that do not hand custom schemes to the desktop.
@@ -11,6 +13,7 @@ final class BrowserWaitPage {
     private var copyLink: Button!
     private var pasted: Entry!
     private var continueButton: Button!
+    private let pasteProblem = Label("", classes: ["inline-error", "caption"])
     private let scaffold: PageScaffold
 
     var onCancel: (@MainActor () -> Void)?
@@ -45,19 +48,40 @@ final class BrowserWaitPage {
         let pasteRow = makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 6, classes: ["linked"],
                                children: [pasted.widget, continueButton.widget])
         updateContinue()
-        let fallback = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 6, children: [hint, pasteRow])
+        gtk_label_set_xalign(pasteProblem.widget.cast(), 0)
+        pasteProblem.isVisible = false
+        let fallback = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 6, children: [hint, pasteRow, pasteProblem.widget])
         gtk_widget_set_margin_top(fallback, 12)
         append(scaffold.body, actions, fallback)
     }
 
-    func show(provider: SignInProvider) {
-        let name = provider == .google ? "Google" : "Apple"
-        scaffold.description.text = fill(tr("Finish signing in with %s on the page that opened in your browser. You will come back here automatically."), name)
+    /// A new wait: the page as it first appears.
+    func enter(provider: SignInProvider) {
+        scaffold.description.text = fill(tr("Finish signing in with %s on the page that opened in your browser. You will come back here automatically."),
+                                         BrandButton.name(provider))
         pasted.text = ""
-        gtk_spinner_start(spinner.cast())
+        show(pasteProblem: nil)
     }
 
-    func stop() { gtk_spinner_stop(spinner.cast()) }
+    /// Why the pasted text was not taken (the sign-in keeps waiting); nil hides it.
+    func show(pasteProblem problem: PasteProblem?) {
+        switch problem {
+        case .notASignInLink?:
+            pasteProblem.text = tr("That is not a sign-in link for Portal Sign-In. Paste the whole address the browser ended on.")
+        case .anotherSignIn?:
+            pasteProblem.text = tr("That link is for another sign-in, not the one this window is waiting for.")
+        case nil:
+            pasteProblem.text = ""
+        }
+        pasteProblem.isVisible = problem != nil
+        pasted.setAccessibleDescription(pasteProblem.text)
+    }
+
+    /// The spinner turns only while the page is on screen: a spinner left running on a hidden page
+    /// keeps the frame clock ticking.
+    func setActive(_ active: Bool) {
+        if active { gtk_spinner_start(spinner.cast()) } else { gtk_spinner_stop(spinner.cast()) }
+    }
 
     func focusFirst() { cancel.grabFocus() }
 

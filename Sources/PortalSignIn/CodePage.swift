@@ -1,4 +1,5 @@
 import CPortalUI
+import SignInFlow
 
 /// "Two-factor code": a six-digit field that accepts a pasted code and submits itself at six digits.
 /// On first enrolment it also shows the otpauth:// QR code and the secret as text.

@@ -1,4 +1,5 @@
 import CPortalUI
+import SignInFlow
 
 /// A banner over the pages that says what went wrong and offers the next step ("Try Again", …).
 @MainActor
@@ -8,8 +9,8 @@ final class ErrorBanner {
     private var action: Button!
     private var close: Button!
 
-    var onAction: (@MainActor (UserFacingError.NextStep) -> Void)?
-    private var nextStep: UserFacingError.NextStep = .dismiss
+    var onAction: (@MainActor () -> Void)?
+    var onClose: (@MainActor () -> Void)?
 
     init() {
         root = gtk_revealer_new()!
@@ -18,14 +19,10 @@ final class ErrorBanner {
         gtk_label_set_justify(message.widget.cast(), GTK_JUSTIFY_LEFT)
         gtk_widget_set_hexpand(message.widget, 1)
         gtk_widget_set_valign(message.widget, GTK_ALIGN_CENTER)
-        action = Button(tr("_Try Again"), classes: ["banner-action"]) { [weak self] in
-            guard let self else { return }
-            self.hide()
-            self.onAction?(self.nextStep)
-        }
+        action = Button(tr("_Try Again"), classes: ["banner-action"]) { [weak self] in self?.onAction?() }
         gtk_widget_set_valign(action.widget, GTK_ALIGN_CENTER)
         close = Button(child: makeIcon("window-close-symbolic", size: 16), accessibleLabel: tr("Dismiss"),
-                       classes: ["flat", "circular"]) { [weak self] in self?.hide() }
+                       classes: ["flat", "circular"]) { [weak self] in self?.onClose?() }
         gtk_widget_set_valign(close.widget, GTK_ALIGN_CENTER)
         let bar = makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["error-banner"],
                           children: [makeIcon("dialog-warning-symbolic", size: 16), message.widget, action.widget, close.widget])
@@ -35,9 +32,10 @@ final class ErrorBanner {
         gtk_widget_set_visible(root, 0)
     }
 
-    func show(_ error: UserFacingError) {
+    /// Shows `error`, or hides the banner for nil.
+    func show(_ error: UserFacingError?) {
+        guard let error else { return hide() }
         message.text = error.message
-        nextStep = error.nextStep
         switch error.nextStep {
         case .tryAgain: action.setTitle(tr("_Try Again"))
         case .signInAgain: action.setTitle(tr("_Sign In Again"))

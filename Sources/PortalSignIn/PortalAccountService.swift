@@ -1,19 +1,22 @@
 import Foundation
 import PortalAuth
 import PortalAuthGNOME
+import SignInFlow
+import Synchronization
 
-/// `AccountService` on PortalAuth, wired to the desktop through PortalAuthGNOME: libsoup for HTTP,
-/// GNOME Keyring for the session, the default browser through GIO, and a `RedirectInbox` that the
-/// application's ::open feeds.
+/// The Portal backend of the sign-in window: `PortalAuth` wired to the desktop through
+/// PortalAuthGNOME (libsoup, GNOME Keyring, the default browser through GIO, the pending sign-in
+/// kept under `$XDG_STATE_HOME`) and a `RedirectInbox` the flow feeds with the waiting sign-in's redirect.
 @MainActor
 final class PortalAccountService: AccountService {
     private let configuration: PortalConfiguration
     private let transport = SoupTransport()
     private let inbox = RedirectInbox()
     private let browser = RememberingBrowser(GioBrowserLauncher())
+    private let schemeHandler = SchemeHandler()
     /// nil when the configuration was rejected; every call then reports `setupError`.
     private let auth: PortalAuth?
-    private let setupError: Error?
+    private let setupError: (any Error)?
 
     private var client: PortalClient?
     private var invalidation: InvalidationSubscription?
@@ -22,7 +25,7 @@ final class PortalAccountService: AccountService {
     var onSessionInvalidated: (@MainActor () -> Void)?
 
     /// Configuration from the environment (PORTAL_API_HOST, …), then GSettings, then the defaults.
-    static func makeDefault() -> AccountService {
+    static func makeDefault() -> PortalAccountService {
         let configuration = PortalConfiguration.resolve(flags: [:], environment: ProcessInfo.processInfo.environment,
                                                         settings: SettingsLocation.read())
         return PortalAccountService(configuration: configuration)
@@ -38,7 +41,8 @@ final class PortalAccountService: AccountService {
                                            templateId: configuration.magicLinkTemplateId),
                 isAccountAbstracted: configuration.isAccountAbstracted,
                 transport: transport, sessionStore: KeyringSessionStore(sessionKey: configuration.sessionKey),
-                browser: browser, redirects: inbox, logger: StandardErrorLogger.ifRequested())
+                browser: browser, redirects: inbox, logger: StandardErrorLogger.ifRequested(),
+                pendingSignIns: PendingSignInFile(authEnvironmentId: configuration.authEnvironmentId))
             // Always offer the provider's account chooser: after signing out, another account is one click away.
             auth.prefersEphemeralWebBrowserSession = true
             self.auth = auth
@@ -54,7 +58,17 @@ final class PortalAccountService: AccountService {
         return auth
     }
 
-    // MARK: - AccountService
+    // MARK: - Sign-in
+
+    /// The buttons the environment enables (`getMethods`); all of them when it cannot be asked,
+    /// so the person still gets an error that says why when they try.
+    func providers() async -> [SignInProvider] {
+        guard let methods = try? await portal().getMethods().allowedAuthMethods else { return [.google, .apple] }
+        offersEmailLinks = methods.contains(.emailMagicLink)
+        return [(AuthMethod.google, SignInProvider.google), (.apple, .apple)].filter { methods.contains($0.0) }.map(\.1)
+    }
+
+    private(set) var offersEmailLinks = true
 
     func restore() async throws -> SignedInAccount? {
         guard let session = try await portal().restoreSession() else { return nil }
@@ -67,15 +81,18 @@ final class PortalAccountService: AccountService {
             // Portal no longer knows this session: forget it, so the next start does not try it again.
             try? await portal().clearPersistedSession()
             dropClient()
-            throw SessionEnded()
+            throw SessionEndedError()
         }
     }
 
     func signIn(with provider: SignInProvider) async throws -> SignInOutcome {
         let auth = try portal()
         browser.forget()
-        let result = provider == .google ? try await auth.signInWithGoogle() : try await auth.signInWithApple()
-        return try outcome(of: result)
+        switch provider {
+        case .google: return try outcome(of: try await auth.signInWithGoogle())
+        case .apple: return try outcome(of: try await auth.signInWithApple())
+        case .discord, .x: throw PortalAuthSignInError.unavailable   // Turnkey's providers
+        }
     }
 
     var currentAuthorizeURL: URL? { browser.lastURL }
@@ -85,13 +102,35 @@ final class PortalAccountService: AccountService {
         try await browser.open(url)
     }
 
+    func cancelSignIn() {
+        auth?.cancelPendingSignIn()
+    }
+
     func sendMagicLink(to email: String) async throws {
         try await portal().sendMagicLink(email: email)
     }
 
-    func receive(_ uri: String) async throws -> SignInOutcome? {
-        if inbox.deliver(uri) { return nil }   // the waiting signInWith* takes it
-        guard let result = try await portal().handleRedirect(uri) else { return nil }
+    // MARK: - Redirects
+
+    func classify(_ uri: String) -> IncomingURI {
+        guard let incoming = auth?.incomingRedirect(uri) else { return .notOurs }
+        if incoming.isError { return .failure(solicited: incoming.isSolicited) }
+        let method: SignInMethod
+        switch incoming.method {
+        case .google?: method = .provider(.google)
+        case .apple?: method = .provider(.apple)
+        case .emailMagicLink?, nil: method = .emailLink(email: incoming.email)
+        }
+        let solicitation: Solicitation = incoming.isRepeat ? .repeated : incoming.isSolicited ? .started : .unsolicited
+        return .signIn(method, solicitation)
+    }
+
+    func deliverToWaitingSignIn(_ uri: String) {
+        inbox.deliver(uri)
+    }
+
+    func complete(_ uri: String) async throws -> SignInOutcome {
+        guard let result = try await portal().handleRedirect(uri) else { throw PortalAuthSignInError.callbackIncomplete }
         return try outcome(of: result)
     }
 
@@ -101,14 +140,18 @@ final class PortalAccountService: AccountService {
         do {
             result = try await portal().verifyTotp(code, userJwt: pending.userJwt)
         } catch PortalRequestsError.unauthorized {
-            throw WrongCode()   // Portal keeps the JWT usable: the user types again
+            // Portal keeps the JWT usable: the person types the code again.
+            throw UserFacingError(message: tr("That code is not right. Check your authenticator app and enter the current code."),
+                                  nextStep: .dismiss, kind: .wrongCode)
         } catch PortalAuthError.rateLimited {
             challenges[challenge.id] = nil
-            throw TooManyCodes()
+            throw UserFacingError(message: tr("Too many wrong codes. Start the sign-in again."), nextStep: .signInAgain, kind: .tooManyCodes)
         }
         challenges[challenge.id] = nil
         return try signedIn(result)
     }
+
+    // MARK: - The session
 
     func checkSession() async throws {
         guard let client else { return }
@@ -121,6 +164,12 @@ final class PortalAccountService: AccountService {
         dropClient()
     }
 
+    func foreignSchemeHandler() -> String? { schemeHandler.foreignHandlerName() }
+
+    func claimSchemeHandler() throws { try schemeHandler.claim() }
+
+    func describe(_ error: any Error) -> UserFacingError { UserFacingErrors.describe(error) }
+
     // MARK: - Results
 
     private func outcome(of result: AuthResult) throws -> SignInOutcome {
@@ -128,7 +177,7 @@ final class PortalAccountService: AccountService {
         case .authenticated(let authenticated):
             return .signedIn(try signedIn(authenticated))
         case .totpRequired(let pending):
-            let challenge = CodeChallenge(id: UUID(), totpLink: pending.totpLink, totpSecret: pending.totpSecret)
+            let challenge = CodeChallenge(totpLink: pending.totpLink, totpSecret: pending.totpSecret)
             challenges = [challenge.id: pending]   // only the newest sign-in's code is wanted
             return .needsCode(challenge)
         }
@@ -163,93 +212,28 @@ final class PortalAccountService: AccountService {
         Task { @MainActor in try? await self.portal().clearPersistedSession() }
         onSessionInvalidated?()
     }
-
-    // MARK: - Errors in the user's words
-
-    func describe(_ error: Error) -> UserFacingError {
-        switch error {
-        case is WrongCode:
-            return UserFacingError(message: tr("That code is not right. Check your authenticator app and enter the current code."),
-                                   nextStep: .dismiss, isWrongCode: true)
-        case is TooManyCodes:
-            return UserFacingError(message: tr("Too many wrong codes. Start the sign-in again."), nextStep: .signInAgain)
-        case is SessionEnded:
-            return UserFacingError(message: tr("Your session has ended. Sign in again to continue."), nextStep: .dismiss)
-        case is CancellationError:
-            return UserFacingError(message: "", nextStep: .dismiss, isCancellation: true)
-        case let error as PortalAuthSignInError:
-            switch error {
-            case .closed:
-                return UserFacingError(message: tr("The sign-in was cancelled."), nextStep: .tryAgain)
-            case .unavailable:
-                return UserFacingError(message: tr("Your web browser could not be opened. Check that a default browser is set, then try again."), nextStep: .tryAgain)
-            case .signInInProgress:
-                return UserFacingError(message: tr("A sign-in is already running. Finish or cancel it first."), nextStep: .dismiss)
-            case .callbackIncomplete:
-                return UserFacingError(message: tr("The browser came back without a sign-in result for this app. Try again."), nextStep: .tryAgain)
-            }
-        case let error as PortalAuthError:
-            switch error {
-            case .authenticationFailed:
-                return UserFacingError(message: tr("The sign-in was cancelled or refused in the browser. Try again, or choose another way to sign in."), nextStep: .tryAgain)
-            case .rateLimited:
-                return UserFacingError(message: tr("Too many sign-in emails were requested. Wait a minute, then try again."), nextStep: .tryAgain)
-            case .authMethodUnavailable(let method):
-                return UserFacingError(message: fill(tr("Signing in with %s is not enabled for this service. Choose another way to sign in."), method.displayName), nextStep: .dismiss)
-            case .magicLinkNotConfigured:
-                return UserFacingError(message: tr("Sign-in links by email are not set up for this service. Choose another way to sign in."), nextStep: .dismiss)
-            case .sessionStorageFailure:
-                return UserFacingError(message: tr("Your session could not be saved in the keyring. Unlock your login keyring, then try again."), nextStep: .tryAgain)
-            case .invalidArgument(let name):
-                return UserFacingError(message: fill(tr("The setting “%s” is not valid. Fix it in Preferences, then restart the app."), name), nextStep: .dismiss)
-            default:
-                return UserFacingError(message: tr("Portal's answer could not be used. Start the sign-in again."), nextStep: .tryAgain)
-            }
-        case let error as PortalRequestsError:
-            switch error {
-            case .unauthorized:
-                return UserFacingError(message: tr("Portal did not accept the sign-in. The link may have expired or been used already. Sign in again."), nextStep: .signInAgain)
-            case .internalServerError:
-                return UserFacingError(message: tr("Portal had a problem. Try again in a moment."), nextStep: .tryAgain)
-            default:
-                return UserFacingError(message: tr("Portal rejected the request. Check the settings, then try again."), nextStep: .tryAgain)
-            }
-        case let error as PortalCredentialError where error.requiresReauthentication:
-            return UserFacingError(message: tr("Your session has ended. Sign in again to continue."), nextStep: .signInAgain)
-        case is TransportError:
-            return UserFacingError(message: tr("Portal could not be reached. Check your network connection, then try again."), nextStep: .tryAgain)
-        default:
-            // The core's own message: English, but it says what to do and never holds a secret.
-            return UserFacingError(message: error.localizedDescription, nextStep: .tryAgain)
-        }
-    }
 }
 
-private struct WrongCode: Error {}
-private struct TooManyCodes: Error {}
-private struct SessionEnded: Error {}
-
 /// Opens URLs with GIO and remembers the last one, for "Copy Link" and "Open Again".
-private final class RememberingBrowser: BrowserLauncher, @unchecked Sendable {
-    private let launcher: BrowserLauncher
-    private let lock = NSLock()
-    private var remembered: URL?
+private final class RememberingBrowser: BrowserLauncher, Sendable {
+    private let launcher: any BrowserLauncher
+    private let remembered = Mutex<URL?>(nil)
 
-    init(_ launcher: BrowserLauncher) { self.launcher = launcher }
+    init(_ launcher: any BrowserLauncher) { self.launcher = launcher }
 
-    var lastURL: URL? { lock.withLock { remembered } }
+    var lastURL: URL? { remembered.withLock { $0 } }
 
-    func forget() { lock.withLock { remembered = nil } }
+    func forget() { remembered.withLock { $0 = nil } }
 
     func open(_ url: URL) async throws {
-        lock.withLock { remembered = url }
+        remembered.withLock { $0 = url }
         try await launcher.open(url)
     }
 }
 
 /// The core's log lines (which never hold a secret) on stderr, when PORTAL_DEBUG is set.
 private struct StandardErrorLogger: PortalAuthLogger {
-    static func ifRequested() -> PortalAuthLogger? {
+    static func ifRequested() -> (any PortalAuthLogger)? {
         ProcessInfo.processInfo.environment["PORTAL_DEBUG"] == nil ? nil : StandardErrorLogger()
     }
     func log(_ message: String) {

@@ -1,5 +1,7 @@
 import CPortalUI
 import Foundation
+import PortalAuth
+import PortalAuthGNOME
 
 /// The Preferences window: where the app signs in (the GSettings keys of io.github.portalauth.SignIn).
 /// Text settings are saved when the user applies them (Enter or the row's apply button) and only
@@ -135,25 +137,22 @@ final class PreferencesWindow {
         showToast(tr("Using the local auth emulator"))
     }
 
-    // MARK: - Validation: nil when the value may be saved, else what to fix
+    // MARK: - Validation with the core's own rules: nil when the value may be saved, else what to fix
 
     static func checkHost(_ value: String) -> String? {
         if value.isEmpty { return nil }
-        if value.contains("://") || value.contains("/") {
-            return tr("Enter only the host name, such as api.portalhq.io, without http:// or a path.")
+        guard (try? PortalAuth.apiBaseURL(for: value)) != nil else {
+            return tr("Enter a host name such as api.portalhq.io, optionally with https:// and a port. Plain http is only allowed to this computer (127.0.0.1 or localhost).")
         }
-        let parts = value.split(separator: ":", omittingEmptySubsequences: false)
-        let hostOK = !parts[0].isEmpty && parts[0].allSatisfy { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }
-        let portOK = parts.count == 1 || (parts.count == 2 && UInt16(parts[1]).map { $0 > 0 } == true)
-        return hostOK && portOK ? nil : tr("Enter a host name such as api.portalhq.io, optionally with a port (127.0.0.1:8790).")
+        return nil
     }
 
     static func checkEnvironmentId(_ value: String) -> String? {
-        value.contains(where: { $0.isWhitespace }) ? tr("An auth environment ID has no spaces.") : nil
+        value.isEmpty || PortalAuth.isValidAuthEnvironmentId(value) ? nil : tr("An auth environment ID has no spaces.")
     }
 
     static func checkRedirectURL(_ value: String) -> String? {
-        if value.isEmpty || value.lowercased().hasPrefix("io.github.portalauth.signin://") { return nil }
+        if value.isEmpty || PortalAuth.customScheme(of: value) == SchemeHandler.scheme { return nil }
         return tr("The redirect URL must start with io.github.portalauth.signin:// so that the browser comes back to this app.")
     }
 }

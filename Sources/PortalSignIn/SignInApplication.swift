@@ -1,23 +1,27 @@
 import CPortalUI
 import Foundation
+import PortalAuth
 import PortalAuthGNOME
+import SignInFlow
 
 /// The single-instance GtkApplication `io.github.portalauth.SignIn` (libadwaita's AdwApplication).
-/// With G_APPLICATION_HANDLES_OPEN, a second `portal-sign-in URI` hands the URI to the running
-/// instance over D-Bus (::open there) and exits; a launch by URI when nothing runs starts the app,
-/// which keeps the URI until its window exists.
+/// The desktop delivers redirect URIs over D-Bus (`DBusActivatable=true`,
+/// `org.freedesktop.Application.Open`), so no grant sits on a command line. A launcher without
+/// D-Bus runs `portal-sign-in URI`: that process hands the URI to the running instance (::open there)
+/// and exits, or starts the app, which keeps the URI until its window exists; either way the URI is
+/// wiped from the process's own argument area first (/proc/PID/cmdline is readable by every user).
 @MainActor
 public final class SignInApplication {
     public static let applicationId = "io.github.portalauth.SignIn"
-    public static let version = "0.1.0"
+    public static let version = ProductVersion.current
     /// The packaging side's hook for a Preferences window (menu item "Preferences", action app.preferences).
     public static var preferences: (@MainActor (UnsafeMutablePointer<GtkWindow>) -> Void)?
 
     private let app: GObjectRef
-    private let makeService: @MainActor () -> AccountService
+    private let makeService: @MainActor () -> any AccountService
     private var window: MainWindow?
 
-    init(makeService: @escaping @MainActor () -> AccountService) {
+    init(makeService: @escaping @MainActor () -> any AccountService) {
         self.makeService = makeService
         let created = UnsafeMutableRawPointer(adw_application_new(Self.applicationId, G_APPLICATION_HANDLES_OPEN))!
         app = GObjectRef(adopting: created)
@@ -32,23 +36,22 @@ public final class SignInApplication {
 
     /// Runs the application; returns the exit status.
     public static func main() -> Int32 {
+        let arguments = ProcessArguments.takeFromCommandLine()
         Localization.setUp()
         SettingsLocation.exportInstalledSchemasIfNeeded()
+        Resources.register()
         if preferences == nil { preferences = PreferencesWindow.presenter() }
         MainLoopBridge.attach()
         let application = SignInApplication(makeService: { PortalAccountService.makeDefault() })
-        return application.run()
-    }
-
-    func run() -> Int32 {
-        g_application_run(app.object.assumingMemoryBound(to: GApplication.self),
-                          CommandLine.argc, CommandLine.unsafeArgv)
+        return arguments.withArgv { argc, argv in
+            g_application_run(application.app.object.assumingMemoryBound(to: GApplication.self), argc, argv)
+        }
     }
 
     private var gtkApplication: UnsafeMutablePointer<GtkApplication> { app.object.assumingMemoryBound(to: GtkApplication.self) }
 
     private func startup() {
-        Style.install()
+        Style.apply()
         let map = OpaquePointer(app.object)
         addAction(map, "about") { [weak self] in self?.showAbout() }
         addAction(map, "quit") { [weak self] in
@@ -76,7 +79,7 @@ public final class SignInApplication {
             }
         }
         if let window {
-            for uri in uris { window.receive(uri) }
+            for uri in uris { window.flow.receive(uri) }
             window.present()
         } else {
             ensureWindow(uris: uris).present()
@@ -86,9 +89,9 @@ public final class SignInApplication {
     @discardableResult
     private func ensureWindow(uris: [String]) -> MainWindow {
         if let window { return window }
-        let created = MainWindow(application: gtkApplication, service: makeService())
+        let created = MainWindow(application: gtkApplication, flow: SignInFlow(service: makeService()))
         window = created
-        created.start(with: uris)
+        created.flow.start(uris: uris)
         return created
     }
 

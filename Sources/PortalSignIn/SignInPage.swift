@@ -1,28 +1,32 @@
 import CPortalUI
+import Foundation
+import SignInFlow
 
-/// "Sign in": the Google and Apple buttons, and an email field for a magic link.
+/// "Sign in": a button per provider the backend enables (in a stable order: Google, Apple, Discord,
+/// X), and an email field for a sign-in link where the backend offers one.
 @MainActor
 final class SignInPage {
     let root: UnsafeMutablePointer<GtkWidget>
-    private var google: BrandButton!
-    private var apple: BrandButton!
+    private let scaffold: PageScaffold
+    private let providerBox: UnsafeMutablePointer<GtkWidget>
+    private var emailSection: UnsafeMutablePointer<GtkWidget>!
+    private var buttons: [SignInProvider: BrandButton] = [:]
+    private var shown: [SignInProvider] = []
     private var email: Entry!
     private var sendLink: Button!
+    private var busy = false
 
     var onProvider: (@MainActor (SignInProvider) -> Void)?
     var onMagicLink: (@MainActor (String) -> Void)?
 
     init() {
-        let scaffold = PageScaffold(icon: PageScaffold.icon("system-users-symbolic"),
-                                    title: tr("Sign in to Portal"),
-                                    description: tr("Use your Google or Apple account, or get a sign-in link by email."))
+        scaffold = PageScaffold(icon: PageScaffold.icon("system-users-symbolic"),
+                                title: tr("Sign in to Portal"),
+                                description: tr("Use your Google or Apple account, or get a sign-in link by email."))
         root = scaffold.root
 
-        google = BrandButton(.google) { [weak self] in self?.onProvider?(.google) }
-        apple = BrandButton(.apple) { [weak self] in self?.onProvider?(.apple) }
-        let providers = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12,
-                                children: [google.button.widget, apple.button.widget])
-        gtk_box_set_homogeneous(providers.cast(), 1)
+        providerBox = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12)
+        gtk_box_set_homogeneous(providerBox.cast(), 1)
 
         let separator = makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["or-separator"])
         let left = gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)!, right = gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)!
@@ -36,29 +40,47 @@ final class SignInPage {
         gtk_entry_set_input_purpose(email.widget.cast(), GTK_INPUT_PURPOSE_EMAIL)
         sendLink = Button(tr("Email me a sign-in link"), classes: ["pill"]) { [weak self] in self?.submitEmail() }
         email.onChange { [weak self] in self?.updateSendLink() }
+        emailSection = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12, children: [separator, email.widget, sendLink.widget])
         updateSendLink()
 
-        append(scaffold.body, providers, separator, email.widget, sendLink.widget)
+        append(scaffold.body, providerBox, emailSection)
     }
 
-    func apply(dark: Bool) {
-        google.apply(dark: dark)
-        apple.apply(dark: dark)
+    func show(_ state: SignInPageState) {
+        if state.providers != shown { rebuildButtons(state.providers) }
+        gtk_widget_set_visible(emailSection, state.offersEmailLinks ? 1 : 0)
+        scaffold.description.text = state.offersEmailLinks
+            ? tr("Use your Google or Apple account, or get a sign-in link by email.")
+            : tr("Choose the account you want to sign in with.")
+        setBusy(state.busy)
     }
 
     /// Disables the controls while a request runs, so a double click starts nothing twice.
-    func setBusy(_ busy: Bool) {
-        for widget in [google.button, apple.button, email!] as [Widget] { widget.isSensitive = !busy }
-        sendLink.isSensitive = !busy && isPlausibleEmail(email.text)
+    private func setBusy(_ busy: Bool) {
+        self.busy = busy
+        for button in buttons.values { button.button.isSensitive = !busy }
+        email.isSensitive = !busy
+        updateSendLink()
     }
 
-    func focusFirst() { google.button.grabFocus() }
+    func focusFirst() { buttons[shown.first ?? .google]?.button.grabFocus() }
 
-    private func updateSendLink() { sendLink.isSensitive = isPlausibleEmail(email.text) }
+    private func rebuildButtons(_ providers: [SignInProvider]) {
+        for provider in shown { if let button = buttons[provider] { gtk_box_remove(providerBox.cast(), button.button.widget) } }
+        buttons = [:]
+        shown = providers.sorted()
+        for provider in shown {
+            let button = BrandButton(provider) { [weak self] in self?.onProvider?(provider) }
+            buttons[provider] = button
+            gtk_box_append(providerBox.cast(), button.button.widget)
+        }
+    }
+
+    private func updateSendLink() { sendLink.isSensitive = !busy && isPlausibleEmail(email.text) }
 
     private func submitEmail() {
         let address = email.text.trimmingCharacters(in: .whitespaces)
-        guard isPlausibleEmail(address) else { return }
+        guard !busy, isPlausibleEmail(address) else { return }
         onMagicLink?(address)
     }
 

@@ -1,4 +1,5 @@
 import CPortalUI
+import SignInFlow
 
 /// "Signed in": who is signed in (end user, client, account abstraction) and Sign out.
 @MainActor

@@ -17,8 +17,10 @@ final class StatusPage {
 
     func show(_ text: String) {
         scaffold.description.text = text
-        gtk_spinner_start(spinner.cast())
     }
 
-    func stop() { gtk_spinner_stop(spinner.cast()) }
+    /// The spinner turns only while the page is on screen.
+    func setActive(_ active: Bool) {
+        if active { gtk_spinner_start(spinner.cast()) } else { gtk_spinner_stop(spinner.cast()) }
+    }
 }

@@ -54,7 +54,7 @@ struct ErrorReport: Error {
         case .magicLinkNotConfigured, .authMethodUnavailable, .accountAbstractionUnavailable, .totpQrUnavailable:
             return .unavailable
         case .authenticationFailed, .userJwtExpired: return .authenticationFailed
-        case .malformedResponse, .invalidGrantResponse: return .invalidResponse
+        case .malformedResponse, .invalidGrantResponse, .unsafeAuthorizeUrl: return .invalidResponse
         case .sessionStorageFailure: return .sessionStorage
         case .rateLimited: return .rateLimited
         }
@@ -85,6 +85,7 @@ struct ErrorReport: Error {
         case .accountAbstractionUnavailable: return "accountAbstractionUnavailable"
         case .rateLimited: return "rateLimited"
         case .totpQrUnavailable: return "totpQrUnavailable"
+        case .unsafeAuthorizeUrl: return "unsafeAuthorizeUrl"
         }
     }
 

@@ -34,6 +34,8 @@ enum Messages {
             return "Portal refused more attempts for now. \(wait), then try again."
         case .totpQrUnavailable:
             return "The two-factor QR code could not be made. Type the secret key into your authenticator app instead."
+        case .unsafeAuthorizeUrl(let scheme):
+            return "Portal answered a sign-in address that is not a web page (\(Terminal.clean(scheme.isEmpty ? "no scheme" : scheme + ":"))), so nothing was opened. Only https addresses, or http to this computer, are opened. Check the API host setting."
         }
     }
 

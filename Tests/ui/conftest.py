@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import urllib.parse
 import urllib.request
 import uuid
 from pathlib import Path
@@ -24,35 +25,13 @@ FAKE_BROWSER = Path(__file__).with_name("fake_browser.py")
 SCREENSHOTS = Path(os.environ.get("PORTAL_SCREENSHOT_DIR", REPO / "build" / "screenshots"))
 
 
-def _bin_path():
-    out = subprocess.run(["swift", "build", "--show-bin-path"], cwd=REPO, capture_output=True, text=True, check=True)
-    return Path(out.stdout.strip())
-
-
 @pytest.fixture(scope="session")
 def prefix(tmp_path_factory):
-    """The app installed as a user would: script/install when the packaging is there, else the
-    minimum by hand (binaries, desktop file, brand marks)."""
+    """The app installed as a user would, with script/install."""
     root = tmp_path_factory.mktemp("prefix")
-    install = REPO / "script" / "install"
-    if install.exists():
-        env = dict(os.environ, PORTAL_BUILD_CONFIG="debug")
-        subprocess.run([str(install), "--prefix", str(root), "--no-default-handler"], cwd=REPO, env=env,
-                       check=True, stdout=subprocess.DEVNULL)
-    else:
-        bins = _bin_path()
-        (root / "bin").mkdir()
-        for name in ("portal-sign-in", "portal-auth-emulator"):
-            shutil.copy2(bins / name, root / "bin" / name)
-        applications = root / "share" / "applications"
-        applications.mkdir(parents=True)
-        (applications / f"{APP_ID}.desktop").write_text(
-            "[Desktop Entry]\nType=Application\nName=Portal Sign-In\n"
-            f"Exec={root / 'bin' / 'portal-sign-in'} %u\nTerminal=false\n"
-            f"MimeType=x-scheme-handler/{SCHEME};\n")
-        branding = root / "share" / "portal-sign-in" / "branding"
-        shutil.copytree(REPO / "data" / "branding", branding)
-        subprocess.run(["update-desktop-database", str(applications)], check=True)
+    env = dict(os.environ, PORTAL_BUILD_CONFIG="debug")
+    subprocess.run([str(REPO / "script" / "install"), "--prefix", str(root), "--no-default-handler"], cwd=REPO,
+                   env=env, check=True, stdout=subprocess.DEVNULL)
     return root
 
 
@@ -108,11 +87,11 @@ class Session:
         self.name = name
         self.control = root / "browser-control.json"
         self.browser_log = root / "browser-log.jsonl"
-        data_home, config_home = root / "data", root / "config"
+        data_home, config_home, state_home = root / "data", root / "config", root / "state"
         (data_home / "applications").mkdir(parents=True)
         config_home.mkdir()
         self.env = dict(os.environ,
-                        XDG_DATA_HOME=str(data_home), XDG_CONFIG_HOME=str(config_home),
+                        XDG_DATA_HOME=str(data_home), XDG_CONFIG_HOME=str(config_home), XDG_STATE_HOME=str(state_home),
                         XDG_DATA_DIRS=f"{prefix / 'share'}:/usr/local/share:/usr/share",
                         PATH=f"{prefix / 'bin'}:{os.environ['PATH']}",
                         PORTAL_API_HOST=emulator.host,
@@ -134,6 +113,33 @@ class Session:
             assert query.stdout.strip() == handler, f"{handler} is not the {scheme} handler"
         self.processes = []
         self.browse(email="alice@example.com", action="continue")
+        self.enable_dbus_activation()
+
+    # -- D-Bus activation ----------------------------------------------------------------------
+    ACTIVATION_KEYS = ("DISPLAY", "PATH", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_DIRS",
+                       "PORTAL_API_HOST", "PORTAL_SESSION_KEY", "PORTAL_TEST_BROWSER_CONTROL",
+                       "PORTAL_TEST_BROWSER_LOG", "GSETTINGS_BACKEND", "GDK_BACKEND", "GTK_A11Y", "NO_AT_BRIDGE")
+
+    def enable_dbus_activation(self):
+        """The desktop starts the app over D-Bus (DBusActivatable=true): the session bus must find the
+        app's service file, and the app it starts gets the bus's activation environment, not ours."""
+        services = Path(os.environ["XDG_DATA_HOME"]) / "dbus-1" / "services"
+        services.mkdir(parents=True, exist_ok=True)
+        shutil.copy(self.prefix / "share" / "dbus-1" / "services" / f"{APP_ID}.service", services / f"{APP_ID}.service")
+        subprocess.run(["dbus-update-activation-environment",
+                        *[f"{key}={self.env[key]}" for key in self.ACTIVATION_KEYS if key in self.env]], check=True)
+
+    def mint_redirect(self, email, provider="google"):
+        """A provider sign-in finished in the browser without the app asking for it: the redirect
+        (with its single-use grant) as the browser ended on it. Never printed."""
+        query = urllib.parse.urlencode({"redirectUrl": f"{SCHEME}://auth/callback"}, quote_via=urllib.parse.quote, safe="")
+        authorize = self.emulator.api(f"/api/v3/auth/oauth/urls?{query}")[provider]
+        saved = self.root / f"minted-{uuid.uuid4().hex[:8]}.txt"
+        control = json.loads(self.control.read_text())
+        self.browse(email=email, action="continue", save_to=str(saved))
+        subprocess.run(["/usr/bin/python3", str(FAKE_BROWSER), authorize], env=self.env, check=True, timeout=60)
+        self.control.write_text(json.dumps(control))
+        return saved.read_text()
 
     # -- the scripted browser ------------------------------------------------------------------
     def browse(self, **settings):

@@ -5,7 +5,8 @@ import subprocess
 from desktop import wait_until, window_id
 
 SCHEMA = "io.github.portalauth.SignIn"
-HOST_PROBLEM = "Enter only the host name, such as api.portalhq.io, without http:// or a path."
+HOST_PROBLEM = ("Enter a host name such as api.portalhq.io, optionally with https:// and a port. Plain http is only "
+                "allowed to this computer (127.0.0.1 or localhost).")
 REDIRECT_PROBLEM = ("The redirect URL must start with io.github.portalauth.signin:// so that the browser "
                     "comes back to this app.")
 
@@ -53,6 +54,12 @@ def test_preferences_refuse_an_invalid_host_and_save_a_valid_one(session):
     apply(window, "API host", "api.example.com:8443")
     wait_until(lambda: stored(session, "api-host") == "'api.example.com:8443'", what="the host to be saved")
     window.wait_gone("label", name=HOST_PROBLEM)
+
+    # The same rules as a sign-in: https with a scheme is fine, plain http only to this computer.
+    apply(window, "API host", "https://portal.example.com")
+    wait_until(lambda: stored(session, "api-host") == "'https://portal.example.com'", what="the https host to be saved")
+    apply(window, "API host", "http://127.0.0.1:8790")
+    wait_until(lambda: stored(session, "api-host") == "'http://127.0.0.1:8790'", what="the loopback host to be saved")
 
 
 def test_preferences_keep_the_redirect_on_the_apps_own_scheme(session):

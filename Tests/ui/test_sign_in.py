@@ -123,22 +123,6 @@ def test_the_same_redirect_delivered_twice_is_exchanged_once(session, emulator):
     assert window.find("push button", name="Try Again") is None, "the second delivery showed an error"
 
 
-def test_cold_start_by_uri_completes_the_sign_in(session, emulator):
-    # The provider flow happens with no app running; the browser hands the redirect to the desktop,
-    # which has to start portal-sign-in with the URI.
-    query = urllib.parse.urlencode({"redirectUrl": CALLBACK}, quote_via=urllib.parse.quote, safe="")
-    authorize = emulator.api(f"/api/v3/auth/oauth/urls?{query}")["google"]
-    assert desktop.find_application() is None
-    session.browse(email="alice@example.com", action="continue")
-    subprocess.run(["/usr/bin/python3", str(FAKE_BROWSER), authorize], env=session.env, check=True, timeout=60)
-    assert [e["exit_status"] for e in session.browser_events("delivered")] == [0]
-
-    window = session.attach()
-    assert signed_in_end_user(window) == user(emulator, "alice@example.com")["endUserId"]
-    assert [e["status"] for e in emulator.requests("POST", TOKENS)] == [200]
-    session.screenshot()
-
-
 def test_sign_out_and_restore_after_restart(session, emulator):
     window = session.launch()
     window.click("Continue with Google")

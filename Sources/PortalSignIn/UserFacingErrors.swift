@@ -1,0 +1,118 @@
+import Foundation
+import PortalAuth
+import PortalAuthGNOME
+import SignInFlow
+
+/// The app's words for every failure, in the user's language: what happened and what to do next.
+/// The one table of the GUI; the errors themselves carry only facts (AppAuth's model).
+enum UserFacingErrors {
+    static func describe(_ error: any Error) -> UserFacingError {
+        switch error {
+        case let error as UserFacingError:
+            return error
+        case is CancellationError:
+            return UserFacingError(message: "", nextStep: .dismiss, kind: .cancelled)
+        case is SessionEndedError:
+            return UserFacingError(message: tr("Your session has ended. Sign in again to continue."), nextStep: .signInAgain, kind: .sessionEnded)
+        case let error as PortalAuthSignInError:
+            return describe(error)
+        case let error as PortalAuthError:
+            return describe(error)
+        case let error as PortalRequestsError:
+            return describe(error)
+        case let error as PortalCredentialError where error.requiresReauthentication:
+            return UserFacingError(message: tr("Your session has ended. Sign in again to continue."), nextStep: .signInAgain, kind: .sessionEnded)
+        case let error as TransportError:
+            return describe(error)
+        case let error as SessionStoreError:
+            return UserFacingError(message: keyringAdvice(error), nextStep: .tryAgain)
+        case is SchemeHandlerError:
+            return UserFacingError(message: tr("Portal Sign-In could not make itself the handler of sign-in links. Reinstall the app, then try again."), nextStep: .dismiss)
+        default:
+            return UserFacingError(message: tr("Something unexpected went wrong. Try again."), nextStep: .tryAgain)
+        }
+    }
+
+    private static func describe(_ error: PortalAuthSignInError) -> UserFacingError {
+        switch error {
+        case .closed:
+            return UserFacingError(message: "", nextStep: .dismiss, kind: .cancelled)
+        case .unavailable:
+            return UserFacingError(message: tr("Your web browser could not be opened. Check that a default browser is set, then try again."), nextStep: .tryAgain)
+        case .signInInProgress:
+            return UserFacingError(message: tr("A sign-in is already running. Finish or cancel it first."), nextStep: .dismiss)
+        case .callbackIncomplete:
+            return UserFacingError(message: tr("The browser came back without a sign-in result for this app. Try again."), nextStep: .tryAgain)
+        }
+    }
+
+    private static func describe(_ error: PortalAuthError) -> UserFacingError {
+        switch error {
+        case .authenticationFailed:
+            return UserFacingError(message: tr("The sign-in was cancelled or refused in the browser. Try again, or choose another way to sign in."), nextStep: .tryAgain)
+        case .rateLimited:
+            return UserFacingError(message: tr("Too many attempts. Wait a minute, then try again."), nextStep: .tryAgain, kind: .tooManyCodes)
+        case .authMethodUnavailable(let method):
+            return UserFacingError(message: fill(tr("Signing in with %s is not enabled for this service. Choose another way to sign in."), method.displayName), nextStep: .dismiss)
+        case .magicLinkNotConfigured:
+            return UserFacingError(message: tr("Sign-in links by email are not set up for this service. Choose another way to sign in."), nextStep: .dismiss)
+        case .sessionStorageFailure(let failure):
+            return UserFacingError(message: keyringAdvice(failure), nextStep: .tryAgain)
+        case .invalidArgument(let name):
+            return UserFacingError(message: fill(tr("The setting “%s” is not valid. Fix it in Preferences, then restart the app."), name), nextStep: .dismiss)
+        case .userJwtExpired:
+            return UserFacingError(message: tr("The two-factor step has expired. Start the sign-in again."), nextStep: .signInAgain)
+        case .unsafeAuthorizeUrl:
+            return UserFacingError(message: tr("The sign-in service answered with an address that is not a web page, so nothing was opened. Check the API host in Preferences."), nextStep: .dismiss)
+        case .accountAbstractionUnavailable:
+            return UserFacingError(message: tr("Account abstraction is not available for this service. Turn it off in Preferences, then try again."), nextStep: .dismiss)
+        case .malformedResponse, .invalidGrantResponse, .invalidUserJwt, .totpQrUnavailable:
+            return UserFacingError(message: tr("Portal's answer could not be used. Start the sign-in again."), nextStep: .tryAgain)
+        }
+    }
+
+    private static func describe(_ error: PortalRequestsError) -> UserFacingError {
+        switch error {
+        case .unauthorized(let path) where path == PortalWire.Path.oauthUrls:
+            // Not an expired link: Portal refuses to start any sign-in for this setup.
+            return UserFacingError(message: tr("Portal refused to start the sign-in. The redirect URL may not be allowed for this auth environment, the environment ID may be wrong, or a provider is missing its credentials. Check the settings in Preferences."), nextStep: .dismiss)
+        case .unauthorized:
+            return UserFacingError(message: tr("Portal did not accept the sign-in. The link may have expired or been used already. Sign in again."), nextStep: .signInAgain)
+        case .internalServerError:
+            return UserFacingError(message: tr("Portal had a problem. Try again in a moment."), nextStep: .tryAgain)
+        case .clientError, .redirectError, .couldNotParseHttpResponse:
+            return UserFacingError(message: tr("Portal rejected the request. Check the settings, then try again."), nextStep: .tryAgain)
+        }
+    }
+
+    private static func describe(_ error: TransportError) -> UserFacingError {
+        switch error.kind {
+        case .untrustedCertificate:
+            return UserFacingError(message: tr("The connection to the sign-in service is not trusted: its certificate is unknown, expired or for another server. Nothing was sent."), nextStep: .tryAgain)
+        case .timedOut:
+            return UserFacingError(message: tr("The sign-in service did not answer in time. Try again in a moment."), nextStep: .tryAgain)
+        case .cancelled:
+            return UserFacingError(message: "", nextStep: .dismiss, kind: .cancelled)
+        default:
+            return UserFacingError(message: tr("Portal could not be reached. Check your network connection, then try again."), nextStep: .tryAgain)
+        }
+    }
+
+    /// The keyring's own advice: which failure it was decides what the person should do.
+    static func keyringAdvice(_ failure: SessionStoreError) -> String {
+        switch failure.kind {
+        case .noService:
+            return tr("No keyring service is running, so your session cannot be kept. Install and start GNOME Keyring, then try again.")
+        case .locked, .notKept:
+            return tr("Your session could not be saved because the login keyring is locked. Unlock it in Passwords and Keys, then try again.")
+        case .dismissed:
+            return tr("The keyring stayed locked because its unlock prompt was dismissed. Unlock your login keyring, then try again.")
+        case .noCollection:
+            return tr("There is no login keyring to keep your session in. Create one in Passwords and Keys, then try again.")
+        case .notRemoved:
+            return tr("Your session could not be removed from the keyring. Unlock your login keyring, then try again.")
+        case .other:
+            return tr("The keyring could not keep your session. Check it in Passwords and Keys, then try again.")
+        }
+    }
+}
