@@ -57,7 +57,8 @@ let package = Package(
         .target(name: "AuthTestSupport", dependencies: ["AuthBase"], path: "Tests/AuthTestSupport"),
         .testTarget(name: "AuthBaseTests", dependencies: ["AuthBase", "AuthTestSupport"]),
         .testTarget(name: "PortalAuthTests", dependencies: ["PortalAuth", "AuthTestSupport"]),
-        .testTarget(name: "EmulatorTests", dependencies: ["PortalAuth"]),
+        // PortalAuthGNOME's LibcryptoProvider makes the session keys, stamps and PKCE pairs a Turnkey client would.
+        .testTarget(name: "EmulatorTests", dependencies: ["PortalAuth", "AuthBase", "PortalAuthGNOME"]),
         .testTarget(name: "PortalSignInTests", dependencies: ["SignInFlow", "AuthTestSupport"]),
         .testTarget(name: "GNOMETests", dependencies: ["PortalAuth", "PortalAuthGNOME", "CPortalPlatform", "AuthTestSupport"],
                     exclude: ["Support/fake-prompter.py"]),
