@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "AuthBaseTests", dependencies: ["AuthBase", "AuthTestSupport"]),
         .testTarget(name: "PortalAuthTests", dependencies: ["PortalAuth", "AuthTestSupport"]),
         // PortalAuthGNOME's LibcryptoProvider makes the session keys, stamps and PKCE pairs a Turnkey client would.
-        .testTarget(name: "EmulatorTests", dependencies: ["PortalAuth", "AuthBase", "PortalAuthGNOME"]),
+        .testTarget(name: "EmulatorTests", dependencies: ["PortalAuth", "AuthBase", "PortalAuthGNOME", "AuthTestSupport"]),
         .testTarget(name: "PortalSignInTests", dependencies: ["SignInFlow", "AuthTestSupport"]),
         .testTarget(name: "GNOMETests", dependencies: ["PortalAuth", "PortalAuthGNOME", "CPortalPlatform", "AuthTestSupport"],
                     exclude: ["Support/fake-prompter.py"]),

@@ -1,68 +1,30 @@
+import AuthTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// A running `portal-auth-emulator --port 0`, administered over its `/emulator/v1/` JSON API
-/// (with URLSession, independently of the transport under test).
-nonisolated(unsafe) private var emulatorPids: [Int32] = []
+/// A running `portal-auth-emulator`, started by `script/start-emulator` (the launcher every harness
+/// uses), administered over its `/emulator/v1/` JSON API (with URLSession, independently of the
+/// transport under test).
+final class Emulator: Sendable {
+    private let launcher: EmulatorLauncher
+    var baseURL: URL { launcher.baseURL }
+    var port: Int { launcher.port }
 
-final class Emulator: @unchecked Sendable {
-    let process: Process
-    let baseURL: URL
-    let port: Int
-
-    /// One emulator for the whole test run; tests call `reset()` first.
+    /// One emulator for the whole test run; tests call `reset()` first. It stops when the test
+    /// process exits (the launcher's --exit-with-pid).
     static let shared: Emulator? = try? Emulator()
 
-    struct StartError: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    /// `arguments` go after `--port 0` (e.g. `--config FILE`).
+    /// `arguments` go to the emulator (e.g. `--config FILE`).
     init(arguments: [String] = []) throws {
-        guard FileManager.default.isExecutableFile(atPath: Binaries.emulator) else {
-            throw StartError(description: "portal-auth-emulator is not built at \(Binaries.emulator); run swift build first")
-        }
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: Binaries.emulator)
-        process.arguments = ["--port", "0"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try ChildSignals.launchUnblocked(process)
-        Self.stopAtExit(process.processIdentifier)
-        // Wait for the one "listening on http://127.0.0.1:PORT" line.
-        var buffer = Data()
-        let deadline = Date().addingTimeInterval(20)
-        var found: Int?
-        while found == nil, Date() < deadline {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            buffer += chunk
-            let text = String(decoding: buffer, as: UTF8.self)
-            if let range = text.range(of: #"listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
-                found = Int(text[range].split(separator: ":").last!)
-            }
-        }
-        guard let found else {
-            process.terminate()
-            throw StartError(description: "the emulator did not report its port")
-        }
-        port = found
-        baseURL = URL(string: "http://127.0.0.1:\(found)")!
-        // Keep draining stdout so the emulator never blocks on a full pipe.
-        output.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
+        launcher = try EmulatorLauncher(arguments: arguments)
     }
 
-    deinit { process.terminate() }
+    deinit { launcher.stop() }
 
-    /// `shared` lives until the test process exits, which never runs deinit: stop the emulator then.
-    private static func stopAtExit(_ pid: Int32) {
-        emulatorPids.append(pid)
-        if emulatorPids.count == 1 {
-            atexit { for pid in emulatorPids { kill(pid, SIGTERM) } }
-        }
+    struct AdminFailure: Error, CustomStringConvertible {
+        let description: String
     }
 
     var apiHost: String { "127.0.0.1:\(port)" }
@@ -116,7 +78,7 @@ final class Emulator: @unchecked Sendable {
         }
         let (data, response) = try await URLSession.shared.data(for: request)
         guard (response as? HTTPURLResponse)?.statusCode == 200 else {
-            throw StartError(description: "emulator admin \(method) \(path) answered \((response as? HTTPURLResponse)?.statusCode ?? 0)")
+            throw AdminFailure(description: "emulator admin \(method) \(path) answered \((response as? HTTPURLResponse)?.statusCode ?? 0)")
         }
         return (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["data"]
     }
