@@ -1,10 +1,9 @@
+import AuthBase
 import Foundation
-import AuthTestSupport
-@testable import PortalAuth
 
 /// An HTTPTransport that answers from a script, in order, and records every request it got.
-final class ScriptedTransport: HTTPTransport, Sendable {
-    enum Reply: Sendable {
+public final class ScriptedTransport: HTTPTransport, Sendable {
+    public enum Reply: Sendable {
         case respond(status: Int, body: String)
         /// A whole response, headers included.
         case response(HTTPResponse)
@@ -15,25 +14,27 @@ final class ScriptedTransport: HTTPTransport, Sendable {
         case act(@Sendable () -> Void, status: Int, body: String)
     }
 
+    public init() {}
+
     private let state = Box<(replies: [Reply], requests: [HTTPRequest])>(([], []))
 
-    func enqueue(_ reply: Reply) {
+    public func enqueue(_ reply: Reply) {
         state.withLock { $0.replies.append(reply) }
     }
 
-    func reply(_ status: Int, _ body: String) {
+    public func reply(_ status: Int, _ body: String) {
         enqueue(.respond(status: status, body: body))
     }
 
-    func reply(_ body: String) {
+    public func reply(_ body: String) {
         reply(200, body)
     }
 
-    var requests: [HTTPRequest] { state.withLock { $0.requests } }
-    var paths: [String] { requests.map(\.url.path) }
-    var pendingReplies: Int { state.withLock { $0.replies.count } }
+    public var requests: [HTTPRequest] { state.withLock { $0.requests } }
+    public var paths: [String] { requests.map(\.url.path) }
+    public var pendingReplies: Int { state.withLock { $0.replies.count } }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let reply = state.withLock { state -> Reply? in
             state.requests.append(request)
             return state.replies.isEmpty ? nil : state.replies.removeFirst()
@@ -60,16 +61,16 @@ final class ScriptedTransport: HTTPTransport, Sendable {
 
 extension HTTPRequest {
     /// The JSON body as a dictionary (empty when there is none).
-    var jsonBody: [String: Any] {
+    public var jsonBody: [String: Any] {
         guard let body, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return [:] }
         return object
     }
 
-    var bodyText: String? {
+    public var bodyText: String? {
         body.map { String(decoding: $0, as: UTF8.self) }
     }
 
-    var query: String? {
+    public var query: String? {
         URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery
     }
 }
