@@ -8,7 +8,7 @@ import PackageDescription
 //   portal-auth ───┐        │
 //                  PortalAuthGNOME (+ CPortalPlatform: GLib/GIO, libsoup client, libsecret, crypto)
 //                           │
-//              PortalAuth (Portal's rules, pure Swift)
+//              PortalAuth (Portal's rules)   TurnkeyAuth (Turnkey's rules), both pure Swift
 //                           │
 //              AuthBase (shared pure-Swift base: wire types, query parsing, base64url, JWT claims, …)
 //
@@ -17,6 +17,7 @@ let package = Package(
     name: "PortalAuthLinux",
     products: [
         .library(name: "PortalAuth", targets: ["PortalAuth"]),
+        .library(name: "TurnkeyAuth", targets: ["TurnkeyAuth"]),
         .executable(name: "portal-sign-in", targets: ["portal-sign-in"]),
         .executable(name: "portal-auth", targets: ["portal-auth"]),
         .executable(name: "portal-auth-emulator", targets: ["portal-auth-emulator"]),
@@ -39,20 +40,22 @@ let package = Package(
         // Swift, every target in Swift 6 language mode (the tools version's default).
         .target(name: "AuthBase"),
         .target(name: "PortalAuth", dependencies: ["AuthBase"]),
-        .target(name: "PortalAuthGNOME", dependencies: ["AuthBase", "PortalAuth", "CPortalPlatform"]),
+        .target(name: "TurnkeyAuth", dependencies: ["AuthBase"]),
+        .target(name: "PortalAuthGNOME", dependencies: ["AuthBase", "PortalAuth", "TurnkeyAuth", "CPortalPlatform"]),
         .target(name: "PortalAuthEmulator", dependencies: ["AuthBase", "PortalAuthGNOME", "CPortalServer"]),
         .target(name: "PortalSignIn", dependencies: ["PortalAuth", "PortalAuthGNOME", "CPortalUI"]),
 
         .executableTarget(name: "portal-sign-in", dependencies: ["PortalSignIn"]),
-        .executableTarget(name: "portal-auth", dependencies: ["PortalAuth", "PortalAuthGNOME"]),
+        .executableTarget(name: "portal-auth", dependencies: ["PortalAuth", "TurnkeyAuth", "PortalAuthGNOME"]),
         .executableTarget(name: "portal-auth-emulator", dependencies: ["PortalAuthEmulator"]),
 
         // Helpers the test targets share (secret-shaped values, waiting, recording boxes).
         .target(name: "AuthTestSupport", dependencies: ["AuthBase"], path: "Tests/AuthTestSupport"),
         .testTarget(name: "AuthBaseTests", dependencies: ["AuthBase", "AuthTestSupport"]),
         .testTarget(name: "PortalAuthTests", dependencies: ["PortalAuth", "AuthTestSupport"]),
+        .testTarget(name: "TurnkeyAuthTests", dependencies: ["TurnkeyAuth", "AuthTestSupport"]),
         .testTarget(name: "EmulatorTests", dependencies: ["PortalAuth"]),
-        .testTarget(name: "GNOMETests", dependencies: ["PortalAuth", "PortalAuthGNOME", "CPortalPlatform", "AuthTestSupport"],
+        .testTarget(name: "GNOMETests", dependencies: ["PortalAuth", "TurnkeyAuth", "PortalAuthGNOME", "CPortalPlatform", "AuthTestSupport"],
                     exclude: ["Support/fake-prompter.py"]),
     ]
 )

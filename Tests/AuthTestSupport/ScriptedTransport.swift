@@ -12,6 +12,8 @@ public final class ScriptedTransport: HTTPTransport, Sendable {
         case held(arrived: Signal, release: Signal, status: Int, body: String)
         /// Runs `action` (e.g. to change settings mid-flight), then responds.
         case act(@Sendable () -> Void, status: Int, body: String)
+        /// Answers from the request itself (a body that names what was sent).
+        case answer(@Sendable (HTTPRequest) -> (status: Int, body: String))
     }
 
     public init() {}
@@ -54,6 +56,9 @@ public final class ScriptedTransport: HTTPTransport, Sendable {
             return HTTPResponse(status: status, body: Data(body.utf8))
         case .act(let action, let status, let body)?:
             action()
+            return HTTPResponse(status: status, body: Data(body.utf8))
+        case .answer(let respond)?:
+            let (status, body) = respond(request)
             return HTTPResponse(status: status, body: Data(body.utf8))
         }
     }
