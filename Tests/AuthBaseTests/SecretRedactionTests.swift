@@ -25,7 +25,9 @@ struct SecretRedactionTests {
 @Suite("Secret redaction: Turnkey's opaque values")
 struct OpaqueValueRedactionTests {
     @Test func verifiersPrivateKeysAndCodesAreReplaced() {
-        for secret in [Secrets.pkceVerifier, Secrets.privateKeyHex, Secrets.providerCode] {
+        // The emulator's Discord and X codes too: `xc_` and 32 base64url characters.
+        for secret in [Secrets.pkceVerifier, Secrets.privateKeyHex, Secrets.providerCode, "xc_Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFi",
+                       "discordc_Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFi"] {
             #expect(SecretRedaction.redact("value \(secret) end") == "value [redacted] end")
         }
     }
