@@ -86,6 +86,18 @@ done:
     return ok;
 }
 
+int portal_p256_uncompressed(const uint8_t *public_key, size_t public_key_length, uint8_t uncompressed[65]) {
+    size_t length = 0;
+    int ok = 0;
+    EVP_PKEY *pkey = key_from(NULL, public_key, public_key_length);
+    if (pkey == NULL) return 0;
+    if (EVP_PKEY_set_utf8_string_param(pkey, OSSL_PKEY_PARAM_EC_POINT_CONVERSION_FORMAT, "uncompressed") == 1 &&
+        EVP_PKEY_get_octet_string_param(pkey, OSSL_PKEY_PARAM_PUB_KEY, uncompressed, 65, &length) == 1)
+        ok = length == 65;
+    EVP_PKEY_free(pkey);
+    return ok;
+}
+
 int portal_p256_sign(const uint8_t private_key[32], const uint8_t *message, size_t message_length,
                      uint8_t *signature, size_t *signature_length) {
     int ok = 0;

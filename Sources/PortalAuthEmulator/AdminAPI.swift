@@ -60,7 +60,15 @@ extension Emulator {
             }
             guard !path.hasPrefix("/emulator/") else { throw ResponseError(400, "Faults cannot target the administration API.") }
             guard let kindName = body.string("kind"), let kind = Fault.Kind(rawValue: kindName) else {
-                throw ResponseError(400, "kind must be \"status\", \"hang\" or \"drop\".")
+                throw ResponseError(400, "kind must be \"status\", \"hang\", \"drop\" or \"pending\".")
+            }
+            let stampLoginPath = Self.turnkeyAPI(TurnkeyWire.APIPath.stampLogin)
+            guard kind != .pending || path == stampLoginPath else {
+                throw ResponseError(400, "A pending fault only applies to \(stampLoginPath).")
+            }
+            let pendingAnswers = body.has("pendingAnswers") ? body.number("pendingAnswers") : 1
+            guard let pendingAnswers, pendingAnswers >= 1, pendingAnswers <= 100, pendingAnswers == pendingAnswers.rounded() else {
+                throw ResponseError(400, "pendingAnswers must be a whole number from 1 to 100.")
             }
             let count = body.has("count") ? body.number("count") : 1
             guard let count, count >= 1, count <= 1000, count == count.rounded() else {
@@ -74,7 +82,8 @@ extension Emulator {
             guard let seconds, seconds >= 1, seconds <= 600, seconds == seconds.rounded() else {
                 throw ResponseError(400, "seconds must be a whole number from 1 to 600.")
             }
-            faults.add(Fault(path: path, kind: kind, remaining: Int(count), status: Int(status), seconds: Int(seconds)))
+            faults.add(Fault(path: path, kind: kind, remaining: Int(count), status: Int(status), seconds: Int(seconds),
+                             pendingAnswers: Int(pendingAnswers)))
         }
         return .data(faults.faults.map(\.json))
     }

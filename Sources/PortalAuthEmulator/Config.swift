@@ -15,7 +15,8 @@ import Foundation
 ///             { "email": "alice@example.com", "name": "Alice", "needsTotp": false }
 ///           ]
 ///         }
-///       ]
+///       ],
+///       "turnkey": { … }                                       optional, see TurnkeyConfig
 ///     }
 ///
 /// Accounts not listed can still sign in (typed on the provider page or sent a magic link);
@@ -41,6 +42,8 @@ struct EnvironmentConfig: Equatable {
 
 struct EmulatorConfig: Equatable {
     var environments: [EnvironmentConfig]
+    /// Turnkey's Auth Proxy configs (the built-in `local-dev` when the file has no `turnkey` section).
+    var turnkey: TurnkeyConfig = .builtIn
 
     static let knownAuthMethods = AuthMethod.allCases.map(\.rawValue)
 
@@ -92,16 +95,22 @@ enum ConfigLoader {
             }
             environments.append(environment)
         }
-        return EmulatorConfig(environments: environments)
+        let turnkey = try root["turnkey"].map { try TurnkeyConfigLoader.parse($0, field: "turnkey") } ?? .builtIn
+        return EmulatorConfig(environments: environments, turnkey: turnkey)
+    }
+
+    /// Letters, digits, '-' and '_': environment and Auth Proxy config IDs.
+    static func isIdentifier(_ id: String) -> Bool {
+        !id.isEmpty && id.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "-" || $0 == "_" }
     }
 
     private static func parseEnvironment(_ item: Any, field: String) throws -> EnvironmentConfig {
         guard let object = item as? [String: Any] else { throw ConfigError(field: field, problem: "must be an object") }
         let fields = JSONFields(object: object)
 
-        guard let id = fields.string("id"), !id.isEmpty,
-              id.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "-" || $0 == "_" })
-        else { throw ConfigError(field: "\(field).id", problem: "must be a non-empty string of letters, digits, '-' or '_'") }
+        guard let id = fields.string("id"), isIdentifier(id) else {
+            throw ConfigError(field: "\(field).id", problem: "must be a non-empty string of letters, digits, '-' or '_'")
+        }
 
         guard let methods = object["authMethods"] as? [Any] else {
             throw ConfigError(field: "\(field).authMethods", problem: "must be an array of \(EmulatorConfig.knownAuthMethods.joined(separator: ", "))")

@@ -41,6 +41,7 @@ extension Emulator {
         </table>
         <h2>Magic-link outbox</h2>
         \(mailRows.isEmpty ? "<p class=\"muted\">No magic links sent yet.</p>" : "<table><tr><th>Sent</th><th>To</th><th>Link</th></tr>\n\(mailRows)\n</table>")
+        \(turnkeyDashboardSections())
         <h2>Recent requests</h2>
         \(requestRows.isEmpty ? "<p class=\"muted\">No requests yet.</p>" : "<table><tr><th>Method</th><th>Path</th><th>Status</th></tr>\n\(requestRows)\n</table>")
         </main>

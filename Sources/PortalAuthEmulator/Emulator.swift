@@ -1,5 +1,6 @@
 import AuthBase
 import Foundation
+import PortalAuthGNOME
 
 /// The whole emulated world: configuration, clock and every piece of state. All access happens on the
 /// GLib main loop thread, one request at a time, so no locking is needed.
@@ -11,6 +12,9 @@ final class Emulator {
     var baseURL = "http://127.0.0.1:8790"
     let clock = EmulatorClock()
     let jwt = JwtSigner()
+    let libcrypto = LibcryptoProvider()
+    /// The signing keys of the fake providers and of Turnkey; kept across resets.
+    let tokens: OIDCTokens
 
     private(set) var users: UserDirectory
     private(set) var grants = GrantStore()
@@ -22,19 +26,24 @@ final class Emulator {
     private(set) var outbox = Outbox()
     private(set) var requests = RequestLog()
     private(set) var faults = FaultQueue()
+    private(set) var turnkey = TurnkeyDirectory()
+    private(set) var oauth2Codes = OAuth2CodeStore()
     /// At most 5 magic links per email and environment per minute.
     var magicLinkLimit = RateWindow(limit: 5, windowSeconds: 60)
     /// More than 5 wrong TOTP codes within 5 minutes locks the user out (429) until the window passes.
     var totpFailures = RateWindow(limit: 5, windowSeconds: 300)
 
-    init(config: EmulatorConfig) {
+    /// Throws only when libcrypto cannot make the signing keys.
+    init(config: EmulatorConfig) throws {
         self.config = config
         users = UserDirectory(config: config)
+        tokens = try OIDCTokens(libcrypto: libcrypto)
     }
 
     var now: Int { clock.unixSeconds }
 
-    /// Back to a fresh start: users re-seeded (new TOTP secrets), everything issued forgotten, clock real.
+    /// Back to a fresh start: users re-seeded (new TOTP secrets), everything issued forgotten (Turnkey's
+    /// sub-organizations, sessions, activities and codes too), clock real. Signing keys stay.
     func reset() {
         clock.reset()
         users = UserDirectory(config: config)
@@ -47,6 +56,8 @@ final class Emulator {
         outbox = Outbox()
         requests = RequestLog()
         faults = FaultQueue()
+        turnkey = TurnkeyDirectory()
+        oauth2Codes = OAuth2CodeStore()
         magicLinkLimit = RateWindow(limit: 5, windowSeconds: 60)
         totpFailures = RateWindow(limit: 5, windowSeconds: 300)
     }

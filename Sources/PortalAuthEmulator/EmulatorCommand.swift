@@ -8,8 +8,9 @@ public enum EmulatorCommand {
     public static let usage = """
     Usage: portal-auth-emulator [--port PORT] [--config FILE]
 
-    A local Portal client-auth environment (v3 API) with fake Google and Apple sign-in pages,
-    for development and tests. Listens on 127.0.0.1 only.
+    A local Portal client-auth environment (v3 API) and a local Turnkey (Auth Proxy, stamped API,
+    hosted OAuth pages), with fake Google, Apple, Discord and X sign-in pages, for development and
+    tests. Listens on 127.0.0.1 only.
 
       --port PORT     TCP port (default 8790; 0 picks a free port)
       --config FILE   JSON file of auth environments (default: the built-in local-dev)
@@ -19,16 +20,34 @@ public enum EmulatorCommand {
     Stops on SIGINT or SIGTERM. Logs "METHOD /path STATUS" per request to stderr (never a query,
     body or token).
 
+    Turnkey (built-in Auth Proxy config local-dev: google, apple, discord, x):
+      POST /turnkey/auth-proxy/v1/wallet_kit_config, account, oauth2_authenticate, oauth_login,
+           signup_v2                  header X-Auth-Proxy-Config-ID; errors {"code","message","details"}
+      POST /turnkey/api/public/v1/query/whoami, query/get_user, query/get_activity,
+           submit/stamp_login         header X-Stamp (a live session's key, signing the exact body)
+      GET  /turnkey/oauth-origin?provider=google|apple&clientId=&redirectUri=&nonce=[&state=]
+                                      302 to the fake Google or Apple page
+      GET  /turnkey/oauth-redirect?scheme=S&...   302 to S://?... (the other parameters as they came)
+      GET  /idp/discord/authorize, /idp/x/authorize   PKCE S256; Continue 302s to redirect_uri?code=&state=
+      Google and Apple Continue 302s to redirect_uri&id_token=&state= (Cancel: error=access_denied)
+      Tokens are ES256 JWTs: id_tokens from iss <base>/idp/google|apple, keys /idp/.well-known/jwks.json;
+      OIDC tokens for Discord and X and session JWTs from iss <base>/turnkey, keys
+      /turnkey/.well-known/jwks.json
+
     Dashboard at /. Administration API (JSON) under /emulator/v1/:
-      POST reset                    forget sessions, grants, outbox, faults; real clock again
+      POST reset                    forget sessions, grants, outbox, faults, Turnkey sub-organizations;
+                                    real clock again
       GET  state                    environments, users, live sessions (no tokens)
+      GET  turnkey                  Auth Proxy configs, sub-organizations, users, live sessions (no tokens)
       GET  outbox                   magic-link emails: [{email, link, sentAt}]
       GET  requests                 [{method, path, status}] (status 0 = dropped)
       GET|POST clock                {"advanceSeconds": N} moves emulator time forward
-      GET|POST faults               {"path", "kind", "count", "status", "seconds"}:
+      GET|POST faults               {"path", "kind", "count", "status", "seconds", "pendingAnswers"}:
                                       status  answer `status` (default 503), do nothing
                                       hang    hold `seconds` (default 5), then handle normally
                                       drop    do the work, then close without answering
+                                      pending (stamp_login only) the activity's first `pendingAnswers`
+                                              answers (default 1) say ACTIVITY_STATUS_PENDING
       GET  users/<email>/totp       {"secret", "code"} of a TOTP user
       POST sessions/revoke          {"endUserId"?} revokes sessions (all without a body)
 
@@ -40,7 +59,22 @@ public enum EmulatorCommand {
          "autoCreateWallet": true,                            optional, default true
          "accountAbstraction": true,                          optional, default false
          "users": [{"email": "alice@example.com", "name": "Alice", "needsTotp": false}]
-      }]}
+       }],
+       "turnkey": {                                           optional, default the built-in local-dev
+         "authProxyConfigs": [{
+           "id": "local-dev",                                 the X-Auth-Proxy-Config-ID
+           "organizationId": "...",                           optional parent organization
+           "sessionExpirationSeconds": 900,                   optional
+           "providers": {                                     any of google, apple, discord, x
+             "google": {"clientId": "emulator-turnkey-google",
+                        "secondaryClientIds": ["emulator-turnkey-google-secondary"],
+                        "redirectUris": ["/turnkey/oauth-redirect?scheme=io.github.portalauth.signin"]},
+             "discord": {"clientId": "emulator-turnkey-discord",
+                         "redirectUris": ["io.github.portalauth.signin://"]}
+           }
+         }],                                                  "/..." redirect URIs are on the emulator
+         "users": [{"email": "alice@example.com", "name": "Alice"}]   accounts the fake pages list
+       }}
     Example: data/emulator/local-dev.json (the built-in default).
     """
 
@@ -100,7 +134,13 @@ public enum EmulatorCommand {
         }
 
         portal_emu_protect_stderr()
-        let emulator = Emulator(config: config)
+        let emulator: Emulator
+        do {
+            emulator = try Emulator(config: config)
+        } catch {
+            printError("portal-auth-emulator: \(error)")
+            return 1
+        }
         let host = SoupServerHost(emulator: emulator)
         let port: UInt16
         do {

@@ -9,15 +9,19 @@ struct Fault {
         case hang
         /// Do the work (e.g. spend the grant), then close the connection without a response.
         case drop
+        /// Turnkey's `stamp_login` only: do the work, but the activity's first `pendingAnswers` answers
+        /// (the submit's, then `get_activity`'s) say ACTIVITY_STATUS_PENDING, later ones COMPLETED.
+        case pending
     }
     let path: String
     let kind: Kind
     var remaining: Int
     let status: Int
     let seconds: Int
+    var pendingAnswers = 1
 
     var json: [String: Any] {
-        ["path": path, "kind": kind.rawValue, "count": remaining, "status": status, "seconds": seconds]
+        ["path": path, "kind": kind.rawValue, "count": remaining, "status": status, "seconds": seconds, "pendingAnswers": pendingAnswers]
     }
 }
 

@@ -11,6 +11,8 @@ struct EmulatorRequest {
     /// Header names lowercased.
     var headers: [String: String]
     var body: Data
+    /// Set by a `pending` fault: how many answers the activity this request submits stays pending for.
+    var pendingActivityReads = 0
 
     func header(_ name: String) -> String? { headers[name.lowercased()] }
 

@@ -63,13 +63,13 @@ extension Emulator {
     }
 
     /// The typed address wins over a picked one; nil when neither is a plausible address.
-    private func chosenEmail(_ form: [String: String]) -> String? {
+    func chosenEmail(_ form: [String: String]) -> String? {
         let typed = Emails.normalize(form["custom_email"] ?? "")
         let email = typed.isEmpty ? Emails.normalize(form["email"] ?? "") : typed
         return Emails.isPlausible(email) ? email : nil
     }
 
-    private func rememberCookie(_ email: String, provider: ProviderPages.Provider) -> String {
+    func rememberCookie(_ email: String, provider: ProviderPages.Provider) -> String {
         "\(Self.rememberedAccountCookie)=\(JavaURLEncoder.encode(email)); Path=/idp/\(provider.rawValue); HttpOnly; SameSite=Lax; Max-Age=2592000"
     }
 
@@ -136,12 +136,12 @@ extension Emulator {
         let failure = EmulatorResponse.redirect(to: FormEncoding.appendingQuery(pending.redirectUrl, [(PortalWire.RedirectQuery.error, "oauth_failed")]))
         guard oauthStates.consume(pending, now: now), pending.environmentId == environmentId,
               let environment = config.environment(environmentId),
-              provider == .google ? environment.googleEnabled : environment.appleEnabled,
+              let authMethod = provider.portalAuthMethod, environment.authMethods.contains(authMethod),
               let email = resolveEmail() else { return failure }
         let user = users.findOrCreate(environmentId: environmentId, email: email)
         let grant = grants.issue(environmentId: environmentId, endUserId: user.endUserId,
-                                 kind: .oauth(provider.authMethod),
+                                 kind: .oauth(authMethod),
                                  isAccountAbstracted: pending.isAccountAbstracted, now: now)
-        return .redirect(to: FormEncoding.appendingQuery(pending.redirectUrl, [(PortalWire.RedirectQuery.token, grant), (PortalWire.RedirectQuery.loginType, provider.authMethod.rawValue)]))
+        return .redirect(to: FormEncoding.appendingQuery(pending.redirectUrl, [(PortalWire.RedirectQuery.token, grant), (PortalWire.RedirectQuery.loginType, authMethod.rawValue)]))
     }
 }

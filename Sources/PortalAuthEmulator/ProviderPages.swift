@@ -1,19 +1,16 @@
 import AuthBase
 import Foundation
 
-/// The fake Google and Apple sign-in pages (contract §3): plain forms, no JavaScript.
+/// The fake providers' sign-in pages (contract §3): plain forms, no JavaScript.
 /// Field names: radios `email`, text `custom_email`, buttons `action` = `continue`/`cancel`,
-/// and on Apple radios `share` = `share`/`hide`.
+/// and on Apple radios `share` = `share`/`hide`. Discord and X also list the scopes asked for.
 enum ProviderPages {
-    enum Provider: String {
-        case google, apple
-        var displayName: String { self == .google ? "Google" : "Apple" }
-        var authMethod: AuthMethod { self == .google ? .google : .apple }
-    }
+    typealias Provider = IdentityProvider
 
     struct Chooser {
         var provider: Provider
-        /// Where the form posts: the fake provider itself (Google) or the backend callback (Apple, form_post).
+        /// Where the form posts: the fake provider itself (Google, and every Turnkey flow) or Portal's
+        /// backend callback (Apple, form_post).
         var formAction: String
         var hiddenFields: [(String, String)]
         var accounts: [(email: String, name: String)]
@@ -21,6 +18,8 @@ enum ProviderPages {
         var selectedEmail: String?
         var typedEmail: String = ""
         var errorMessage: String?
+        /// The `scope` asked for (Discord and X show what it allows).
+        var scope: String = ""
     }
 
     static func chooser(_ chooser: Chooser) -> String {
@@ -50,15 +49,17 @@ enum ProviderPages {
             <div class="hint">Hide My Email gives the app a private relay address instead.</div>
             </fieldset>
             """ : ""
+        let scopes = provider.issuesIdTokens ? "" : scopeList(provider, chooser.scope)
         let body = """
         <main class="card \(provider.rawValue)">
         <p class="banner">Local test environment — not the real \(provider.displayName)</p>
-        <div class="brand">\(provider == .google ? googleWordmark : "Apple ID")</div>
-        <h1>\(provider == .google ? "Choose an account" : "Sign in with Apple")</h1>
-        <p class="sub">to continue to the app (portal-auth-emulator)</p>
+        <div class="brand">\(brand(provider))</div>
+        <h1>\(heading(provider))</h1>
+        <p class="sub">\(provider.issuesIdTokens ? "to continue to the app" : "An app wants to access your \(provider.displayName) account") (portal-auth-emulator)</p>
         \(error)
         <form method="post" action="\(Html.escape(chooser.formAction))">
         \(hidden)
+        \(scopes)
         <ul class="accounts">
         \(accountItems)
         </ul>
@@ -66,14 +67,57 @@ enum ProviderPages {
         <input type="email" id="custom_email" name="custom_email" value="\(Html.escape(chooser.typedEmail))" placeholder="name@example.com" autocomplete="off">
         \(sharing)
         <div class="actions">
-        <button type="submit" class="primary" name="action" value="continue">Continue</button>
+        <button type="submit" class="primary" name="action" value="continue">\(provider.issuesIdTokens ? "Continue" : "Authorize")</button>
         <button type="submit" class="secondary" name="action" value="cancel">Cancel</button>
         </div>
         </form>
         <footer>Nothing you enter here leaves this computer.</footer>
         </main>
         """
-        return Html.page(title: "Sign in – \(provider.displayName) (local test)", style: provider == .google ? googleStyle : appleStyle, body: body)
+        return Html.page(title: "Sign in – \(provider.displayName) (local test)", style: style(provider), body: body)
+    }
+
+    private static func brand(_ provider: Provider) -> String {
+        switch provider {
+        case .google: googleWordmark
+        case .apple: "Apple ID"
+        case .discord: "Discord"
+        case .x: "<span aria-label=\"X\">𝕏</span>"
+        }
+    }
+
+    private static func heading(_ provider: Provider) -> String {
+        switch provider {
+        case .google: "Choose an account"
+        case .apple: "Sign in with Apple"
+        case .discord: "Authorize access"
+        case .x: "Authorize app"
+        }
+    }
+
+    private static func style(_ provider: Provider) -> String {
+        switch provider {
+        case .google: googleStyle
+        case .apple: appleStyle
+        case .discord: scopesStyle + discordStyle
+        case .x: scopesStyle + xStyle
+        }
+    }
+
+    /// What the asked-for scopes let the app do, in the provider's words; unknown scopes as sent.
+    private static func scopeList(_ provider: Provider, _ scope: String) -> String {
+        let descriptions = [
+            "identify": "Access your username, avatar and banner",
+            "email": "Access your email address",
+            "tweet.read": "Read posts you can see",
+            "users.read": "Read profile information of accounts you can see",
+            "offline.access": "Stay connected until you revoke access",
+        ]
+        let items = scope.split(separator: " ").map { name in
+            "<li>\(Html.escape(descriptions[String(name)] ?? String(name)))</li>"
+        }
+        guard !items.isEmpty else { return "" }
+        return "<div class=\"scopes\"><p>This will allow the app to:</p><ul>\(items.joined())</ul></div>"
     }
 
     private static let googleWordmark = """
@@ -90,5 +134,37 @@ enum ProviderPages {
     .apple button.primary{background:#1d1d1f}
     .apple button.secondary{color:#1d1d1f}
     .apple .accounts label:hover{background:#f5f5f7}
+    """
+
+    private static let scopesStyle = """
+    .scopes{border-top:1px solid #e3e3e3;border-bottom:1px solid #e3e3e3;margin:0 0 14px;padding:6px 0}
+    .scopes p{margin:6px 0;font-weight:600;font-size:13px;text-transform:uppercase;letter-spacing:.3px}
+    .scopes ul{margin:0 0 6px;padding-left:20px}
+    """
+
+    private static let discordStyle = """
+    body{background:#5865f2}
+    .discord{background:#313338;color:#dbdee1}
+    .discord .brand{font-size:22px;font-weight:800;color:#fff;letter-spacing:.5px}
+    .discord h1{color:#f2f3f5}
+    .discord .sub,.discord .who .mail,.discord .tag,.discord footer{color:#b5bac1}
+    .discord .accounts,.discord .accounts li{border-color:#3f4147}
+    .discord .accounts label:hover{background:#2b2d31}
+    .discord .avatar{background:#5865f2}
+    .discord input[type=email]{background:#1e1f22;color:#dbdee1;border-color:#1e1f22}
+    .discord button{border-radius:4px}
+    .discord button.primary{background:#5865f2}
+    .discord button.secondary{color:#f2f3f5;border-color:transparent}
+    .discord .scopes{border-color:#3f4147}
+    """
+
+    private static let xStyle = """
+    .x .brand{font-size:30px;font-weight:700;color:#0f1419;line-height:1}
+    .x h1{font-weight:800;color:#0f1419}
+    .x .avatar{background:#0f1419}
+    .x button{border-radius:9999px}
+    .x button.primary{background:#0f1419}
+    .x button.secondary{color:#0f1419;border-color:#cfd9de}
+    .x .accounts label:hover{background:#f7f9f9}
     """
 }

@@ -20,13 +20,13 @@ extension Emulator {
 
         guard request.body.count <= Self.maxBodyBytes else {
             log(413)
-            return .respond(.error(413, "Request body is larger than 64 KiB."))
+            return .respond(.error(413, "Request body is larger than 64 KiB.", path: request.path))
         }
         if !isAdmin, let fault = faults.take(path: request.path) {
             switch fault.kind {
             case .status:
                 log(fault.status)
-                return .respond(.error(fault.status, "Injected fault: \(fault.status) from the emulator."))
+                return .respond(.error(fault.status, "Injected fault: \(fault.status) from the emulator.", path: request.path))
             case .hang:
                 return .hold(seconds: fault.seconds) {
                     let response = self.route(request)
@@ -37,6 +37,12 @@ extension Emulator {
                 _ = route(request)   // the work is committed, the answer never arrives
                 log(0)
                 return .drop
+            case .pending:
+                var pendingRequest = request
+                pendingRequest.pendingActivityReads = fault.pendingAnswers
+                let response = route(pendingRequest)
+                log(response.status)
+                return .respond(response)
             }
         }
         let response = route(request)
@@ -46,10 +52,10 @@ extension Emulator {
 
     func route(_ request: EmulatorRequest) -> EmulatorResponse {
         guard let handlers = handlers(for: request.path) else {
-            return .error(404, "No such endpoint: \(request.path)")
+            return .error(404, "No such endpoint: \(request.path)", path: request.path)
         }
         guard let handler = handlers[request.method] else {
-            var response = EmulatorResponse.error(405, "\(request.method) is not allowed on \(request.path).")
+            var response = EmulatorResponse.error(405, "\(request.method) is not allowed on \(request.path).", path: request.path)
             response.headers.append(("Allow", handlers.keys.sorted().joined(separator: ", ")))
             return response
         }
@@ -57,6 +63,8 @@ extension Emulator {
         do {
             return try handler(request)
         } catch let error as ResponseError {
+            return error.response
+        } catch let error as TurnkeyError {
             return error.response
         } catch {
             return .error(500, "Internal emulator error.")
@@ -73,8 +81,30 @@ extension Emulator {
         case PortalWire.Path.magicLinks: return ["POST": sendMagicLink]
         case PortalWire.Path.magicLinkValidations: return ["POST": validateMagicLink]
         case PortalWire.Path.clientsMe: return ["GET": getClient]
-        case "/idp/google/authorize": return ["GET": { self.showProviderPage(.google, $0) }, "POST": submitGooglePage]
-        case "/idp/apple/authorize": return ["GET": { self.showProviderPage(.apple, $0) }]
+        // Google's and Apple's pages serve both backends, told apart by the client ID.
+        case "/idp/google/authorize":
+            return ["GET": { self.isTurnkeyClient(.google, $0.query) ? self.showTurnkeyProviderPage(.google, $0) : self.showProviderPage(.google, $0) },
+                    "POST": { self.isTurnkeyClient(.google, $0.form) ? self.submitTurnkeyProviderPage(.google, $0) : self.submitGooglePage($0) }]
+        case "/idp/apple/authorize":
+            return ["GET": { self.isTurnkeyClient(.apple, $0.query) ? self.showTurnkeyProviderPage(.apple, $0) : self.showProviderPage(.apple, $0) },
+                    "POST": { self.submitTurnkeyProviderPage(.apple, $0) }]
+        case "/idp/discord/authorize":
+            return ["GET": { self.showTurnkeyProviderPage(.discord, $0) }, "POST": { self.submitTurnkeyProviderPage(.discord, $0) }]
+        case "/idp/x/authorize":
+            return ["GET": { self.showTurnkeyProviderPage(.x, $0) }, "POST": { self.submitTurnkeyProviderPage(.x, $0) }]
+        case OIDCTokens.KeyFamily.identityProviders.jwksPath: return ["GET": { _ in self.serveJWKS(.identityProviders) }]
+        case OIDCTokens.KeyFamily.turnkey.jwksPath: return ["GET": { _ in self.serveJWKS(.turnkey) }]
+        case TurnkeyWire.EmulatorPath.oauthOrigin: return ["GET": showOAuthOrigin]
+        case TurnkeyWire.EmulatorPath.oauthRedirect: return ["GET": showOAuthRedirect]
+        case Self.authProxy(TurnkeyWire.AuthProxyPath.walletKitConfig): return ["POST": walletKitConfig]
+        case Self.authProxy(TurnkeyWire.AuthProxyPath.account): return ["POST": account]
+        case Self.authProxy(TurnkeyWire.AuthProxyPath.oauth2Authenticate): return ["POST": oauth2Authenticate]
+        case Self.authProxy(TurnkeyWire.AuthProxyPath.oauthLogin): return ["POST": oauthLogin]
+        case Self.authProxy(TurnkeyWire.AuthProxyPath.signup): return ["POST": signup]
+        case Self.turnkeyAPI(TurnkeyWire.APIPath.whoami): return ["POST": whoami]
+        case Self.turnkeyAPI(TurnkeyWire.APIPath.getUser): return ["POST": getUser]
+        case Self.turnkeyAPI(TurnkeyWire.APIPath.stampLogin): return ["POST": stampLogin]
+        case Self.turnkeyAPI(TurnkeyWire.APIPath.getActivity): return ["POST": getActivity]
         case "/emulator/v1/reset": return ["POST": adminReset]
         case "/emulator/v1/state": return ["GET": adminState]
         case "/emulator/v1/outbox": return ["GET": adminOutbox]
@@ -82,6 +112,7 @@ extension Emulator {
         case "/emulator/v1/clock": return ["GET": adminClock, "POST": adminClock]
         case "/emulator/v1/faults": return ["GET": adminFaults, "POST": adminFaults]
         case "/emulator/v1/sessions/revoke": return ["POST": adminRevokeSessions]
+        case TurnkeyWire.EmulatorPath.admin: return ["GET": adminTurnkey]
         default: break
         }
         let callbackPrefix = PortalWire.Path.oauthCallbackPrefix
@@ -98,6 +129,9 @@ extension Emulator {
         }
         return nil
     }
+
+    static func authProxy(_ path: String) -> String { TurnkeyWire.EmulatorPath.authProxyBase + path }
+    static func turnkeyAPI(_ path: String) -> String { TurnkeyWire.EmulatorPath.apiBase + path }
 
     /// The admin API answers only local tools: a page on another site (a browser sends its Origin) or a
     /// DNS-rebinding host name cannot drive it.

@@ -32,9 +32,7 @@ final class EndUser {
 
     /// A UUID-shaped id from a hash, so it looks like Portal's ids and is stable.
     private static func derivedId(kind: String, environmentId: String, email: String) -> String {
-        let hex = Array(Crypto.sha256Hex("\(kind)|\(environmentId)|\(email)").prefix(32))
-        let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }
-        return groups.joined(separator: "-")
+        Identifiers.uuid(fromHex: Crypto.sha256Hex("\(kind)|\(environmentId)|\(email)"))
     }
 }
 

@@ -33,6 +33,17 @@ public struct LibcryptoProvider: CryptoProvider {
         portal_p256_verify(publicKey, publicKey.count, message, message.count, signature, signature.count) == 1
     }
 
+    /// The uncompressed SEC1 form (`04 || x || y`, 65 bytes) of a compressed or uncompressed public key,
+    /// as a JWK's `x` and `y` need it. Not part of `CryptoProvider`: only the emulator publishes keys.
+    /// Throws when the bytes are not a point on P-256, so it also validates a key.
+    public func p256UncompressedPublicKey(_ publicKey: [UInt8]) throws -> [UInt8] {
+        var uncompressed = [UInt8](repeating: 0, count: PORTAL_P256_UNCOMPRESSED_BYTES)
+        guard portal_p256_uncompressed(publicKey, publicKey.count, &uncompressed) == 1 else {
+            throw CryptoError("read a P-256 public key")
+        }
+        return uncompressed
+    }
+
     public func sha256(_ data: [UInt8]) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: 32)
         // EVP_Digest fails only when the library itself is broken; an empty digest then matches nothing.

@@ -121,6 +121,29 @@ import Testing
         #expect(verify("reencoded").status != 0, "a byte more and the stamp no longer verifies")
     }
 
+    @Test func theUncompressedPointAgreesWithOpensslAndInvalidPointsAreRefused() throws {
+        let pair = try crypto.generateP256()
+        let uncompressed = try crypto.p256UncompressedPublicKey(pair.publicKey)
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pemFile = directory.appendingPathComponent("key.pem"), derFile = directory.appendingPathComponent("key.der")
+        try pem(compressedPublicKey: pair.publicKey).write(to: pemFile, atomically: true, encoding: .utf8)
+        let converted = Subprocess.run("/usr/bin/openssl", ["ec", "-pubin", "-in", pemFile.path, "-pubout",
+                                                            "-conv_form", "uncompressed", "-outform", "DER", "-out", derFile.path])
+        #expect(converted.status == 0)
+        // The SubjectPublicKeyInfo ends with the 65-byte point.
+        let expected = try Array(Data(contentsOf: derFile).suffix(65))
+        #expect(uncompressed == expected && uncompressed.first == 0x04)
+        #expect(try crypto.p256UncompressedPublicKey(uncompressed) == uncompressed)
+
+        var offCurve = uncompressed
+        offCurve[64] ^= 0x01
+        #expect(throws: CryptoError.self) { try crypto.p256UncompressedPublicKey(offCurve) }
+        #expect(throws: CryptoError.self) { try crypto.p256UncompressedPublicKey([0x02] + [UInt8](repeating: 0xFF, count: 32)) }
+        #expect(throws: CryptoError.self) { try crypto.p256UncompressedPublicKey([0x05] + pair.publicKey.dropFirst()) }
+        #expect(throws: CryptoError.self) { try crypto.p256UncompressedPublicKey(Array(pair.publicKey.prefix(20))) }
+    }
+
     @Test func randomBytesAreFreshEachTime() throws {
         let first = try crypto.randomBytes(32), second = try crypto.randomBytes(32)
         #expect(first.count == 32 && first != second)

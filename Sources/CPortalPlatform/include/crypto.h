@@ -8,6 +8,7 @@
 enum {
     PORTAL_P256_PRIVATE_KEY_BYTES = 32,
     PORTAL_P256_PUBLIC_KEY_BYTES = 33,   /* compressed SEC1: 02/03 || x */
+    PORTAL_P256_UNCOMPRESSED_BYTES = 65, /* uncompressed SEC1: 04 || x || y (a JWK's x and y) */
     PORTAL_P256_SIGNATURE_MAX_BYTES = 72, /* DER ECDSA-Sig-Value */
     PORTAL_SHA256_BYTES = 32
 };
@@ -17,6 +18,10 @@ int portal_p256_generate(uint8_t private_key[32], uint8_t public_key[33]);
 
 /* The compressed public key of a private key (checks that the scalar is a valid P-256 key). */
 int portal_p256_public_key(const uint8_t private_key[32], uint8_t public_key[33]);
+
+/* The uncompressed form of a public key (compressed or uncompressed SEC1, 33 or 65 bytes); fails
+ * when the bytes are not a point on the curve, so it also validates a key. */
+int portal_p256_uncompressed(const uint8_t *public_key, size_t public_key_length, uint8_t uncompressed[65]);
 
 /* ECDSA over SHA-256 of `message`, DER-encoded into `signature` (room for 72 bytes). */
 int portal_p256_sign(const uint8_t private_key[32], const uint8_t *message, size_t message_length,
