@@ -63,6 +63,29 @@ struct TurnkeySecretLeakTests {
         #expect(f.logger.lines.count > 10)
     }
 
+    @Test func successfulFlowsLogNoSecret() async throws {
+        let f = try Fixture()
+        for provider in TurnkeyProvider.allCases { try await f.signIn(provider, sessionKey: provider.rawValue) }
+        let login = try await f.startSignIn(.discord)
+        f.transport.reply(TK.oauth2(TK.oidcToken(for: login.publicKey)))
+        _ = try await f.auth.handleRedirect(Fixture.codeCallback(state: login.state)) { _ in }
+        f.transport.enqueue(.answer { request in
+            let key = (request.jsonBody["parameters"] as? [String: Any])?["publicKey"] as? String ?? ""
+            return (200, TK.activity(session: TK.sessionJwt(publicKey: key)))
+        })
+        _ = try await f.auth.refreshSession(sessionKey: "google")
+        f.transport.reply(TK.whoami)
+        _ = try await f.auth.whoami(sessionKey: "x")
+        try await f.auth.signOut(sessionKey: "apple")
+        try await f.auth.purgeExpired()
+        let secrets = Array(f.sessions.items.items.values) + Array(f.keys.items.items.values)
+            + f.pending.records.values.compactMap { $0["codeVerifier"] as? String }
+        #expect(secrets.count >= 8)
+        let leaked = f.logger.lines.contains { line in containsAnySecret(line) || secrets.contains { line.contains($0) } }
+        #expect(!leaked, "a secret appeared in a log line")
+        #expect(f.logger.lines.count >= 20)
+    }
+
     @Test func valuesThatHoldSecretsDescribeThemselvesWithout() throws {
         let success = OAuthSuccess(oidcToken: Secrets.oidcToken, providerName: "google", publicKey: Secrets.publicKeyHex)
         expectNoSecret(success.description, "OAuthSuccess")

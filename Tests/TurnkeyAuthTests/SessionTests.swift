@@ -126,6 +126,9 @@ struct SessionTests {
         let stamp = try #require(request.headers["X-Stamp"].flatMap(Base64URL.decode))
         let decoded = try #require(try JSONSerialization.jsonObject(with: Data(stamp)) as? [String: String])
         #expect(decoded["publicKey"] == result.session.publicKey)
+        let signature = try #require(decoded["signature"].flatMap(Hex.decode))
+        #expect(f.crypto.p256Verify(signature, message: Array(request.body ?? Data()), publicKey: try #require(Hex.decode(result.session.publicKey))),
+                "the stamp signs the exact body that was sent")
     }
 
     @Test func whoamiNeedsALiveSession() async throws {
