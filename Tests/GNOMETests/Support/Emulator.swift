@@ -58,6 +58,21 @@ final class Emulator: Sendable {
         _ = try await admin("POST", "faults", body: body)
     }
 
+    /// Moves the emulator's clock forward (it never goes back; `reset` returns it to real time).
+    func advanceClock(seconds: Int) async throws {
+        _ = try await admin("POST", "clock", body: ["advanceSeconds": seconds])
+    }
+
+    /// `GET /emulator/v1/turnkey`: configs, sub-organizations, users and live sessions (never a token).
+    func turnkeyState() async throws -> [String: Any] {
+        try await admin("GET", "turnkey") as? [String: Any] ?? [:]
+    }
+
+    /// The Turnkey Auth Proxy and API requests the emulator answered, by path.
+    func turnkeyRequests() async throws -> [LoggedRequest] {
+        try await requests().filter { $0.path.hasPrefix("/turnkey/auth-proxy/") || $0.path.hasPrefix("/turnkey/api/") }
+    }
+
     func totpSecret(email: String) async throws -> String {
         let data = try await admin("GET", "users/\(email)/totp") as? [String: Any]
         return data?["secret"] as? String ?? ""
