@@ -7,6 +7,8 @@ session of script/with-desktop-session (its D-Bus session bus, keyring, Xvfb and
     appdriver.py redirect-time BASE_URL PID N     N sign-ins: print "redirect delivered -> session in keyring" ms each
     appdriver.py cycles BASE_URL PID N [--via MODE] [--unsolicited]
                                                   N sign-in/sign-out cycles (the soak)
+    appdriver.py wait-in-browser PID              click "Continue with Google"; return once the app waits for the browser
+    appdriver.py cancel PID                       click "Cancel" on that page; return once back on Sign in
 
 A sign-in is a real one, as a person makes it: click "Continue with Google" (through AT-SPI), the
 app opens the authorize URL in the "browser" (a script that hands the URL to us through a FIFO),
@@ -245,6 +247,16 @@ def main(argv):
         setup_browser(argv[2])
     elif command == "mint":
         print(mint_redirect(argv[2]))
+    elif command == "wait-in-browser":
+        app, browser = App(int(argv[2])), BrowserFifo(os.environ.get("BENCH_WORKDIR", "."))
+        app.on_sign_in_page()
+        app.click("Continue with Google")
+        browser.next_url()
+        app.wait_for_button("Cancel")
+    elif command == "cancel":
+        app = App(int(argv[2]))
+        app.click("Cancel")
+        app.on_sign_in_page()
     elif command in ("redirect-time", "cycles"):
         base_url, pid, count = argv[2], int(argv[3]), int(argv[4])
         via = argv[argv.index("--via") + 1] if "--via" in argv else "dbus"
