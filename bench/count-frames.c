@@ -29,6 +29,18 @@ static double now_ms(void) {
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* Xvfb now and then refuses a connection under load (EAGAIN, connection reset): try a few times.
+ * This happens before anything is timed. */
+static Display *open_display(void) {
+    for (int attempt = 0; attempt < 5; attempt++) {
+        Display *display = XOpenDisplay(NULL);
+        if (display) return display;
+        struct timespec pause = { 0, 50 * 1000 * 1000 };
+        nanosleep(&pause, NULL);
+    }
+    return NULL;
+}
+
 static int ignore_x_errors(Display *display, XErrorEvent *error) {
     (void)display; (void)error;
     return 0;
@@ -69,8 +81,8 @@ int main(int argc, char **argv) {
     if (argc != 3) { fprintf(stderr, "usage: count-frames PID SECONDS\n"); return 64; }
     long pid = atol(argv[1]);
     double seconds = atof(argv[2]);
-    Display *display = XOpenDisplay(NULL);
-    if (!display) { fprintf(stderr, "count-frames: cannot open the X display\n"); return 69; }
+    Display *display = open_display();
+    if (!display) { fprintf(stderr, "count-frames: cannot open the X display %s (%s)\n", XDisplayName(NULL), strerror(errno)); return 69; }
     int damage_event, damage_error;
     if (!XDamageQueryExtension(display, &damage_event, &damage_error)) return 69;
     XSetErrorHandler(ignore_x_errors);

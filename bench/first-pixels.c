@@ -7,7 +7,8 @@
  *
  *   <milliseconds from fork to first damage> <VmRSS in KiB at that moment> <Pss in KiB>
  *
- * then ends PROGRAM (SIGTERM, SIGKILL if it lingers) and exits 0. Exits 2 when PROGRAM exits or
+ * then ends PROGRAM (SIGTERM, SIGKILL if it lingers) and exits 0. With FIRST_PIXELS_SMAPS=FILE in
+ * the environment it also copies PROGRAM's /proc/PID/smaps to FILE at that moment (where the memory is). Exits 2 when PROGRAM exits or
  * the timeout passes before any pixels show. The same method serves every program measured, so
  * their numbers compare: it sees whatever X sees, nothing the program says about itself.
  *
@@ -35,6 +36,18 @@ static double now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Xvfb now and then refuses a connection under load (EAGAIN, connection reset): try a few times.
+ * This happens before anything is timed. */
+static Display *open_display(void) {
+    for (int attempt = 0; attempt < 5; attempt++) {
+        Display *display = XOpenDisplay(NULL);
+        if (display) return display;
+        struct timespec pause = { 0, 50 * 1000 * 1000 };
+        nanosleep(&pause, NULL);
+    }
+    return NULL;
 }
 
 /* A window can be destroyed before our request for it arrives (BadWindow, BadDrawable): not an error here. */
@@ -77,6 +90,16 @@ static long proc_kib(pid_t pid, const char *file, const char *key) {
     return value;
 }
 
+static void copy_smaps(pid_t pid, const char *to) {
+    char path[64], buffer[65536];
+    snprintf(path, sizeof path, "/proc/%d/smaps", (int)pid);
+    FILE *in = fopen(path, "r"), *out = fopen(to, "w");
+    size_t got;
+    while (in && out && (got = fread(buffer, 1, sizeof buffer, in)) > 0) fwrite(buffer, 1, got, out);
+    if (in) fclose(in);
+    if (out) fclose(out);
+}
+
 static void end_child(pid_t pid, int pidfd) {
     kill(pid, SIGTERM);
     struct pollfd exited = { .fd = pidfd, .events = POLLIN };
@@ -96,8 +119,8 @@ int main(int argc, char **argv) {
         return 64;
     }
 
-    Display *display = XOpenDisplay(NULL);
-    if (!display) { fprintf(stderr, "first-pixels: cannot open the X display\n"); return 69; }
+    Display *display = open_display();
+    if (!display) { fprintf(stderr, "first-pixels: cannot open the X display %s (%s)\n", XDisplayName(NULL), strerror(errno)); return 69; }
     int damage_event, damage_error;
     if (!XDamageQueryExtension(display, &damage_event, &damage_error)) {
         fprintf(stderr, "first-pixels: the X server has no DAMAGE extension\n");
@@ -141,6 +164,7 @@ int main(int argc, char **argv) {
                 if (shown != None && damage->drawable == shown) {
                     long rss = proc_kib(pid, "status", "VmRSS");
                     long pss = proc_kib(pid, "smaps_rollup", "Pss");
+                    if (getenv("FIRST_PIXELS_SMAPS")) copy_smaps(pid, getenv("FIRST_PIXELS_SMAPS"));
                     printf("%.2f %ld %ld\n", at - start, rss, pss);
                     fflush(stdout);
                     end_child(pid, pidfd);
