@@ -9,6 +9,8 @@ session of script/with-desktop-session (its D-Bus session bus, keyring, Xvfb and
                                                   N sign-in/sign-out cycles (the soak)
     appdriver.py wait-in-browser PID              click "Continue with Google"; return once the app waits for the browser
     appdriver.py cancel PID                       click "Cancel" on that page; return once back on Sign in
+    appdriver.py sign-in BASE_URL PID             one sign-in as above; return on the Signed-in page
+    appdriver.py sign-out PID                     click "Sign Out"; return on the Sign-in page
 
 A sign-in is a real one, as a person makes it: click "Continue with Google" (through AT-SPI), the
 app opens the authorize URL in the "browser" (a script that hands the URL to us through a FIFO),
@@ -257,6 +259,11 @@ def main(argv):
         app = App(int(argv[2]))
         app.click("Cancel")
         app.on_sign_in_page()
+    elif command == "sign-in":
+        workdir = os.environ.get("BENCH_WORKDIR", ".")
+        sign_in(App(int(argv[3])), argv[2], BrowserFifo(workdir), Keyring())
+    elif command == "sign-out":
+        sign_out(App(int(argv[2])))
     elif command in ("redirect-time", "cycles"):
         base_url, pid, count = argv[2], int(argv[3]), int(argv[4])
         via = argv[argv.index("--via") + 1] if "--via" in argv else "dbus"

@@ -10,7 +10,8 @@
  * "non-empty" reports: after each report the damage is subtracted, so one frame's several
  * rectangles count once unless a frame is split across our read, which only rounds up);
  * cpu_pct: user+system CPU of PID over the same time, from /proc/PID/stat, as a percentage of one core.
- * An idle GTK window draws nothing and uses no CPU: both are 0. Exits 2 when PID has no mapped window. */
+ * An idle GTK window draws nothing and uses no CPU: both are 0. Exits 2 when PID has no mapped
+ * window, 3 when it exits meanwhile. */
 #define _GNU_SOURCE
 #include <X11/Xatom.h>
 #include <X11/Xlib.h>
@@ -130,6 +131,7 @@ int main(int argc, char **argv) {
         if (poll(&fd, 1, (int)left + 1) < 0 && errno != EINTR) { perror("poll"); return 71; }
     }
     long long ticks_after = cpu_ticks(pid);
+    if (ticks_after < 0) { fprintf(stderr, "count-frames: process %ld exited during the measurement\n", pid); return 3; }
     double cpu = ticks_before < 0 || ticks_after < 0 ? -1
                : 100.0 * (double)(ticks_after - ticks_before) / (double)sysconf(_SC_CLK_TCK) / seconds;
     printf("frames=%ld cpu_pct=%.1f windows=%u\n", frames, cpu, watched);

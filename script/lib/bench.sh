@@ -10,6 +10,13 @@ bench_cleanup() {
     bench_pids=()
 }
 
+# On failure: the end of the app's log (secrets masked, as the tests do), for a first look.
+bench_show_logs() {
+    [ -s "$work/app.log" ] || return 0
+    echo "--- the end of portal-sign-in's log:" >&2
+    tail -20 "$work/app.log" | sed -E 's/(pg_|pst_)[A-Za-z0-9_-]+|eyJ[A-Za-z0-9_.-]+/[redacted]/g' >&2
+}
+
 # The C probes (bench/*.c), built with the system compiler against the system libraries.
 bench_build_probes() {
     cc -O2 -o "$work/first-pixels" bench/first-pixels.c $(pkg-config --cflags --libs x11 xdamage)
