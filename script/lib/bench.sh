@@ -34,20 +34,14 @@ bench_install_app() {
     export PORTAL_SIGN_IN="$prefix/bin/portal-sign-in"
 }
 
-# Starts the emulator on a free port and waits for its "listening on URL" line (a blocking read,
-# no sleeping). Sets $base_url and $host.
+# Starts the emulator on a free port with script/start-emulator (the one launcher every script uses).
+# Sets $base_url and $host.
 bench_start_emulator() {
-    local line
-    exec {emulator_fd}< <(exec "$prefix/bin/portal-auth-emulator" --port 0 2> "$work/emulator.log")
-    bench_pids+=("$!")
-    read -r -t 30 line <&"$emulator_fd" || { echo "the emulator did not start" >&2; cat "$work/emulator.log" >&2; return 1; }
-    case "$line" in "listening on http://127.0.0.1:"*) ;; *) echo "the emulator said: $line" >&2; return 1 ;; esac
-    base_url=${line#listening on }
+    local started pid
+    started=$(script/start-emulator --binary "$prefix/bin/portal-auth-emulator" --log "$work/emulator.log" --owner $$) || return 1
+    read -r base_url pid <<< "$started"
+    bench_pids+=("$pid")
     host=${base_url#http://}
-    # Keep reading its stdout, so that it can never block on a full pipe.
-    cat <&"$emulator_fd" > /dev/null &
-    bench_pids+=("$!")
-    exec {emulator_fd}<&-
     export PORTAL_API_HOST="$host"
 }
 
