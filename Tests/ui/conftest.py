@@ -40,9 +40,9 @@ class Emulator:
     """The emulator, started by script/start-emulator (the launcher every harness uses); its request
     log goes to a file the secret scan reads."""
 
-    def __init__(self, executable, log):
+    def __init__(self, executable, log, arguments=()):
         started = subprocess.run([str(REPO / "script" / "start-emulator"), "--binary", str(executable), "--log", str(log),
-                                  "--owner", str(os.getpid())],
+                                  "--owner", str(os.getpid()), "--", *arguments],
                                  capture_output=True, text=True, timeout=60)
         assert started.returncode == 0, f"the emulator did not start: {started.stderr}"
         self.base_url, pid = started.stdout.split()
@@ -83,8 +83,14 @@ class Emulator:
 
 
 @pytest.fixture
-def emulator(prefix, tmp_path):
-    server = Emulator(prefix / "bin" / "portal-auth-emulator", tmp_path / "emulator.log")
+def emulator_arguments():
+    """Extra emulator arguments; a test module overrides this fixture (e.g. --config FILE)."""
+    return ()
+
+
+@pytest.fixture
+def emulator(prefix, tmp_path, emulator_arguments):
+    server = Emulator(prefix / "bin" / "portal-auth-emulator", tmp_path / "emulator.log", emulator_arguments)
     yield server
     server.stop()
 
@@ -92,8 +98,9 @@ def emulator(prefix, tmp_path):
 class Session:
     """One test's desktop: its XDG dirs, browser, app launches and screenshots."""
 
-    def __init__(self, root, prefix, emulator, name):
+    def __init__(self, root, prefix, emulator, name, backend="portal"):
         self.root = root
+        self.backend = backend
         self.prefix = prefix
         self.emulator = emulator
         self.name = name
@@ -108,10 +115,16 @@ class Session:
                         PATH=f"{prefix / 'bin'}:{os.environ['PATH']}",
                         PORTAL_API_HOST=emulator.host,
                         PORTAL_SESSION_KEY=f"ui-test-{uuid.uuid4().hex[:12]}",
+                        PORTAL_SIGN_IN_BACKEND=backend,
+                        TURNKEY_AUTH_PROXY_URL=f"{emulator.base_url}/turnkey/auth-proxy",
                         PORTAL_TEST_BROWSER_CONTROL=str(self.control),
                         PORTAL_TEST_BROWSER_LOG=str(self.browser_log),
                         GSETTINGS_BACKEND="memory")
         self.env.pop("PORTAL_COLOR_SCHEME", None)
+        for name in ("TURNKEY_AUTH_PROXY_CONFIG_ID", "TURNKEY_API_URL", "TURNKEY_ORGANIZATION_ID", "TURNKEY_SESSION_KEY",
+                     "PORTAL_TURNKEY_REFRESH_AT"):
+            self.env.pop(name, None)
+        self.clear_turnkey_keyring()
         (data_home / "applications" / "portal-test-browser.desktop").write_text(
             "[Desktop Entry]\nType=Application\nName=Test Browser\n"
             f"Exec=/usr/bin/python3 {FAKE_BROWSER} %u\nTerminal=false\n"
@@ -129,7 +142,8 @@ class Session:
 
     # -- D-Bus activation ----------------------------------------------------------------------
     ACTIVATION_KEYS = ("DISPLAY", "PATH", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_DIRS",
-                       "PORTAL_API_HOST", "PORTAL_SESSION_KEY", "PORTAL_TEST_BROWSER_CONTROL",
+                       "PORTAL_API_HOST", "PORTAL_SESSION_KEY", "PORTAL_SIGN_IN_BACKEND", "TURNKEY_AUTH_PROXY_URL",
+                       "PORTAL_TEST_BROWSER_CONTROL",
                        "PORTAL_TEST_BROWSER_LOG", "GSETTINGS_BACKEND", "GDK_BACKEND", "GTK_A11Y", "NO_AT_BRIDGE")
 
     def enable_dbus_activation(self):
@@ -140,6 +154,34 @@ class Session:
         shutil.copy(self.prefix / "share" / "dbus-1" / "services" / f"{APP_ID}.service", services / f"{APP_ID}.service")
         subprocess.run(["dbus-update-activation-environment",
                         *[f"{key}={self.env[key]}" for key in self.ACTIVATION_KEYS if key in self.env]], check=True)
+
+    # -- the keyring -------------------------------------------------------------------------
+    TURNKEY_SCHEMAS = ("io.github.portalauth.TurnkeySession", "io.github.portalauth.TurnkeyKey",
+                       "io.github.portalauth.TurnkeyPending")
+
+    def clear_turnkey_keyring(self):
+        """Turnkey sessions are listed per Auth Proxy config (every test uses the emulator's
+        local-dev): each test starts with none, so another test's sessions never show."""
+        for schema in self.TURNKEY_SCHEMAS:
+            subprocess.run(["secret-tool", "clear", "xdg:schema", schema], check=False)
+
+    def turnkey_items(self, schema):
+        """The attributes of the keyring's items of `schema` (never their secrets). secret-tool prints
+        each item's path and secret on stdout and its attributes on stderr, in order."""
+        result = subprocess.run(["secret-tool", "search", "--all", "--unlock", "xdg:schema", schema],
+                                capture_output=True, text=True)
+        paths = [line for line in result.stdout.splitlines() if line.startswith("[")]
+        items, current = [], None
+        for line in result.stderr.splitlines():
+            if not line.startswith("attribute."):
+                continue
+            name, _, value = line[len("attribute."):].partition(" = ")
+            if current is None or name in current:
+                current = {}
+                items.append(current)
+            current[name] = value
+        assert len(items) == len(paths), f"secret-tool listed {len(paths)} items but {len(items)} attribute sets"
+        return items
 
     def mint_redirect(self, email, provider="google"):
         """A provider sign-in finished in the browser without the app asking for it: the redirect
@@ -226,3 +268,12 @@ def session(tmp_path, prefix, emulator, request):
     current = Session(tmp_path, prefix, emulator, request.node.name)
     yield current
     current.quit_app()
+
+
+@pytest.fixture
+def turnkey_session(tmp_path, prefix, emulator, request):
+    """A desktop whose app signs in to the emulator's Turnkey side (PORTAL_SIGN_IN_BACKEND=turnkey)."""
+    current = Session(tmp_path, prefix, emulator, request.node.name, backend="turnkey")
+    yield current
+    current.quit_app()
+    current.clear_turnkey_keyring()
