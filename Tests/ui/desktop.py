@@ -31,11 +31,23 @@ def _role(accessible):
         return ""
 
 
-def _visible(accessible):
+def _has_state(accessible, state):
+    """False too when the node went away while being asked: the app rebuilds some rows."""
     try:
-        return accessible.getState().contains(pyatspi.STATE_VISIBLE)
+        return accessible.getState().contains(state)
     except Exception:
         return False
+
+
+def _name(accessible):
+    try:
+        return accessible.name or ""
+    except Exception:
+        return ""
+
+
+def _visible(accessible):
+    return _has_state(accessible, pyatspi.STATE_VISIBLE)
 
 
 def _walk(accessible):
@@ -90,7 +102,7 @@ class AppWindow:
         for node in self.nodes():
             if _role(node) != role:
                 continue
-            label = node.name or ""
+            label = _name(node)
             if name is not None and label != name:
                 continue
             if contains is not None and contains not in label:
@@ -106,6 +118,11 @@ class AppWindow:
     def wait_gone(self, role, name=None, contains=None, timeout=30.0):
         wait_until(lambda: self.find(role, name=name, contains=contains) is None, timeout=timeout,
                    what=f"{role} '{name or contains}' to go away")
+
+    def pressed(self, role="push button"):
+        """The names of the toggle buttons that are on (GTK 4.8 shows them as PRESSED push buttons)."""
+        return [_name(node) for node in self.nodes()
+                if _role(node) == role and _has_state(node, pyatspi.STATE_PRESSED)]
 
     def has_text(self, text):
         return self.find("label", name=text) is not None

@@ -8,7 +8,6 @@ import subprocess
 import urllib.parse
 from pathlib import Path
 
-import pyatspi
 import pytest
 
 import desktop
@@ -38,8 +37,7 @@ def newest_user(emulator):
 def shown_account(window):
     """The account the switcher marks as shown, by name: GTK 4.8 shows a toggle button as a push
     button whose state is PRESSED while it is on."""
-    checked = [node.name for node in window.nodes()
-               if node.getRoleName() == "push button" and node.getState().contains(pyatspi.STATE_PRESSED)]
+    checked = window.pressed()
     return checked[0] if len(checked) == 1 else None
 
 
@@ -271,3 +269,15 @@ def test_the_waiting_page_opens_again_and_takes_a_pasted_x_redirect(turnkey_sess
     assert detail(window, "Signed in with") == "X"
     assert statuses(emulator, f"{AUTH_PROXY}/oauth2_authenticate") == [200]
     assert_one_stored_session(turnkey_session, emulator)
+
+
+def test_cancelling_at_discord_says_so_and_keeps_nothing(turnkey_session, emulator):
+    turnkey_session.browse(email="alice@example.com", action="cancel")
+    window = turnkey_session.launch()
+    window.click("Continue with Discord")
+    window.wait_for("label", contains="Discord did not sign you in")
+    assert window.has_text("Sign in to Turnkey")
+    assert [e["has_error"] for e in turnkey_session.browser_events("delivered")] == [True]
+    assert emulator.requests("POST", f"{AUTH_PROXY}/oauth2_authenticate") == [], "a cancelled sign-in reached Turnkey"
+    assert turnkey_session.turnkey_items(PENDING) == [] and turnkey_session.turnkey_items(KEYS) == [], \
+        "the cancelled sign-in's record or key stayed in the keyring"
