@@ -1,5 +1,6 @@
 import CPortalUI
 import Foundation
+import PortalAuthGNOME
 
 /// Finds the app's GSettings schema and reads its keys.
 enum SettingsLocation {
@@ -22,7 +23,7 @@ enum SettingsLocation {
         let settings = g_settings_new(schemaId)!
         defer { g_object_unref(settings) }
         var values: [String: String] = [:]
-        for key in ["api-host", "auth-environment-id", "redirect-url"] where g_settings_schema_has_key(schema, key) != 0 {
+        for key in ["api-host", "auth-environment-id", "redirect-url", TransportConfiguration.caFileSettingsKey] where g_settings_schema_has_key(schema, key) != 0 {
             if let raw = g_settings_get_string(settings, key) {
                 values[key] = String(cString: raw)
                 g_free(raw)

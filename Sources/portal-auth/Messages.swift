@@ -89,6 +89,8 @@ enum Messages {
         case .untrustedCertificate:
             return "The connection to \(host) is not trusted (\(Terminal.clean(error.detail))): its certificate is unknown, expired or for another host. Nothing was sent. If this is your own server, add its CA with --ca-file."
         case .responseTooLarge: return "\(host) sent an answer too large to be a sign-in response. Check the API host setting."
+        case .caFileUnreadable:
+            return "The extra CA file could not be read (\(Terminal.clean(error.detail))), so nothing was sent to \(host). Check --ca-file or PORTAL_CA_FILE."
         case .invalidRequest: return "The request to \(host) could not be built, so nothing was sent. Check the API host setting."
         case .other: return "The request to \(host) failed (\(Terminal.clean(error.detail))). Try again."
         }
