@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A server that answers every connection with the same raw HTTP response: a backend that says
 /// something the emulator never would (a 200 without Portal's `{"data":…}` envelope, an endless
@@ -9,16 +10,22 @@ public final class CannedHTTPServer: @unchecked Sendable {
     private let listener: Int32
     private let response: Data
     private let trickle: (bytes: Int, interval: TimeInterval)?
+    private let received = Mutex(0)
+
+    /// How many requests arrived so far (counted once read, before anything is answered).
+    public var requestsReceived: Int { received.withLock { $0 } }
 
     /// - Parameters:
     ///   - address: the IPv4 address to listen on (loopback unless a test needs another).
     ///   - headers: extra header lines, e.g. `["Content-Length: 99999999"]`; without a
     ///     Content-Length of its own the response declares the body's.
-    ///   - trickle: write the response `bytes` at a time, waiting `interval` between writes.
+    ///   - trickle: write the response `bytes` at a time, waiting `interval` between writes (the
+    ///     first write too comes only after `interval`).
+    ///   - declareLength: false sends no Content-Length: the body ends when the connection closes.
     public init(status: String = "200 OK", body: String, headers: [String] = [], address: String = "127.0.0.1",
-                trickle: (bytes: Int, interval: TimeInterval)? = nil) throws {
+                trickle: (bytes: Int, interval: TimeInterval)? = nil, declareLength: Bool = true) throws {
         var head = ["HTTP/1.1 \(status)", "Content-Type: application/json", "Connection: close"] + headers
-        if !headers.contains(where: { $0.lowercased().hasPrefix("content-length:") || $0.lowercased().hasPrefix("transfer-encoding:") }) {
+        if declareLength, !headers.contains(where: { $0.lowercased().hasPrefix("content-length:") || $0.lowercased().hasPrefix("transfer-encoding:") }) {
             head.append("Content-Length: \(body.utf8.count)")
         }
         response = Data((head.joined(separator: "\r\n") + "\r\n\r\n" + body).utf8)
@@ -57,14 +64,15 @@ public final class CannedHTTPServer: @unchecked Sendable {
             guard connection >= 0 else { return }
             var buffer = [UInt8](repeating: 0, count: 65536)
             _ = read(connection, &buffer, buffer.count)   // one request; its content does not matter
+            received.withLock { $0 += 1 }
             if let trickle {
                 var offset = 0
                 while offset < response.count {
+                    Thread.sleep(forTimeInterval: trickle.interval)
                     let end = min(offset + trickle.bytes, response.count)
                     let written = response[offset..<end].withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
                     if written <= 0 { break }
                     offset = end
-                    Thread.sleep(forTimeInterval: trickle.interval)
                 }
             } else {
                 response.withUnsafeBytes { _ = write(connection, $0.baseAddress, $0.count) }
