@@ -20,8 +20,8 @@ extension KeyringSuite {
     }
 
     /// Runs the CLI and expects nothing secret in what it printed.
-    func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) -> CLI.Run {
-        let result = cli.run(arguments)
+    func run(_ arguments: [String], input: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) -> CLI.Run {
+        let result = cli.run(arguments, input: input)
         SecretShapes.expectNone(in: result, sourceLocation: sourceLocation)
         return result
     }
