@@ -88,7 +88,7 @@ extension GNOMEIntegration {
             }
 
             // Nothing lost: the same session, unchanged, and the CLI reads it again once the keyring works.
-            try #require(!LoginKeyring.isLocked)
+            try #require(try !LoginKeyring.isLocked)
             let unchanged = storedSecret() == before
             #expect(unchanged, "the stored session changed or went away")
             let restored = run(["session"])

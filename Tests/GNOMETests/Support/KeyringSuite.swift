@@ -14,7 +14,7 @@ extension KeyringSuite {
         let emulator = try #require(Emulator.shared, "the emulator must start (swift build first)")
         try await emulator.reset()
         let cli = CLI(apiHost: emulator.apiHost)
-        try #require(!LoginKeyring.isLocked, "the login keyring must start unlocked")
+        try #require(try !LoginKeyring.isLocked, "the login keyring must start unlocked")
         try #require(cli.run(["sign-out"]).status == 0)
         return (emulator, cli)
     }
