@@ -54,6 +54,14 @@ struct URLTextTests {
         }
     }
 
+    @Test func whitespaceBeforeATrailingSlashIsTrimmedToo() {
+        // Found by the fuzzer: "x \r/" normalised to "x \r", which normalises again to "x".
+        let url = URLText("app://auth/callback \r/")
+        #expect(url.normalizedTarget == Array("app://auth/callback".utf8))
+        #expect(URLText(bytes: url.normalizedTarget).normalizedTarget == url.normalizedTarget)
+        #expect(URLText("\t\t\t\0\0\0auth0\r/").normalizedTarget == Array("\0\0\0auth0".utf8))
+    }
+
     @Test func schemeNeedsALeadingLetter() {
         #expect(URLText("1bad://x").schemeName == nil)
         #expect(URLText("no-scheme-here").schemeName == nil)
