@@ -101,12 +101,16 @@ enum GrantRoute: Equatable {
     /// Google or Apple, from `login_type`.
     case oauth(AuthMethod)
 
+    /// The markers compare byte for byte: Swift's `==` calls canonically equivalent strings equal, and
+    /// U+212A KELVIN SIGN is equivalent to "K", so `EMAIL_MAGIC_LIN\u{212A}` would pass for the magic link.
     init?(_ parameters: [String: String]) {
-        if parameters[PortalWire.RedirectQuery.authMethod] == AuthMethod.emailMagicLink.rawValue {
+        func marker(_ name: String, is method: AuthMethod) -> Bool {
+            parameters[name]?.utf8.elementsEqual(method.rawValue.utf8) == true
+        }
+        if marker(PortalWire.RedirectQuery.authMethod, is: .emailMagicLink) {
             self = .magicLink
-        } else if let loginType = parameters[PortalWire.RedirectQuery.loginType].flatMap(AuthMethod.init(rawValue:)),
-                  loginType == .google || loginType == .apple {
-            self = .oauth(loginType)
+        } else if let provider = [AuthMethod.google, .apple].first(where: { marker(PortalWire.RedirectQuery.loginType, is: $0) }) {
+            self = .oauth(provider)
         } else {
             return nil
         }

@@ -105,6 +105,16 @@ struct HandleRedirectTests {
         #expect(f.transport.requests.isEmpty)
     }
 
+    @Test(arguments: ["authMethod=EMAIL_MAGIC_LIN%E2%84%AA", "authMethod=EMAIL_MAGIC_LIN\u{212A}", "login_type=GOOGLE%CC%81"])
+    func markersCompareByteForByte(marker: String) async throws {
+        // Found by the fuzzer: U+212A KELVIN SIGN is canonically equivalent to "K", and Swift's == agreed.
+        let f = try Fixture()
+        let url = "\(Fixture.redirectUrl)?token=\(Secrets.grant)&\(marker)"
+        #expect(f.auth.incomingRedirect(url) == nil)
+        #expect(try await f.auth.handleRedirect(url) == nil)
+        #expect(f.transport.requests.isEmpty)
+    }
+
     @Test func urlOverloadForwardsAbsoluteStringSoTheGrantIsDecodedOnce() async throws {
         let f = try Fixture()
         f.transport.reply(Wire.session())
