@@ -14,8 +14,14 @@ extension PortalAuth {
     /// `error=` → `authenticationFailed` (before any request, even beside a token); no token →
     /// nil; `authMethod=EMAIL_MAGIC_LINK` → magic-link exchange; `login_type=GOOGLE|APPLE` →
     /// OAuth exchange; anything else → nil. The same URL delivered again replays the first
-    /// result (the same `PortalSession` object) instead of re-sending the spent grant.
+    /// result (the same `PortalSession` object) instead of re-sending the spent grant. A sign-out
+    /// (`clearPersistedSession`) that overlaps the call wins: nothing is sent and it throws `CancellationError`.
     public func handleRedirect(_ url: String) async throws -> AuthResult? {
+        try await handleRedirect(url, fenceTicket: signOutFence.ticket())
+    }
+
+    /// `fenceTicket`: when the redirect was asked for, as far as a sign-out is concerned.
+    func handleRedirect(_ url: String, fenceTicket: SignOutFence.Ticket) async throws -> AuthResult? {
         guard !url.isEmpty, url.utf16.count <= RedirectURL.maxLength else { return nil }
         guard RedirectURL.matches(url, redirectUrl: redirectUrl) else { return nil }
 
@@ -32,12 +38,16 @@ extension PortalAuth {
         // Past this point the exchange runs to completion.
         try Task.checkCancellation()
         return try await shieldedFromCancellation {
-            try await self.mutex.withLock { try await self.exchangeOrReplay(token: token, route: route) }
+            try await self.mutex.withLock { try await self.exchangeOrReplay(token: token, route: route, fenceTicket: fenceTicket) }
         }
     }
 
     /// Called with the mutex held.
-    private func exchangeOrReplay(token: String, route: GrantRoute) async throws -> AuthResult {
+    private func exchangeOrReplay(token: String, route: GrantRoute, fenceTicket: SignOutFence.Ticket) async throws -> AuthResult {
+        guard !signOutFence.hasOvertaken(fenceTicket) else {
+            log("a sign-out overtook this redirect; nothing was exchanged")
+            throw CancellationError()
+        }
         if let remembered = replaySlot.grant(for: token) {
             return try await replay(remembered, route: route)
         }

@@ -32,9 +32,12 @@ extension PortalAuth {
 
     /// Signs out on this device: deletes the stored session and forgets the replay slot and any
     /// pending TOTP save, so neither a re-delivered redirect nor a repeated `verifyTotp` can
-    /// bring the session back. Waits for a running exchange to finish first. Portal has no
-    /// revoke endpoint, so a `PortalClient` already holding the session keeps it.
+    /// bring the session back. Waits for a running exchange to finish first; one that was still
+    /// queued, or asked for while this runs, gives up without sending anything (`CancellationError`).
+    /// Portal has no revoke endpoint, so a `PortalClient` already holding the session keeps it.
     public func clearPersistedSession() async throws {
+        signOutFence.signOutBegan()
+        defer { signOutFence.signOutEnded() }
         try await mutex.withLock {
             // Forgotten even if the delete fails: the person asked to sign out.
             self.replaySlot.forgetAll()
