@@ -55,7 +55,12 @@ final class Emulator: @unchecked Sendable {
         output.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
     }
 
-    deinit { process.terminate() }
+    deinit {
+        process.terminate()
+        // Foundation keeps a started Process retained (through a run-loop source) until
+        // waitUntilExit() removes it; without this each stopped emulator's Process leaks.
+        process.waitUntilExit()
+    }
 
     /// `shared` lives until the test process exits, which never runs deinit: stop the emulator then.
     private static func stopAtExit(_ pid: Int32) {
