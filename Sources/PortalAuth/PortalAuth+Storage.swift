@@ -74,9 +74,12 @@ extension PortalAuth {
         return error.description
     }
 
+    /// The store's detail is redacted here, not only in descriptions: the CLI and the app show it.
     static func storageFailure(from error: any Error) -> PortalAuthError {
         if let failure = error as? PortalAuthError, case .sessionStorageFailure = failure { return failure }
-        if let storeError = error as? SessionStoreError { return .sessionStorageFailure(storeError) }
+        if let storeError = error as? SessionStoreError {
+            return .sessionStorageFailure(SessionStoreError(storeError.kind, detail: SecretRedaction.redact(storeError.detail)))
+        }
         return .sessionStorageFailure(SessionStoreError(.other, detail: SecretRedaction.redact(String(describing: error))))
     }
 }
