@@ -25,6 +25,21 @@ struct URLTextTests {
         #expect(url.queryParameters.isEmpty)
     }
 
+    @Test func theFragmentStartsAtTheFirstHash() {
+        // Everything after the first # is fragment, a later "#" and "?token=" included: never a query.
+        let url = URLText("app://auth/callback#a?token=x#b")
+        #expect(url.fragment.map(url.text) == "a?token=x#b")
+        #expect(url.query == nil)
+        #expect(url.queryParameters.isEmpty)
+    }
+
+    @Test func theAuthorityEndsAtTheFirstSlash() {
+        let url = URLText("App://Host/Auth/CallBack")
+        #expect(url.authority.map(url.text) == "Host")
+        #expect(url.text(url.path) == "/Auth/CallBack")
+        #expect(url.normalizedTarget == Array("app://host/Auth/CallBack".utf8))
+    }
+
     @Test func normalisationLowercasesSchemeAndAuthorityOnly() {
         #expect(URLText("IO.GitHub.PortalAuth.SignIn://AUTH/CallBack/?a=b#c").normalizedTarget
                 == Array("io.github.portalauth.signin://auth/CallBack".utf8))

@@ -92,6 +92,17 @@ final class SignInFlowTests {
         #expect(await until { flow.page == .signedIn(FakeAccountService.alice) })
     }
 
+    @Test func aRedirectForAnotherProviderIsNotHandedToTheWaitingSignIn() async {
+        await waitingForGoogle()
+        // Even if the service calls it started, an Apple redirect cannot finish a Google sign-in (the
+        // core would pass it over and the window would wait on "completing" for ever): the person decides.
+        let apple = "io.github.portalauth.signin://auth/callback?token=pg_4&login_type=APPLE"
+        service.classifications[apple] = .signIn(.provider(.apple), .started)
+        flow.receive(apple)
+        #expect(!service.calls.contains { $0.hasPrefix("deliver") })
+        #expect(flow.page == .confirmRedirect(ConfirmRedirect(method: .provider(.apple), replacesAccount: nil)))
+    }
+
     @Test func cancelEndsThePendingSignInAndShowsNoError() async {
         await waitingForGoogle()
         flow.cancelWaiting()
