@@ -8,7 +8,7 @@ import PackageDescription
 //   portal-auth ───┐        │
 //                  PortalAuthGNOME (+ CPortalPlatform: GLib/GIO, libsoup client, libsecret, crypto)
 //                           │
-//              PortalAuth (Portal's rules, pure Swift)
+//              PortalAuth (Portal's rules)   TurnkeyAuth (Turnkey's rules), both pure Swift
 //                           │
 //              AuthBase (shared pure-Swift base: wire types, query parsing, base64url, JWT claims, …)
 //
@@ -17,6 +17,7 @@ let package = Package(
     name: "PortalAuthLinux",
     products: [
         .library(name: "PortalAuth", targets: ["PortalAuth"]),
+        .library(name: "TurnkeyAuth", targets: ["TurnkeyAuth"]),
         .executable(name: "portal-sign-in", targets: ["portal-sign-in"]),
         .executable(name: "portal-auth", targets: ["portal-auth"]),
         .executable(name: "portal-auth-emulator", targets: ["portal-auth-emulator"]),
@@ -39,7 +40,8 @@ let package = Package(
         // Swift, every target in Swift 6 language mode (the tools version's default).
         .target(name: "AuthBase"),
         .target(name: "PortalAuth", dependencies: ["AuthBase"]),
-        .target(name: "PortalAuthGNOME", dependencies: ["AuthBase", "PortalAuth", "CPortalPlatform"]),
+        .target(name: "TurnkeyAuth", dependencies: ["AuthBase"]),
+        .target(name: "PortalAuthGNOME", dependencies: ["AuthBase", "PortalAuth", "TurnkeyAuth", "CPortalPlatform"]),
         .target(name: "PortalAuthEmulator", dependencies: ["AuthBase", "PortalAuthGNOME", "CPortalServer"]),
         // The sign-in window's state machine: no GTK, tested without a display.
         .target(name: "SignInFlow"),
@@ -50,17 +52,18 @@ let package = Package(
         .plugin(name: "GResourceEmbedder", capability: .buildTool(), dependencies: ["embed-gresource"]),
 
         .executableTarget(name: "portal-sign-in", dependencies: ["PortalSignIn"]),
-        .executableTarget(name: "portal-auth", dependencies: ["PortalAuth", "PortalAuthGNOME"]),
+        .executableTarget(name: "portal-auth", dependencies: ["PortalAuth", "TurnkeyAuth", "PortalAuthGNOME"]),
         .executableTarget(name: "portal-auth-emulator", dependencies: ["PortalAuthEmulator"]),
 
         // Helpers the test targets share (secret-shaped values, waiting, recording boxes).
         .target(name: "AuthTestSupport", dependencies: ["AuthBase"], path: "Tests/AuthTestSupport"),
         .testTarget(name: "AuthBaseTests", dependencies: ["AuthBase", "AuthTestSupport"]),
         .testTarget(name: "PortalAuthTests", dependencies: ["PortalAuth", "AuthTestSupport"]),
+        .testTarget(name: "TurnkeyAuthTests", dependencies: ["TurnkeyAuth", "AuthTestSupport"]),
         // PortalAuthGNOME's LibcryptoProvider makes the session keys, stamps and PKCE pairs a Turnkey client would.
-        .testTarget(name: "EmulatorTests", dependencies: ["PortalAuth", "AuthBase", "PortalAuthGNOME"]),
+        .testTarget(name: "EmulatorTests", dependencies: ["PortalAuth", "AuthBase", "PortalAuthGNOME", "AuthTestSupport"]),
         .testTarget(name: "PortalSignInTests", dependencies: ["SignInFlow", "AuthTestSupport"]),
-        .testTarget(name: "GNOMETests", dependencies: ["PortalAuth", "PortalAuthGNOME", "CPortalPlatform", "AuthTestSupport"],
+        .testTarget(name: "GNOMETests", dependencies: ["PortalAuth", "TurnkeyAuth", "PortalAuthGNOME", "CPortalPlatform", "AuthTestSupport"],
                     exclude: ["Support/fake-prompter.py"]),
     ]
 )

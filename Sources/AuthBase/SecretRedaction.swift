@@ -1,6 +1,8 @@
 /// Removes anything shaped like a secret from text that came from outside (a redirect URL, a server
 /// body, a store message) before it goes into an error or a log line: Portal grants (`pg_…`) and
-/// session tokens (`pst_…`), and JWTs (`eyJ….…`: user JWTs, OIDC tokens, Turnkey sessions).
+/// session tokens (`pst_…`), JWTs (`eyJ….…`: user JWTs, OIDC tokens, Turnkey sessions), and any long
+/// opaque run of 32 or more characters without a dot (PKCE verifiers, private keys in hex, provider
+/// codes). A compressed P-256 public key (66 hex digits, `02`/`03` first) and a UUID are public and stay.
 ///
 /// Works on runs of token characters (`A-Z a-z 0-9 _ - .`) in one linear pass over the bytes, so a
 /// hostile input costs no more than its length. Over-redacting a harmless word is fine; leaking is not.
@@ -34,10 +36,30 @@ public enum SecretRedaction {
         redact(text) != text
     }
 
+    /// Runs this long without a dot, of this many different characters, are opaque values, not
+    /// words or padding (a random 43-character verifier has about 30 different characters).
+    static let opaqueRunLength = 32
+    static let opaqueRunVariety = 12
+
     private static func looksSecret(_ run: ArraySlice<UInt8>) -> Bool {
         guard run.count >= 4 else { return false }
         if contains(run, "pg_") || contains(run, "pst_") { return true }
-        return contains(run, "eyJ") && run.contains(UInt8(ascii: "."))
+        let hasDot = run.contains(UInt8(ascii: "."))
+        if contains(run, "eyJ") && hasDot { return true }
+        return run.count >= opaqueRunLength && !hasDot && Set(run).count >= opaqueRunVariety && !isCompressedPublicKey(run)
+            && !isUUID(run)
+    }
+
+    /// `8-4-4-4-12` hex digits: identifiers (Turnkey's organizations, users, activities), not secrets.
+    private static func isUUID(_ run: ArraySlice<UInt8>) -> Bool {
+        let groups = run.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+        return groups.map(\.count) == [8, 4, 4, 4, 12] && groups.allSatisfy { $0.allSatisfy { QueryString.hexValue($0) != nil } }
+    }
+
+    private static func isCompressedPublicKey(_ run: ArraySlice<UInt8>) -> Bool {
+        guard run.count == 66, run.first == UInt8(ascii: "0"),
+              run.dropFirst().first == UInt8(ascii: "2") || run.dropFirst().first == UInt8(ascii: "3") else { return false }
+        return run.allSatisfy { QueryString.hexValue($0) != nil }
     }
 
     private static func contains(_ run: ArraySlice<UInt8>, _ needle: StaticString) -> Bool {

@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <errno.h>
 #include <sys/socket.h>
+#include <sys/pidfd.h>
 
 #define HANDLER_KEY "portal-emu-handler"
 #define SERVICE_KEY "portal-emu-service"
@@ -256,6 +257,20 @@ void portal_emu_quit_on_signals(GMainLoop *loop) {
     pthread_sigmask(SIG_UNBLOCK, &set, NULL);
     g_unix_signal_add(SIGINT, on_quit_signal, loop);
     g_unix_signal_add(SIGTERM, on_quit_signal, loop);
+}
+
+static gboolean on_owner_gone(gint fd, GIOCondition condition, gpointer loop) {
+    (void)fd; (void)condition;
+    g_main_loop_quit(loop);
+    return G_SOURCE_REMOVE;
+}
+
+gboolean portal_emu_quit_when_process_exits(GMainLoop *loop, int pid) {
+    /* A pidfd becomes readable when the process exits: no polling, and no race with PID reuse. */
+    int fd = pidfd_open((pid_t)pid, 0);
+    if (fd < 0) return FALSE;
+    g_unix_fd_add(fd, G_IO_IN, on_owner_gone, loop);
+    return TRUE;
 }
 
 void portal_emu_protect_stderr(void) {

@@ -25,7 +25,7 @@ enum ApiHost {
         let authority = rest.prefix { $0 != "/" }
         let path = rest.dropFirst(authority.count)
         guard let host = parseAuthority(authority) else { throw invalid }
-        let loopback = isLoopback(host)
+        let loopback = Loopback.isLoopbackHost(host)
 
         let resolvedScheme: String
         switch scheme {
@@ -39,11 +39,6 @@ enum ApiHost {
             throw invalid
         }
         return url
-    }
-
-    static func isLoopback(_ host: String) -> Bool {
-        let lowered = host.lowercased()
-        return lowered == "localhost" || lowered == "127.0.0.1"
     }
 
     /// The host of `host[:port]`, or nil when either part holds a character no host or port can.

@@ -25,9 +25,3 @@ struct PersistedSession: Codable, Sendable, Equatable {
         PortalSession(clientSessionToken: clientSessionToken, endUserId: endUserId)
     }
 }
-
-extension String {
-    var isBlank: Bool {
-        trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-    }
-}

@@ -165,11 +165,4 @@ public final class PortalAuth: Sendable {
     func log(_ message: String) {
         logger?.log(SecretRedaction.redact(message))
     }
-
-    /// Runs `body` in a task of its own so that cancelling the caller after the exchange began
-    /// cannot abort it: Portal spends the grant before it answers, so an aborted request would
-    /// strand a session that exists everywhere but here.
-    func shieldedFromCancellation<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await Task { try await body() }.value
-    }
 }

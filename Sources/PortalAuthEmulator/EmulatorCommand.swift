@@ -6,7 +6,7 @@ import PortalAuthGNOME
 /// runs the GLib main loop until SIGINT/SIGTERM.
 public enum EmulatorCommand {
     public static let usage = """
-    Usage: portal-auth-emulator [--port PORT] [--config FILE]
+    Usage: portal-auth-emulator [--port PORT] [--config FILE] [--exit-with-pid PID]
 
     A local Portal client-auth environment (v3 API) and a local Turnkey (Auth Proxy, stamped API,
     hosted OAuth pages), with fake Google, Apple, Discord and X sign-in pages, for development and
@@ -14,6 +14,8 @@ public enum EmulatorCommand {
 
       --port PORT     TCP port (default 8790; 0 picks a free port)
       --config FILE   JSON file of auth environments (default: the built-in local-dev)
+      --exit-with-pid PID
+                      stop when process PID exits (script/start-emulator passes its caller)
       --help          show this help
 
     Once ready it prints one line: listening on http://127.0.0.1:PORT
@@ -81,6 +83,7 @@ public enum EmulatorCommand {
     struct Options: Equatable {
         var port: UInt16 = 8790
         var configPath: String?
+        var exitWithPid: Int32?
         var showHelp = false
     }
 
@@ -99,6 +102,10 @@ public enum EmulatorCommand {
                 guard let port = UInt16(text) else { throw UsageError(message: "--port must be a number from 0 to 65535, not \"\(text)\"") }
                 options.port = port
             case "--config": options.configPath = try value()
+            case "--exit-with-pid":
+                let text = try value()
+                guard let pid = Int32(text), pid > 0 else { throw UsageError(message: "--exit-with-pid must be a process ID, not \"\(text)\"") }
+                options.exitWithPid = pid
             default:
                 if argument.hasPrefix("--port=") { rest.insert(contentsOf: ["--port", String(argument.dropFirst(7))], at: rest.startIndex) }
                 else if argument.hasPrefix("--config=") { rest.insert(contentsOf: ["--config", String(argument.dropFirst(9))], at: rest.startIndex) }
@@ -151,6 +158,11 @@ public enum EmulatorCommand {
         }
         let loop = g_main_loop_new(nil, 0)
         portal_emu_quit_on_signals(loop)
+        if let owner = options.exitWithPid, portal_emu_quit_when_process_exits(loop, owner) == 0 {
+            printError("portal-auth-emulator: process \(owner) (--exit-with-pid) is not running")
+            host.stop()
+            return 1
+        }
         // The same bridge as the app and the CLI: MainActor and DispatchQueue.main work runs under this loop.
         MainLoopBridge.attach()
         // Written straight to the descriptor (no stdio buffer): the line is the readiness signal.

@@ -7,7 +7,6 @@ import SignInFlow
 @MainActor
 final class BrowserWaitPage {
     let root: UnsafeMutablePointer<GtkWidget>
-    private let spinner: UnsafeMutablePointer<GtkWidget>
     private var cancel: Button!
     private var openAgain: Button!
     private var copyLink: Button!
@@ -22,10 +21,9 @@ final class BrowserWaitPage {
     var onPastedLink: (@MainActor (String) -> Void)?
 
     init() {
-        spinner = gtk_spinner_new()!
-        gtk_widget_set_size_request(spinner, 48, 48)
-        gtk_widget_set_halign(spinner, GTK_ALIGN_CENTER)
-        scaffold = PageScaffold(icon: spinner, title: tr("Continue in your browser"),
+        // A still icon, not a spinner: the wait can last minutes, and a spinner redraws the window
+        // every frame all that time (a whole core with software rendering).
+        scaffold = PageScaffold(icon: PageScaffold.icon("web-browser-symbolic"), title: tr("Continue in your browser"),
                                 description: tr("Finish signing in on the page that opened in your browser. You will come back here automatically."))
         root = scaffold.root
 
@@ -77,11 +75,6 @@ final class BrowserWaitPage {
         pasted.setAccessibleDescription(pasteProblem.text)
     }
 
-    /// The spinner turns only while the page is on screen: a spinner left running on a hidden page
-    /// keeps the frame clock ticking.
-    func setActive(_ active: Bool) {
-        if active { gtk_spinner_start(spinner.cast()) } else { gtk_spinner_stop(spinner.cast()) }
-    }
 
     func focusFirst() { cancel.grabFocus() }
 

@@ -27,6 +27,9 @@ final class MainWindow {
     private var stackRef: GObjectRef!
     private var roots: [PageName: UnsafeMutablePointer<GtkWidget>] = [:]
     private var shown: Page?
+    /// The toast on screen: a new one replaces it. libadwaita 1.2 queues toasts for 5 s each, so
+    /// signing out every few seconds built a backlog that kept the window redrawing for minutes.
+    private var currentToast: OpaquePointer?
 
     init(application: UnsafeMutablePointer<GtkApplication>, flow: SignInFlow) {
         self.flow = flow
@@ -128,7 +131,6 @@ final class MainWindow {
         if let root = roots[name] { gtk_widget_set_visible(root, 1) }
         gtk_stack_set_visible_child_name(stack.cast(), name.rawValue)
         statusPage.setActive(name == .status)
-        browserPage.setActive(name == .browser)
         hideOffscreenPages()
         switch name {
         case .signIn: signInPage.focusFirst()
@@ -154,7 +156,13 @@ final class MainWindow {
         case .signedOut: title = tr("Signed out")
         case .redirectIgnored: title = tr("Sign-in link ignored")
         }
-        adw_toast_overlay_add_toast(toasts.cast(), adw_toast_new(title))
+        if let previous = currentToast {
+            adw_toast_dismiss(previous)
+            g_object_unref(UnsafeMutableRawPointer(previous))
+        }
+        let toast = adw_toast_new(title)!
+        currentToast = OpaquePointer(g_object_ref(UnsafeMutableRawPointer(toast)))
+        adw_toast_overlay_add_toast(toasts.cast(), toast)
     }
 
     // MARK: - Events into the flow

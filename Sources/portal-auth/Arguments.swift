@@ -118,7 +118,7 @@ enum Arguments {
 
     /// An unknown word repeated back only if it looks like one: a redirect URL pasted without its
     /// command carries a grant, and a usage error must not print it.
-    private static func quoted(_ word: String) -> String {
+    static func quoted(_ word: String) -> String {
         let looksLikeAWord = word.count <= 40 && word.allSatisfy { $0.isASCII && ($0.isLetter || $0 == "-") }
         return looksLikeAWord ? word : "(not shown)"
     }

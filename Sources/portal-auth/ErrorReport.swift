@@ -1,6 +1,7 @@
 import Foundation
 import PortalAuth
 import PortalAuthGNOME
+import TurnkeyAuth
 
 /// How a failure is shown: its case name (stable, for scripts), a message for a person, an exit status.
 /// The words come from `Messages`, the CLI's one table; the errors themselves carry only facts.
@@ -39,6 +40,13 @@ struct ErrorReport: Error {
         case let error as PortalAuthSignInError:
             self.init(caseName: Self.caseName(error), message: Messages.text(error),
                       exitCode: error == .unavailable ? .unavailable : .authenticationFailed)
+        case let error as TurnkeyAuthError:
+            self.init(caseName: Self.caseName(error), message: Messages.text(error), exitCode: Self.exitCode(error))
+        case let error as TurnkeyRequestError:
+            self.init(caseName: Self.caseName(error), message: Messages.text(error), exitCode: Self.exitCode(error))
+        case let error as TurnkeySignInError:
+            self.init(caseName: error.rawValue, message: Messages.text(error),
+                      exitCode: error == .unavailable ? .unavailable : .authenticationFailed)
         case let error as TransportError:
             self.init(caseName: error.kind.rawValue, message: Messages.text(error), exitCode: .transport)
         case let error as SessionStoreError:
@@ -69,7 +77,67 @@ struct ErrorReport: Error {
         }
     }
 
+    private static func exitCode(_ error: TurnkeyAuthError) -> ExitCode {
+        switch error {
+        case .invalidConfiguration, .invalidArgument, .keyAlreadyExists: return .usage
+        case .providerNotEnabled, .missingClientId, .activityNotCompleted: return .unavailable
+        case .unknownState, .signInExpired, .providerError, .callbackIncomplete, .nonceMismatch, .invalidOidcToken,
+             .keyNotFound, .activityFailed:
+            return .authenticationFailed
+        case .sessionNotFound, .sessionExpired: return .unauthorized
+        case .malformedResponse, .sessionKeyMismatch: return .invalidResponse
+        case .storageFailure: return .sessionStorage
+        case .cryptoFailure: return .failure
+        }
+    }
+
+    private static func exitCode(_ error: TurnkeyRequestError) -> ExitCode {
+        switch error {
+        case .unauthorized: return .unauthorized
+        case .rejected: return .authenticationFailed
+        case .rateLimited: return .rateLimited
+        case .serverError: return .transport
+        case .unexpectedStatus, .unreadableResponse: return .invalidResponse
+        }
+    }
+
     // The names scripts match on: each case's own name.
+
+    private static func caseName(_ error: TurnkeyAuthError) -> String {
+        switch error {
+        case .invalidConfiguration: return "invalidConfiguration"
+        case .invalidArgument: return "invalidArgument"
+        case .providerNotEnabled: return "providerNotEnabled"
+        case .missingClientId: return "missingClientId"
+        case .unknownState: return "unknownState"
+        case .signInExpired: return "signInExpired"
+        case .providerError: return "providerError"
+        case .callbackIncomplete: return "callbackIncomplete"
+        case .nonceMismatch: return "nonceMismatch"
+        case .invalidOidcToken: return "invalidOidcToken"
+        case .keyNotFound: return "keyNotFound"
+        case .keyAlreadyExists: return "keyAlreadyExists"
+        case .sessionNotFound: return "sessionNotFound"
+        case .sessionExpired: return "sessionExpired"
+        case .malformedResponse: return "malformedResponse"
+        case .sessionKeyMismatch: return "sessionKeyMismatch"
+        case .activityFailed: return "activityFailed"
+        case .activityNotCompleted: return "activityNotCompleted"
+        case .storageFailure: return "sessionStorageFailure"
+        case .cryptoFailure: return "cryptoFailure"
+        }
+    }
+
+    private static func caseName(_ error: TurnkeyRequestError) -> String {
+        switch error {
+        case .unauthorized: return "unauthorized"
+        case .rejected: return "rejected"
+        case .rateLimited: return "rateLimited"
+        case .serverError: return "serverError"
+        case .unexpectedStatus: return "unexpectedStatus"
+        case .unreadableResponse: return "unreadableResponse"
+        }
+    }
 
     private static func caseName(_ error: PortalAuthError) -> String {
         switch error {

@@ -1,5 +1,6 @@
 import AuthBase
 import PortalAuth
+import TurnkeyAuth
 
 /// The CLI's words for every failure: what happened and what to do next, in one table. Text that
 /// came from outside (a server body, an `error=` value) is shown only after `Terminal.clean`, and
@@ -103,6 +104,90 @@ enum Messages {
         case .notRemoved: return "The keyring did not remove the session. Remove \"Portal Sign-In session\" in Passwords and Keys (Seahorse), or unlock your login keyring and try again."
         case .other: return "The keyring failed (\(Terminal.clean(error.detail))). Check your keyring in Passwords and Keys (Seahorse) and try again."
         }
+    }
+}
+
+// MARK: Turnkey
+
+extension Messages {
+    static func text(_ error: TurnkeyAuthError) -> String {
+        switch error {
+        case .invalidConfiguration(let field, let problem):
+            let how = problem == "notHTTPS" ? "must use https (plain http only to localhost or 127.0.0.1)" : "is \(problem == "blank" ? "empty" : "not valid")"
+            return "The Turnkey \(field) setting \(how). Check --auth-proxy-url, --api-url and the TURNKEY_* variables."
+        case .invalidArgument(let name):
+            return "The \(name) value is empty or not valid. Check it and try again."
+        case .providerNotEnabled(let provider):
+            return "\(provider.displayName) sign-in is not enabled for this Auth Proxy config. Choose another provider, or enable it in the Turnkey dashboard."
+        case .missingClientId(let provider):
+            return "There is no \(provider.displayName) client ID: the Auth Proxy config names none. Pass --client-id or add one in the Turnkey dashboard."
+        case .unknownState:
+            return "This redirect does not belong to a sign-in started here (it may be finished, from another device, or forged), so it was refused and nothing was sent. Start a new sign-in with login-url."
+        case .signInExpired(let provider):
+            return "The \(provider.displayName) sign-in waited more than an hour and has expired. Start it again with login-url."
+        case .providerError(let provider, let reason):
+            return "\(provider.displayName) ended the sign-in (\(Terminal.clean(reason))). Start it again when you are ready."
+        case .callbackIncomplete(let provider, let missing):
+            return "The redirect from \(provider.displayName) carried no \(missing). Start the sign-in again."
+        case .nonceMismatch:
+            return "The provider's token was issued for another sign-in key, so it was refused and nothing was sent. Start the sign-in again."
+        case .invalidOidcToken:
+            return "The OIDC token could not be read. Pass the oidcToken from the handle-redirect --oidc-only line, unchanged."
+        case .keyNotFound:
+            return "The keyring holds no key for that public key: it was never made here or its hour has passed. Start the sign-in again with login-url."
+        case .keyAlreadyExists(let sessionKey):
+            return "A session is already stored under the session key \"\(Terminal.clean(sessionKey))\". Sign out of it first, or choose another --session-key."
+        case .sessionNotFound(let sessionKey):
+            return "No Turnkey session is stored under \"\(Terminal.clean(sessionKey))\". Sign in first."
+        case .sessionExpired(let sessionKey):
+            return "The Turnkey session \"\(Terminal.clean(sessionKey))\" has expired and was removed. Sign in again."
+        case .malformedResponse(let path, let missing):
+            return "Turnkey's answer from \(path) had no \(missing). Try again later; if it keeps happening, check the Auth Proxy and API URLs."
+        case .sessionKeyMismatch:
+            return "Turnkey issued a session for another key than the one this sign-in made, so it was not stored. Start the sign-in again."
+        case .activityFailed(let status):
+            return "Turnkey did not renew the session (\(Terminal.clean(status))). Sign in again."
+        case .activityNotCompleted(let status):
+            return "Turnkey has not finished renewing the session yet (\(Terminal.clean(status))). Try refresh again in a moment."
+        case .storageFailure(let item, let failure):
+            let what = item == .session ? "Turnkey session" : item == .key ? "Turnkey session key" : "pending Turnkey sign-in"
+            return "The \(what) could not be read or saved: " + text(failure)
+        case .cryptoFailure:
+            return "A cryptographic operation failed. Check that OpenSSL's libcrypto is installed, then try again."
+        }
+    }
+
+    static func text(_ error: TurnkeyRequestError) -> String {
+        switch error {
+        case .unauthorized(let path, let message) where path.hasPrefix("/public/"):
+            return "Turnkey no longer accepts this session (401\(detail(message))). Sign in again."
+        case .unauthorized(let path, let message) where path == TurnkeyWire.AuthProxyPath.walletKitConfig:
+            return "The Auth Proxy refused the config ID (401\(detail(message))). Check --auth-proxy-config-id."
+        case .unauthorized(_, let message):
+            return "Turnkey refused the sign-in (401\(detail(message))). Start a new sign-in."
+        case .rejected(let status, _, _, let message):
+            return "Turnkey rejected the request (\(status)\(detail(message))). Start the sign-in again."
+        case .rateLimited(_, let seconds):
+            return "Turnkey refused more attempts for now. \(seconds.map { "Wait \($0) seconds" } ?? "Wait a minute"), then try again."
+        case .serverError(let status, _, let message):
+            return "Turnkey had a server error (\(status)\(detail(message))). Try again in a moment."
+        case .unexpectedStatus(let status, _):
+            return "Turnkey answered with an unexpected status (\(status)). Check the Auth Proxy and API URLs."
+        case .unreadableResponse:
+            return "Turnkey's answer could not be read. Check the Auth Proxy and API URLs and try again."
+        }
+    }
+
+    static func text(_ error: TurnkeySignInError) -> String {
+        switch error {
+        case .closed: return "The sign-in was cancelled before it finished. Start it again when you are ready."
+        case .unavailable: return "The browser sign-in cannot start: it needs a web browser. Open the login-url link in a browser yourself."
+        case .signInInProgress: return "A sign-in is already running. Finish or cancel it first."
+        }
+    }
+
+    private static func detail(_ message: String) -> String {
+        message.isEmpty ? "" : " - " + Terminal.clean(message)
     }
 }
 

@@ -1,15 +1,18 @@
 import Foundation
 import PortalAuth
 import PortalAuthGNOME
+import TurnkeyAuth
 
 // portal-auth: the command-line client. Everything async runs as a MainActor task while a GLib
 // main loop spins on the main thread, because libsoup and GIO deliver their results there.
 
 
 func exitStatus() -> ExitCode {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments.first == "turnkey" { return turnkeyExitStatus(Array(arguments.dropFirst())) }
     let invocation: Invocation
     do {
-        invocation = try Arguments.parse(Array(CommandLine.arguments.dropFirst()))
+        invocation = try Arguments.parse(arguments)
     } catch {
         let report = ErrorReport(error)
         report.emit()
@@ -24,6 +27,32 @@ func exitStatus() -> ExitCode {
     do {
         let auth = try PortalAuthFactory.make(configuration)
         return try MainLoopBridge.run { await Commands(auth: auth).run(invocation.command) }
+    } catch {
+        let report = ErrorReport(error)
+        report.emit()
+        return report.exitCode
+    }
+}
+
+/// `portal-auth turnkey …`: the same loop, output and exit statuses, with a `TurnkeyAuth`.
+func turnkeyExitStatus(_ arguments: [String]) -> ExitCode {
+    let invocation: TurnkeyInvocation
+    do {
+        invocation = try TurnkeyArguments.parse(arguments)
+    } catch {
+        let report = ErrorReport(error)
+        report.emit()
+        return report.exitCode
+    }
+    if case .help = invocation.command {
+        print(Help.turnkey)
+        return .success
+    }
+    let configuration = TurnkeyConfiguration.resolve(flags: invocation.flags, environment: ProcessInfo.processInfo.environment,
+                                                     settings: [:])
+    do {
+        let auth = try TurnkeyAuthFactory.make(configuration)
+        return try MainLoopBridge.run { await TurnkeyCommands(auth: auth).run(invocation.command) }
     } catch {
         let report = ErrorReport(error)
         report.emit()

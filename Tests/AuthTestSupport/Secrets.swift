@@ -27,8 +27,22 @@ public enum Secrets {
         return text
     }
 
+    // Turnkey: the public key is public (Turnkey's docs example, nonce `1663bba4…22ef82`); the rest are secrets.
+    public static let publicKeyHex = "0394e549c71fa99dd5cf752fba623090be314949b74e4cdf7ca72031dd638e281a"
+    public static let privateKeyHex = "c85006053a3535c33cd309106c16c352e61b48b467e30498f3c6496f5e9cdace"
+    public static let pkceVerifier = "xOoqUyPy8rT6wSIlRd-n2Kea0uzQWlVW1NS82N6scgs"
+    /// A Discord or X authorization code.
+    public static let providerCode = "RzJ2kh6yrvHd9v0qTbGxFS9k6YMFReUF5g1Nnce4"
+    public static let oidcToken = jwt(claims: ["iss": "https://accounts.google.com", "aud": "emulator-turnkey-google",
+                                               "sub": "google-sub-1", "email": "alice@example.com", "iat": 1, "exp": 4102444800,
+                                               "nonce": "1663bba492a323085b13895634a3618792c4ec6896f3c34ef3c26396df22ef82"])
+    public static let turnkeySessionJwt = jwt(claims: ["exp": 4102444800, "public_key": publicKeyHex,
+                                                       "session_type": "SESSION_TYPE_READ_WRITE", "user_id": "user-1",
+                                                       "organization_id": "sub-org-1"])
+
     /// Every secret a test may have handed the core.
-    public static let all = [grant, otherGrant, sessionToken, otherSessionToken, userJwt, otherUserJwt, expiredUserJwt]
+    public static let all = [grant, otherGrant, sessionToken, otherSessionToken, userJwt, otherUserJwt, expiredUserJwt,
+                             privateKeyHex, pkceVerifier, providerCode, oidcToken, turnkeySessionJwt]
 }
 
 /// Compares values that may be secrets without printing them when they differ
@@ -39,7 +53,7 @@ public func expectSameSecret(_ actual: String?, _ expected: String?, _ what: Str
     #expect(same, "\(what) differs", sourceLocation: sourceLocation)
 }
 
-/// Fails, without printing `text`, when it holds a grant, session token or JWT.
+/// Fails, without printing `text`, when it holds a grant, session token, JWT, private key, verifier or code.
 public func expectNoSecret(_ text: String, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
     let leaked = containsAnySecret(text)
     #expect(!leaked, "\(what) contains a secret", sourceLocation: sourceLocation)

@@ -1,3 +1,4 @@
+import AuthTestSupport
 import Foundation
 import Testing
 
@@ -13,19 +14,44 @@ final class ServerTests: EmulatorSuite {
     }
 
     @Test func stopsCleanlyOnSigtermAndFreesThePort() async throws {
-        #expect(emulator.stop() == 0)
+        let child = try ChildEmulator()
+        let client = EmulatorClient(baseURL: child.baseURL)
+        #expect(try await client.get("/api/v3/auth/methods").status == 200)
+        #expect(child.stop() == 0)
         await #expect(throws: EmulatorClient.TransportFailure.self) {
-            _ = try await self.client.get("/api/v3/auth/methods", timeout: 2)
+            _ = try await client.get("/api/v3/auth/methods", timeout: 2)
         }
     }
 
     @Test func stopsCleanlyOnSigintHavingPrintedOnlyItsListeningLine() async throws {
-        let (status, laterStdout) = emulator.interrupt()
+        let child = try ChildEmulator()
+        let client = EmulatorClient(baseURL: child.baseURL)
+        let (status, laterStdout) = child.interrupt()
         #expect(status == 0)
         #expect(laterStdout == "")
         await #expect(throws: EmulatorClient.TransportFailure.self) {
-            _ = try await self.client.get("/api/v3/auth/methods", timeout: 2)
+            _ = try await client.get("/api/v3/auth/methods", timeout: 2)
         }
+    }
+
+    @Test func stopsByItselfWhenTheProcessThatStartedItExits() throws {
+        // script/start-emulator passes its caller as --exit-with-pid: here a shell that exits at once.
+        let script = EmulatorLauncher.repository.appendingPathComponent("script/start-emulator").path
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", "\"$0\" --binary \"$1\"", script, try EmulatorLauncher.executable().path]
+        let output = Pipe()
+        shell.standardOutput = output
+        try shell.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        shell.waitUntilExit()
+        let pid = try #require(printed.split(separator: " ").last.flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        let gone = (0..<500).contains { _ in
+            usleep(10_000)
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            return stat.isEmpty || stat.split(separator: ")").last?.trimmingCharacters(in: .whitespaces).hasPrefix("Z") == true
+        }
+        #expect(gone, "the emulator outlived the process that started it")
     }
 
     @Test(.enabled(if: HostAddresses.nonLoopbackIPv4 != nil, "the machine has no address besides loopback"))
@@ -89,7 +115,7 @@ final class ServerTests: EmulatorSuite {
 @Suite("Request log")
 struct RequestLogTests {
     @Test func aParentThatNeverReadsStderrCannotStallTheEmulator() async throws {
-        let emulator = try EmulatorProcess(drainStderr: false)
+        let emulator = try ChildEmulator(drainStderr: false)
         defer { emulator.stop() }
         let client = EmulatorClient(baseURL: emulator.baseURL, timeout: 5)
         let longPath = "/" + String(repeating: "x", count: 4000)

@@ -3,6 +3,7 @@ dirs with a scripted browser as the default http(s) handler, and the emulator on
 import json
 import os
 import re
+import select
 import shutil
 import signal
 import subprocess
@@ -36,12 +37,17 @@ def prefix(tmp_path_factory):
 
 
 class Emulator:
-    def __init__(self, executable):
-        self.process = subprocess.Popen([str(executable), "--port", "0"], stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL, text=True)
-        line = self.process.stdout.readline().strip()
-        assert line.startswith("listening on http://127.0.0.1:"), "the emulator did not start"
-        self.base_url = line[len("listening on "):]
+    """The emulator, started by script/start-emulator (the launcher every harness uses); its request
+    log goes to a file the secret scan reads."""
+
+    def __init__(self, executable, log):
+        started = subprocess.run([str(REPO / "script" / "start-emulator"), "--binary", str(executable), "--log", str(log),
+                                  "--owner", str(os.getpid())],
+                                 capture_output=True, text=True, timeout=60)
+        assert started.returncode == 0, f"the emulator did not start: {started.stderr}"
+        self.base_url, pid = started.stdout.split()
+        self.pid = int(pid)
+        self.log = log
         self.host = self.base_url[len("http://"):]
 
     def admin(self, path, body=None):
@@ -63,16 +69,22 @@ class Emulator:
         return [entry for entry in self.admin("requests") if entry["method"] == method and entry["path"] == path]
 
     def stop(self):
-        self.process.terminate()
+        """SIGTERM, waiting (event-driven, on a pidfd) for the emulator to exit; SIGKILL after 10 s."""
         try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
+            handle = os.pidfd_open(self.pid)
+        except ProcessLookupError:
+            return
+        try:
+            os.kill(self.pid, signal.SIGTERM)
+            if not select.select([handle], [], [], 10)[0]:
+                os.kill(self.pid, signal.SIGKILL)
+        finally:
+            os.close(handle)
 
 
 @pytest.fixture
-def emulator(prefix):
-    server = Emulator(prefix / "bin" / "portal-auth-emulator")
+def emulator(prefix, tmp_path):
+    server = Emulator(prefix / "bin" / "portal-auth-emulator", tmp_path / "emulator.log")
     yield server
     server.stop()
 

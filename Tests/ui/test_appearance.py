@@ -1,8 +1,13 @@
 """The sign-in page in the light and the dark style: brand buttons by the providers' rules."""
 import os
+import re
 import time
+from pathlib import Path
 
 import desktop
+
+# The one source of the version number (Sources/AuthBase/Version.swift).
+VERSION = re.search(r'static let current = "([^"]+)"', (Path(__file__).parents[2] / "Sources" / "AuthBase" / "Version.swift").read_text()).group(1)
 
 
 def brand_buttons(window):
@@ -67,7 +72,7 @@ def test_the_menu_opens_an_about_window_with_the_app_id_and_version(session):
     item = window.wait_for("menu item", name="About Portal Sign-In")
     action = item.queryAction()
     action.doAction(0)
-    window.wait_for("label", name="0.1.0")
+    window.wait_for("label", name=VERSION)
     assert window.find("label", contains="io.github.portalauth.SignIn") is not None
     session.screenshot("about", title="^About")
 

@@ -42,3 +42,7 @@ void portal_emu_log_write(const char *text, gsize len);
 
 /* Quits `loop` on SIGINT or SIGTERM. */
 void portal_emu_quit_on_signals(GMainLoop *loop);
+
+/* Quits `loop` when process `pid` exits (so a test run that dies leaves no emulator behind).
+ * FALSE when there is no such process. */
+gboolean portal_emu_quit_when_process_exits(GMainLoop *loop, int pid);

@@ -69,11 +69,13 @@ enum BareSessionBus {
     }()
 }
 
-/// Grants (pg_…), session tokens (pst_…) and user JWTs (eyJ….eyJ…) must never reach the CLI's
-/// output, except a userJwt inside a totpRequired line.
+/// Grants (pg_…), session tokens (pst_…), JWTs (eyJ….eyJ…: user JWTs, OIDC tokens, Turnkey sessions),
+/// the emulator's Discord and X codes (discordc_…, xc_…), PKCE verifiers and private keys must never
+/// reach the CLI's output, except a userJwt inside a totpRequired line and an oidcToken inside an
+/// oidcToken line (a later command needs them). The shapes are script/check-no-secrets'.
 enum SecretShapes {
     static let pattern = try! NSRegularExpression(
-        pattern: #"(pg_[A-Za-z0-9_-]{16,}|pst_[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,})"#)
+        pattern: #"(pg_[A-Za-z0-9_-]{16,}|pst_[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}|(discordc|xc)_[A-Za-z0-9_-]{16,}|(codeVerifier|code_verifier|privateKey|private_key)\W{1,3}[A-Za-z0-9_-]{32,})"#)
 
     static func contains(_ text: String) -> Bool {
         pattern.firstMatch(in: text, range: NSRange(location: 0, length: (text as NSString).length)) != nil
@@ -82,11 +84,16 @@ enum SecretShapes {
     /// Checks a run's stdout (minus the userJwt of totpRequired lines) and stderr.
     static func expectNone(in run: CLI.Run, sourceLocation: SourceLocation = #_sourceLocation) {
         let stdoutWithoutAllowedJwt = run.stdout.split(separator: "\n").map { line -> String in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  object["result"] as? String == "totpRequired", let jwt = object["userJwt"] as? String else { return String(line) }
-            return line.replacingOccurrences(of: jwt, with: "<userJwt>")
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return String(line) }
+            if object["result"] as? String == "totpRequired", let jwt = object["userJwt"] as? String {
+                return line.replacingOccurrences(of: jwt, with: "<userJwt>")
+            }
+            if object["result"] as? String == "oidcToken", let token = object["oidcToken"] as? String {
+                return line.replacingOccurrences(of: token, with: "<oidcToken>")
+            }
+            return String(line)
         }.joined(separator: "\n")
         let leaked = contains(stdoutWithoutAllowedJwt) || contains(run.stderr)
-        #expect(!leaked, "a grant, session token or user JWT appeared in the CLI's output", sourceLocation: sourceLocation)
+        #expect(!leaked, "a grant, token, JWT, code, verifier or private key appeared in the CLI's output", sourceLocation: sourceLocation)
     }
 }

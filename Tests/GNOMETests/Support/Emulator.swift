@@ -1,73 +1,30 @@
+import AuthTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// A running `portal-auth-emulator --port 0`, administered over its `/emulator/v1/` JSON API
-/// (with URLSession, independently of the transport under test).
-nonisolated(unsafe) private var emulatorPids: [Int32] = []
+/// A running `portal-auth-emulator`, started by `script/start-emulator` (the launcher every harness
+/// uses), administered over its `/emulator/v1/` JSON API (with URLSession, independently of the
+/// transport under test).
+final class Emulator: Sendable {
+    private let launcher: EmulatorLauncher
+    var baseURL: URL { launcher.baseURL }
+    var port: Int { launcher.port }
 
-final class Emulator: @unchecked Sendable {
-    let process: Process
-    let baseURL: URL
-    let port: Int
-
-    /// One emulator for the whole test run; tests call `reset()` first.
+    /// One emulator for the whole test run; tests call `reset()` first. It stops when the test
+    /// process exits (the launcher's --exit-with-pid).
     static let shared: Emulator? = try? Emulator()
 
-    struct StartError: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    /// `arguments` go after `--port 0` (e.g. `--config FILE`).
+    /// `arguments` go to the emulator (e.g. `--config FILE`).
     init(arguments: [String] = []) throws {
-        guard FileManager.default.isExecutableFile(atPath: Binaries.emulator) else {
-            throw StartError(description: "portal-auth-emulator is not built at \(Binaries.emulator); run swift build first")
-        }
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: Binaries.emulator)
-        process.arguments = ["--port", "0"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try ChildSignals.launchUnblocked(process)
-        Self.stopAtExit(process.processIdentifier)
-        // Wait for the one "listening on http://127.0.0.1:PORT" line.
-        var buffer = Data()
-        let deadline = Date().addingTimeInterval(20)
-        var found: Int?
-        while found == nil, Date() < deadline {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            buffer += chunk
-            let text = String(decoding: buffer, as: UTF8.self)
-            if let range = text.range(of: #"listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
-                found = Int(text[range].split(separator: ":").last!)
-            }
-        }
-        guard let found else {
-            process.terminate()
-            throw StartError(description: "the emulator did not report its port")
-        }
-        port = found
-        baseURL = URL(string: "http://127.0.0.1:\(found)")!
-        // Keep draining stdout so the emulator never blocks on a full pipe.
-        output.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
+        launcher = try EmulatorLauncher(arguments: arguments)
     }
 
-    deinit {
-        process.terminate()
-        // Foundation keeps a started Process retained (through a run-loop source) until
-        // waitUntilExit() removes it; without this each stopped emulator's Process leaks.
-        process.waitUntilExit()
-    }
+    deinit { launcher.stop() }
 
-    /// `shared` lives until the test process exits, which never runs deinit: stop the emulator then.
-    private static func stopAtExit(_ pid: Int32) {
-        emulatorPids.append(pid)
-        if emulatorPids.count == 1 {
-            atexit { for pid in emulatorPids { kill(pid, SIGTERM) } }
-        }
+    struct AdminFailure: Error, CustomStringConvertible {
+        let description: String
     }
 
     var apiHost: String { "127.0.0.1:\(port)" }
@@ -101,6 +58,21 @@ final class Emulator: @unchecked Sendable {
         _ = try await admin("POST", "faults", body: body)
     }
 
+    /// Moves the emulator's clock forward (it never goes back; `reset` returns it to real time).
+    func advanceClock(seconds: Int) async throws {
+        _ = try await admin("POST", "clock", body: ["advanceSeconds": seconds])
+    }
+
+    /// `GET /emulator/v1/turnkey`: configs, sub-organizations, users and live sessions (never a token).
+    func turnkeyState() async throws -> [String: Any] {
+        try await admin("GET", "turnkey") as? [String: Any] ?? [:]
+    }
+
+    /// The Turnkey Auth Proxy and API requests the emulator answered, by path.
+    func turnkeyRequests() async throws -> [LoggedRequest] {
+        try await requests().filter { $0.path.hasPrefix("/turnkey/auth-proxy/") || $0.path.hasPrefix("/turnkey/api/") }
+    }
+
     func totpSecret(email: String) async throws -> String {
         let data = try await admin("GET", "users/\(email)/totp") as? [String: Any]
         return data?["secret"] as? String ?? ""
@@ -121,7 +93,7 @@ final class Emulator: @unchecked Sendable {
         }
         let (data, response) = try await URLSession.shared.data(for: request)
         guard (response as? HTTPURLResponse)?.statusCode == 200 else {
-            throw StartError(description: "emulator admin \(method) \(path) answered \((response as? HTTPURLResponse)?.statusCode ?? 0)")
+            throw AdminFailure(description: "emulator admin \(method) \(path) answered \((response as? HTTPURLResponse)?.statusCode ?? 0)")
         }
         return (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["data"]
     }

@@ -28,3 +28,22 @@ enum SecretTool {
             .map { String($0.dropFirst("label = ".count)) }
     }
 }
+
+extension SecretTool {
+    /// The secret of the item matching `attributes` (any schema), or nil.
+    static func lookup(_ attributes: [String: String]) -> String? {
+        let result = Subprocess.run("/usr/bin/secret-tool", ["lookup"] + attributes.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] })
+        return result.status == 0 ? result.stdout : nil
+    }
+
+    /// The labels of every item matching `attributes`, secrets never read.
+    static func labels(_ attributes: [String: String]) -> [String] {
+        let arguments = ["search", "--all"] + attributes.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
+        let result = Subprocess.run("/usr/bin/secret-tool", arguments)
+        return (result.stdout + result.stderr).split(separator: "\n").filter { $0.hasPrefix("label = ") }
+            .map { String($0.dropFirst("label = ".count)) }.sorted()
+    }
+
+    /// How many items match `attributes`.
+    static func count(_ attributes: [String: String]) -> Int { labels(attributes).count }
+}

@@ -1,10 +1,9 @@
+import AuthBase
 import Foundation
-import AuthTestSupport
-@testable import PortalAuth
 
 /// An HTTPTransport that answers from a script, in order, and records every request it got.
-final class ScriptedTransport: HTTPTransport, Sendable {
-    enum Reply: Sendable {
+public final class ScriptedTransport: HTTPTransport, Sendable {
+    public enum Reply: Sendable {
         case respond(status: Int, body: String)
         /// A whole response, headers included.
         case response(HTTPResponse)
@@ -13,27 +12,31 @@ final class ScriptedTransport: HTTPTransport, Sendable {
         case held(arrived: Signal, release: Signal, status: Int, body: String)
         /// Runs `action` (e.g. to change settings mid-flight), then responds.
         case act(@Sendable () -> Void, status: Int, body: String)
+        /// Answers from the request itself (a body that names what was sent).
+        case answer(@Sendable (HTTPRequest) -> (status: Int, body: String))
     }
+
+    public init() {}
 
     private let state = Box<(replies: [Reply], requests: [HTTPRequest])>(([], []))
 
-    func enqueue(_ reply: Reply) {
+    public func enqueue(_ reply: Reply) {
         state.withLock { $0.replies.append(reply) }
     }
 
-    func reply(_ status: Int, _ body: String) {
+    public func reply(_ status: Int, _ body: String) {
         enqueue(.respond(status: status, body: body))
     }
 
-    func reply(_ body: String) {
+    public func reply(_ body: String) {
         reply(200, body)
     }
 
-    var requests: [HTTPRequest] { state.withLock { $0.requests } }
-    var paths: [String] { requests.map(\.url.path) }
-    var pendingReplies: Int { state.withLock { $0.replies.count } }
+    public var requests: [HTTPRequest] { state.withLock { $0.requests } }
+    public var paths: [String] { requests.map(\.url.path) }
+    public var pendingReplies: Int { state.withLock { $0.replies.count } }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let reply = state.withLock { state -> Reply? in
             state.requests.append(request)
             return state.replies.isEmpty ? nil : state.replies.removeFirst()
@@ -54,22 +57,25 @@ final class ScriptedTransport: HTTPTransport, Sendable {
         case .act(let action, let status, let body)?:
             action()
             return HTTPResponse(status: status, body: Data(body.utf8))
+        case .answer(let respond)?:
+            let (status, body) = respond(request)
+            return HTTPResponse(status: status, body: Data(body.utf8))
         }
     }
 }
 
 extension HTTPRequest {
     /// The JSON body as a dictionary (empty when there is none).
-    var jsonBody: [String: Any] {
+    public var jsonBody: [String: Any] {
         guard let body, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return [:] }
         return object
     }
 
-    var bodyText: String? {
+    public var bodyText: String? {
         body.map { String(decoding: $0, as: UTF8.self) }
     }
 
-    var query: String? {
+    public var query: String? {
         URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery
     }
 }

@@ -1,20 +1,21 @@
+import AuthBase
 import Foundation
-import AuthTestSupport
-@testable import PortalAuth
 
 /// A BrowserLauncher that records what it opened and runs a scripted reaction
 /// (usually: deliver a redirect to the inbox, as the desktop would).
-final class FakeBrowser: BrowserLauncher, Sendable {
-    private let state = Box<(opened: [URL], reaction: (@Sendable (URL) throws -> Void)?)>(([], nil))
-    let opened = Signal()
+public final class FakeBrowser: BrowserLauncher, Sendable {
+    public init() {}
 
-    func onOpen(_ reaction: @escaping @Sendable (URL) throws -> Void) {
+    private let state = Box<(opened: [URL], reaction: (@Sendable (URL) throws -> Void)?)>(([], nil))
+    public let opened = Signal()
+
+    public func onOpen(_ reaction: @escaping @Sendable (URL) throws -> Void) {
         state.withLock { $0.reaction = reaction }
     }
 
-    var openedURLs: [URL] { state.withLock { $0.opened } }
+    public var openedURLs: [URL] { state.withLock { $0.opened } }
 
-    func open(_ url: URL) async throws {
+    public func open(_ url: URL) async throws {
         let reaction = state.withLock { state -> (@Sendable (URL) throws -> Void)? in
             state.opened.append(url)
             return state.reaction
@@ -24,11 +25,15 @@ final class FakeBrowser: BrowserLauncher, Sendable {
     }
 }
 
-struct BrowserMissing: Error {}
+public struct BrowserMissing: Error {
+    public init() {}
+}
 
 /// Collects log lines.
-final class RecordingLogger: PortalAuthLogger, Sendable {
+public final class RecordingLogger: AuthLogger, Sendable {
+    public init() {}
+
     private let box = Box<[String]>([])
-    func log(_ message: String) { box.withLock { $0.append(message) } }
-    var lines: [String] { box.current }
+    public func log(_ message: String) { box.withLock { $0.append(message) } }
+    public var lines: [String] { box.current }
 }

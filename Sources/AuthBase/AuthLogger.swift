@@ -1,0 +1,6 @@
+/// Receives a few lines about what a core is doing ("exchanging an OAuth grant", "session saved for
+/// end user …"). Lines never contain a grant, token, JWT, private key or PKCE verifier: the cores
+/// redact what came from outside before they log it.
+public protocol AuthLogger: Sendable {
+    func log(_ message: String)
+}

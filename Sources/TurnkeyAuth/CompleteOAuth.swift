@@ -1,0 +1,125 @@
+import Foundation
+
+extension TurnkeyAuth {
+    /// Finishes a sign-in with an OIDC token whose nonce is bound to `publicKey` (a key this
+    /// instance's key store holds): the SDK's sequence `account` → `oauth_login` (a known user) or
+    /// `signup_v2` + `oauth_login` (a new one, with the provider's secondary client IDs registered as
+    /// further audiences), then stores the session under `sessionKey` (default: the configuration's).
+    ///
+    /// Before anything is sent it checks that the session key is free (`keyAlreadyExists`), that the
+    /// key is here (`keyNotFound`) and that the token's nonce is the key's (`nonceMismatch`).
+    /// `providerName` names the provider at signup (`google`, `apple`, `discord`, `twitter`; the
+    /// SDK's default `OpenID Connect Provider <time>` otherwise).
+    public func completeOAuth(oidcToken: String, publicKey: String, providerName: String? = nil,
+                              invalidateExisting: Bool = false, sessionKey: String? = nil) async throws -> CompleteOAuthResult {
+        guard let token = oidcToken.nonBlank else { throw TurnkeyAuthError.invalidArgument(name: "oidcToken") }
+        let key = try Self.publicKey(publicKey)
+        let session = try resolvedSessionKey(sessionKey)
+        let name = providerName?.nonBlank ?? "OpenID Connect Provider \(Int(clock.now().timeIntervalSince1970))"
+        try Task.checkCancellation()
+        return try await shieldedFromCancellation {
+            try await self.mutex.withLock {
+                try await self.completeOAuthLocked(oidcToken: token, publicKey: key, providerName: name,
+                                                   invalidateExisting: invalidateExisting, sessionKey: session)
+            }
+        }
+    }
+
+    /// A compressed P-256 public key in lower-case hex, or `invalidArgument(publicKey)`.
+    static func publicKey(_ text: String) throws -> String {
+        let lowered = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        guard lowered.utf8.count == 66, lowered.hasPrefix("02") || lowered.hasPrefix("03"), Hex.decode(lowered) != nil else {
+            throw TurnkeyAuthError.invalidArgument(name: "publicKey")
+        }
+        return lowered
+    }
+
+    /// Fails unless the session key is free; an expired session there is ended first. Called with the mutex held.
+    func requireFreeSessionKey(_ sessionKey: String) async throws {
+        guard try await liveSession(sessionKey) == nil else {
+            log("session key \(sessionKey) already holds a session")
+            throw TurnkeyAuthError.keyAlreadyExists(sessionKey: sessionKey)
+        }
+    }
+
+    /// The token's claims when its nonce is the nonce of `publicKey`.
+    func claimsBoundToKey(oidcToken: String, publicKey: String) throws -> JWTClaims {
+        let claims: JWTClaims
+        do {
+            claims = try JWTClaims(jwt: oidcToken)
+        } catch {
+            throw TurnkeyAuthError.invalidOidcToken(detail: "The OIDC token is not a JWT with readable claims.")
+        }
+        let expected = Nonce.of(publicKeyHex: publicKey, crypto: crypto)
+        guard let nonce = claims.string("nonce"), nonce.utf8.elementsEqual(expected.utf8) else {
+            log("the OIDC token's nonce is not the nonce of key \(publicKey); nothing sent")
+            throw TurnkeyAuthError.nonceMismatch
+        }
+        return claims
+    }
+
+    /// Called with the mutex held.
+    func completeOAuthLocked(oidcToken: String, publicKey: String, providerName: String, invalidateExisting: Bool,
+                             sessionKey: String) async throws -> CompleteOAuthResult {
+        try await requireFreeSessionKey(sessionKey)
+        _ = try await loadSigningKey(publicKey: publicKey)
+        let claims = try claimsBoundToKey(oidcToken: oidcToken, publicKey: publicKey)
+
+        let jwt: String
+        let action: CompleteOAuthResult.Action
+        if let organizationId = try await authProxy.account(oidcToken: oidcToken) {
+            log("logging in to sub-organization \(organizationId)")
+            jwt = try await authProxy.oauthLogin(.init(invalidateExisting: invalidateExisting, oidcToken: oidcToken,
+                                                       organizationId: organizationId, publicKey: publicKey))
+            action = .login
+        } else {
+            let signup = signupRequest(oidcToken: oidcToken, claims: claims, providerName: providerName)
+            log("signing up with \(signup.oauthProviders.count - 1) secondary client IDs")
+            _ = try await authProxy.signup(signup)
+            jwt = try await authProxy.oauthLogin(.init(invalidateExisting: invalidateExisting, oidcToken: oidcToken,
+                                                       organizationId: nil, publicKey: publicKey))
+            action = .signup
+        }
+
+        let path = TurnkeyWire.AuthProxyPath.oauthLogin
+        let session: TurnkeySession
+        do {
+            session = try TurnkeySession(jwt: jwt, sessionKey: sessionKey)
+        } catch {
+            throw TurnkeyAuthError.malformedResponse(path: path, missing: error.name)
+        }
+        guard session.publicKey == publicKey else { throw TurnkeyAuthError.sessionKeyMismatch(path: path) }
+        let configId = config.authProxyConfigId
+        try await stored(.session, "save", { try await stores.sessions.save(jwt, authProxyConfigId: configId, sessionKey: sessionKey) })
+        log("session \(sessionKey) stored after \(action.rawValue) for user \(session.userId)")
+
+        // The key now belongs to the session: its pending records have nothing left to wait for.
+        await bestEffort("remove the finished pending sign-in") {
+            for pending in try await self.loadAllPending() where pending.publicKey == publicKey {
+                try await self.stored(.pendingSignIn, "delete", {
+                    try await self.stores.pending.delete(authProxyConfigId: configId, state: pending.state)
+                })
+            }
+        }
+        return CompleteOAuthResult(session: session, action: action)
+    }
+
+    /// `signup_v2` as the SDK sends it: secondary client IDs as claims first (`aud` the ID, `iss` and
+    /// `sub` from the token; none when either is missing), then the primary provider with its token.
+    /// Unlike the SDK's default, the user is named after the token's `email` when it has one.
+    func signupRequest(oidcToken: String, claims: JWTClaims, providerName: String) -> TurnkeyWire.SignupRequest {
+        let now = Int(clock.now().timeIntervalSince1970)
+        var providers: [TurnkeyWire.OAuthProviderParams] = []
+        if let provider = TurnkeyProvider(providerName: providerName), let iss = claims.string("iss")?.nonBlank,
+           let sub = claims.string("sub")?.nonBlank {
+            for clientId in config.clientIds[provider]?.secondary ?? [] {
+                guard let audience = clientId.nonBlank else { continue }
+                providers.append(.init(providerName: providerName, oidcClaims: .init(aud: audience, iss: iss, sub: sub)))
+            }
+        }
+        providers.append(.init(providerName: providerName, oidcToken: oidcToken))
+        let email = claims.string("email")?.nonBlank
+        return TurnkeyWire.SignupRequest(oauthProviders: providers, organizationName: "sub-org-\(now)",
+                                         userName: email ?? "user-\(now)", userEmail: email)
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// Turnkey's API with a session key: every request stamped over its exact body bytes. A thin
+/// transport, one method per endpoint.
+struct TurnkeyAPI: Sendable {
+    let http: TurnkeyHTTP
+    let stamper: Stamper
+
+    private func post<Response: Decodable>(_ path: String, _ body: some Encodable, key: SigningKey,
+                                           as type: Response.Type) async throws -> Response {
+        let bytes = try TurnkeyHTTP.encode(body)
+        return try await http.post(path, body: bytes, headers: [TurnkeyWire.Header.stamp: try stamper.stamp(bytes, with: key)], as: type)
+    }
+
+    func whoami(organizationId: String, key: SigningKey) async throws -> TurnkeyWire.WhoamiResponse {
+        try await post(TurnkeyWire.APIPath.whoami, TurnkeyWire.WhoamiRequest(organizationId: organizationId), key: key,
+                       as: TurnkeyWire.WhoamiResponse.self)
+    }
+
+    func stampLogin(_ request: TurnkeyWire.StampLoginRequest, key: SigningKey) async throws -> TurnkeyWire.ActivityResponse {
+        try await post(TurnkeyWire.APIPath.stampLogin, request, key: key, as: TurnkeyWire.ActivityResponse.self)
+    }
+
+    func getActivity(organizationId: String, activityId: String, key: SigningKey) async throws -> TurnkeyWire.ActivityResponse {
+        try await post(TurnkeyWire.APIPath.getActivity,
+                       TurnkeyWire.GetActivityRequest(organizationId: organizationId, activityId: activityId), key: key,
+                       as: TurnkeyWire.ActivityResponse.self)
+    }
+}

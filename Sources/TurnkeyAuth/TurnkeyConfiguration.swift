@@ -1,0 +1,167 @@
+import Foundation
+
+/// A provider's OAuth client IDs: the primary one the sign-in uses, and secondary ones registered as
+/// further audiences of the sub-organization at signup (a web and a desktop app sharing one user).
+public struct TurnkeyClientIds: Sendable, Equatable {
+    public var primary: String?
+    public var secondary: [String]
+
+    public init(primary: String? = nil, secondary: [String] = []) {
+        self.primary = primary
+        self.secondary = secondary
+    }
+}
+
+/// Where Turnkey lives and how this app signs in to it: the Linux counterpart of the SDK's
+/// `TurnkeyConfig` OAuth part. What it leaves out (`nil`), `wallet_kit_config` supplies: enabled
+/// providers, client IDs, the parent organization and the session lifetime.
+public struct TurnkeyConfiguration: Sendable, Equatable {
+    public static let defaultAppScheme = "io.github.portalauth.signin"
+    public static let defaultSessionKey = "default"
+    public static let defaultSessionExpirationSeconds = "900"
+    public static let defaultOAuthOriginUrl = "https://oauth-origin.turnkey.com"
+    public static let defaultOAuthRedirectUrl = "https://oauth-redirect.turnkey.com"
+    public static let defaultDiscordAuthorizeUrl = "https://discord.com/oauth2/authorize"
+    public static let defaultXAuthorizeUrl = "https://x.com/i/oauth2/authorize"
+
+    /// `https://authproxy.turnkey.com`; the emulator's `http://127.0.0.1:8790/turnkey/auth-proxy`.
+    public var authProxyUrl: String
+    public var authProxyConfigId: String
+    /// `https://api.turnkey.com`; the emulator's `http://127.0.0.1:8790/turnkey/api`.
+    public var apiUrl: String
+    /// The parent organization; nil: the one `wallet_kit_config` names.
+    public var organizationId: String?
+    /// The custom scheme the browser hands the sign-in back through.
+    public var appScheme: String
+    /// The base of the hosted redirect page for Google and Apple (`?scheme=` is added); nil:
+    /// `wallet_kit_config`'s `oauthRedirectUrl`, else Turnkey's own page.
+    public var redirectUri: String?
+    /// Per provider; a provider left out takes its primary ID from `wallet_kit_config`.
+    public var clientIds: [TurnkeyProvider: TurnkeyClientIds]
+    /// nil: `wallet_kit_config`'s `enabledProviders`.
+    public var enabledProviders: [TurnkeyProvider]?
+    /// Seconds, as Turnkey writes it; nil: `wallet_kit_config`'s, else 900.
+    public var sessionExpirationSeconds: String?
+    /// The session key a call without one uses.
+    public var defaultSessionKey: String
+    public var oauthOriginUrl: String
+    public var discordAuthorizeUrl: String
+    public var xAuthorizeUrl: String
+
+    public init(authProxyUrl: String, authProxyConfigId: String, apiUrl: String, organizationId: String? = nil,
+                appScheme: String = defaultAppScheme, redirectUri: String? = nil,
+                clientIds: [TurnkeyProvider: TurnkeyClientIds] = [:], enabledProviders: [TurnkeyProvider]? = nil,
+                sessionExpirationSeconds: String? = nil, defaultSessionKey: String = defaultSessionKey,
+                oauthOriginUrl: String = defaultOAuthOriginUrl, discordAuthorizeUrl: String = defaultDiscordAuthorizeUrl,
+                xAuthorizeUrl: String = defaultXAuthorizeUrl) {
+        self.authProxyUrl = authProxyUrl
+        self.authProxyConfigId = authProxyConfigId
+        self.apiUrl = apiUrl
+        self.organizationId = organizationId
+        self.appScheme = appScheme
+        self.redirectUri = redirectUri
+        self.clientIds = clientIds
+        self.enabledProviders = enabledProviders
+        self.sessionExpirationSeconds = sessionExpirationSeconds
+        self.defaultSessionKey = defaultSessionKey
+        self.oauthOriginUrl = oauthOriginUrl
+        self.discordAuthorizeUrl = discordAuthorizeUrl
+        self.xAuthorizeUrl = xAuthorizeUrl
+    }
+
+    // MARK: Validation (also for the app's Preferences)
+
+    /// What is wrong with a URL the configuration holds.
+    public enum URLProblem: String, Error, Sendable, Equatable {
+        case blank
+        /// Not `scheme://host[:port][/path]`, or it carries a query, fragment or user name.
+        case malformed
+        /// `http` to a host other than loopback, or a scheme other than http(s): it would send
+        /// tokens in the clear or somewhere unexpected.
+        case notHTTPS
+    }
+
+    /// The URL of a Turnkey service or hosted page, trailing slashes removed, when it is `https`
+    /// (or `http` to `localhost`/`127.0.0.1`, the emulator) with a host and no query or fragment.
+    public static func serviceURL(_ text: String) -> Result<URL, URLProblem> {
+        guard var trimmed = text.nonBlank else { return .failure(.blank) }
+        while trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased(),
+              let host = components.host, !host.isEmpty, components.query == nil, components.fragment == nil,
+              components.user == nil, components.password == nil, let url = components.url else {
+            return .failure(.malformed)
+        }
+        guard scheme == "https" || (scheme == "http" && Loopback.isLoopbackHost(host)) else { return .failure(.notHTTPS) }
+        return .success(url)
+    }
+
+    /// Whether `scheme` can carry the sign-in back to the app: a URL scheme (RFC 3986), not http(s).
+    public static func isAppScheme(_ scheme: String) -> Bool {
+        let bytes = Array(scheme.utf8)
+        guard let first = bytes.first, isLetter(first) else { return false }
+        let lowered = scheme.lowercased()
+        return lowered != "http" && lowered != "https" && bytes.allSatisfy {
+            isLetter($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+        }
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    }
+
+    /// The configuration checked and normalised, or `invalidConfiguration` naming the first bad field.
+    func validated() throws -> ValidatedConfiguration {
+        func url(_ text: String, _ field: String) throws -> URL {
+            switch Self.serviceURL(text) {
+            case .success(let url): return url
+            case .failure(let problem): throw TurnkeyAuthError.invalidConfiguration(field: field, problem: problem.rawValue)
+            }
+        }
+        let authProxy = try url(authProxyUrl, "authProxyUrl")
+        guard let configId = authProxyConfigId.nonBlank else {
+            throw TurnkeyAuthError.invalidConfiguration(field: "authProxyConfigId", problem: URLProblem.blank.rawValue)
+        }
+        let api = try url(apiUrl, "apiUrl")
+        let scheme = appScheme.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard Self.isAppScheme(scheme) else {
+            throw TurnkeyAuthError.invalidConfiguration(field: "appScheme", problem: "notACustomScheme")
+        }
+        // Validated, but kept as written: the provider compares the redirect URI byte for byte.
+        let redirectBase = try redirectUri?.nonBlank.map { text -> String in _ = try url(text, "redirectUri"); return text }
+        if let seconds = sessionExpirationSeconds?.nonBlank, !(Int(seconds).map { $0 > 0 } ?? false) {
+            throw TurnkeyAuthError.invalidConfiguration(field: "sessionExpirationSeconds", problem: "notAPositiveNumber")
+        }
+        guard let sessionKey = defaultSessionKey.nonBlank else {
+            throw TurnkeyAuthError.invalidConfiguration(field: "defaultSessionKey", problem: URLProblem.blank.rawValue)
+        }
+        return ValidatedConfiguration(
+            authProxyUrl: authProxy, authProxyConfigId: configId, apiUrl: api,
+            organizationId: organizationId?.nonBlank, appScheme: scheme.lowercased(), redirectBase: redirectBase,
+            clientIds: clientIds, enabledProviders: enabledProviders,
+            sessionExpirationSeconds: sessionExpirationSeconds?.nonBlank, defaultSessionKey: sessionKey,
+            oauthOriginUrl: try url(oauthOriginUrl, "oauthOriginUrl"),
+            discordAuthorizeUrl: try url(discordAuthorizeUrl, "discordAuthorizeUrl"),
+            xAuthorizeUrl: try url(xAuthorizeUrl, "xAuthorizeUrl"))
+    }
+}
+
+/// A configuration that passed `validated()`: URLs parsed, blanks gone, the scheme lowercased.
+struct ValidatedConfiguration: Sendable {
+    let authProxyUrl: URL
+    let authProxyConfigId: String
+    let apiUrl: URL
+    let organizationId: String?
+    let appScheme: String
+    let redirectBase: String?
+    let clientIds: [TurnkeyProvider: TurnkeyClientIds]
+    let enabledProviders: [TurnkeyProvider]?
+    let sessionExpirationSeconds: String?
+    let defaultSessionKey: String
+    let oauthOriginUrl: URL
+    let discordAuthorizeUrl: URL
+    let xAuthorizeUrl: URL
+
+    /// Where Discord and X send the browser back, and the target every redirect of ours has.
+    var appRedirect: String { appScheme + "://" }
+}

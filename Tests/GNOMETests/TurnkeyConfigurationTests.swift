@@ -1,0 +1,72 @@
+import PortalAuthGNOME
+import Testing
+import TurnkeyAuth
+
+@Suite struct TurnkeyConfigurationTests {
+    @Test func withNothingSetItPointsAtTheLocalEmulator() {
+        let configuration = TurnkeyConfiguration.resolve(flags: [:], environment: [:], settings: [:])
+        #expect(configuration.authProxyUrl == "http://127.0.0.1:8790/turnkey/auth-proxy")
+        #expect(configuration.authProxyConfigId == "local-dev")
+        #expect(configuration.apiUrl == "http://127.0.0.1:8790/turnkey/api")
+        #expect(configuration.organizationId == nil, "the organization comes from wallet_kit_config")
+        #expect(configuration.defaultSessionKey == "default")
+        #expect(configuration.appScheme == "io.github.portalauth.signin")
+        #expect(configuration.oauthOriginUrl == "http://127.0.0.1:8790/turnkey/oauth-origin")
+        #expect(configuration.discordAuthorizeUrl == "http://127.0.0.1:8790/idp/discord/authorize")
+        #expect(configuration.xAuthorizeUrl == "http://127.0.0.1:8790/idp/x/authorize")
+    }
+
+    @Test func flagsBeatEnvironmentWhichBeatsSettings() {
+        let settings = ["turnkey-auth-proxy-url": "https://settings.example/proxy", "turnkey-auth-proxy-config-id": "settings-config",
+                        "turnkey-api-url": "https://settings.example/api", "turnkey-organization-id": "settings-org",
+                        "turnkey-session-key": "settings-key"]
+        let environment = ["TURNKEY_AUTH_PROXY_URL": "https://env.example/proxy", "TURNKEY_AUTH_PROXY_CONFIG_ID": "env-config",
+                           "TURNKEY_ORGANIZATION_ID": "env-org"]
+        let flags = ["auth-proxy-url": "https://flag.example/proxy", "session-key": "flag-key"]
+        let configuration = TurnkeyConfiguration.resolve(flags: flags, environment: environment, settings: settings)
+        #expect(configuration.authProxyUrl == "https://flag.example/proxy")
+        #expect(configuration.authProxyConfigId == "env-config")
+        #expect(configuration.apiUrl == "https://settings.example/api")
+        #expect(configuration.organizationId == "env-org")
+        #expect(configuration.defaultSessionKey == "flag-key")
+    }
+
+    @Test func blankValuesFallThroughToTheNextSource() {
+        let configuration = TurnkeyConfiguration.resolve(
+            flags: ["auth-proxy-config-id": " "], environment: ["TURNKEY_AUTH_PROXY_CONFIG_ID": ""],
+            settings: ["turnkey-auth-proxy-config-id": "", "turnkey-auth-proxy-url": "  "])
+        #expect(configuration.authProxyConfigId == "local-dev")
+        #expect(configuration.authProxyUrl == "http://127.0.0.1:8790/turnkey/auth-proxy")
+    }
+
+    @Test func anEmulatorOnAnotherPortServesEveryPageAndTheAPI() {
+        let configuration = TurnkeyConfiguration.resolve(
+            flags: [:], environment: ["TURNKEY_AUTH_PROXY_URL": "http://localhost:40123/turnkey/auth-proxy"], settings: [:])
+        #expect(configuration.apiUrl == "http://localhost:40123/turnkey/api")
+        #expect(configuration.oauthOriginUrl == "http://localhost:40123/turnkey/oauth-origin")
+        #expect(configuration.discordAuthorizeUrl == "http://localhost:40123/idp/discord/authorize")
+        #expect(configuration.xAuthorizeUrl == "http://localhost:40123/idp/x/authorize")
+    }
+
+    @Test func aRealAuthProxyKeepsTurnkeysOwnPagesUnlessTheEnvironmentSaysOtherwise() {
+        let real = TurnkeyConfiguration.resolve(flags: ["auth-proxy-url": "https://authproxy.turnkey.com"], environment: [:], settings: [:])
+        #expect(real.oauthOriginUrl == "https://oauth-origin.turnkey.com")
+        #expect(real.discordAuthorizeUrl == "https://discord.com/oauth2/authorize")
+        #expect(real.xAuthorizeUrl == "https://x.com/i/oauth2/authorize")
+        let overridden = TurnkeyConfiguration.resolve(
+            flags: ["auth-proxy-url": "https://authproxy.turnkey.com"],
+            environment: ["TURNKEY_OAUTH_ORIGIN_URL": "https://origin.example", "TURNKEY_DISCORD_AUTHORIZE_URL": "https://d.example/a",
+                          "TURNKEY_X_AUTHORIZE_URL": "https://x.example/a"], settings: [:])
+        #expect(overridden.oauthOriginUrl == "https://origin.example")
+        #expect(overridden.discordAuthorizeUrl == "https://d.example/a")
+        #expect(overridden.xAuthorizeUrl == "https://x.example/a")
+    }
+
+    @Test func theSettingsKeysAreTheOnesTheAppsSchemaDeclares() {
+        #expect([TurnkeyConfiguration.SettingsKey.authProxyUrl, TurnkeyConfiguration.SettingsKey.authProxyConfigId,
+                 TurnkeyConfiguration.SettingsKey.apiUrl, TurnkeyConfiguration.SettingsKey.organizationId,
+                 TurnkeyConfiguration.SettingsKey.sessionKey]
+                == ["turnkey-auth-proxy-url", "turnkey-auth-proxy-config-id", "turnkey-api-url", "turnkey-organization-id",
+                    "turnkey-session-key"])
+    }
+}

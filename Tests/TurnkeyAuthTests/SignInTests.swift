@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import AuthTestSupport
+@testable import TurnkeyAuth
+
+@Suite("handleGoogleOAuth and the others: browser, redirect source, one at a time", .timeLimit(.minutes(1)))
+struct SignInTests {
+    /// Makes the fake browser answer like a provider: the callback for the URL it was given.
+    private func browserAnswers(_ f: Fixture, provider: TurnkeyProvider, before: [String] = []) {
+        let inbox = f.inbox
+        f.browser.onOpen { url in
+            guard let state = url.query("state") else { return }
+            for other in before { inbox.deliver(other) }
+            if provider.usesPKCE {
+                inbox.deliver(Fixture.codeCallback(state: state))
+            } else {
+                // The nonce in the URL is the key's: the token the provider mints carries it.
+                inbox.deliver(Fixture.idTokenCallback(TK.oidcToken(nonce: url.query("nonce")), state: state))
+            }
+        }
+    }
+
+    /// Replies for a login, with a session for the key oauth_login names.
+    private func replyLogin(_ f: Fixture, provider: TurnkeyProvider) {
+        f.transport.reply(TK.walletKit())
+        if provider.usesPKCE {
+            f.transport.enqueue(.answer { request in
+                (200, TK.oauth2(TK.oidcToken(nonce: request.jsonBody["nonce"] as? String)))
+            })
+        }
+        f.transport.reply(TK.account("sub-org-1"))
+        f.transport.enqueue(.answer { request in
+            (200, TK.session(TK.sessionJwt(publicKey: request.jsonBody["publicKey"] as? String ?? "")))
+        })
+    }
+
+    @Test(arguments: TurnkeyProvider.allCases)
+    func theWholeFlowOpensTheBrowserAndFinishesWithItsOwnCallback(provider: TurnkeyProvider) async throws {
+        let f = try Fixture()
+        browserAnswers(f, provider: provider)
+        replyLogin(f, provider: provider)
+        let result: TurnkeyRedirectResult
+        switch provider {
+        case .google: result = try await f.auth.handleGoogleOAuth(sessionKey: "flow")
+        case .apple: result = try await f.auth.handleAppleOAuth(sessionKey: "flow")
+        case .discord: result = try await f.auth.handleDiscordOAuth(sessionKey: "flow")
+        case .x: result = try await f.auth.handleXOAuth(sessionKey: "flow")
+        }
+        #expect(f.browser.openedURLs.count == 1)
+        #expect(result.completed?.session.sessionKey == "flow")
+        #expect(try await f.auth.session(sessionKey: "flow") != nil)
+        #expect(f.pending.items.items.isEmpty)
+    }
+
+    @Test func otherURLsArrivingMeanwhileAreLeftAlone() async throws {
+        let f = try Fixture()
+        let portal = "io.github.portalauth.signin://auth/callback?token=\(Secrets.grant)&login_type=GOOGLE"
+        let stranger = Fixture.idTokenCallback(Secrets.oidcToken, state: "someone-elses")
+        browserAnswers(f, provider: .google, before: [portal, stranger])
+        replyLogin(f, provider: .google)
+        let result = try await f.auth.handleGoogleOAuth()
+        #expect(result.completed != nil)
+        #expect(f.transport.paths.count == 3, "wallet_kit_config, account, oauth_login: the strangers sent nothing")
+    }
+
+    @Test func onOAuthSuccessHandsTheTokenOverAndStoresNothing() async throws {
+        let f = try Fixture()
+        browserAnswers(f, provider: .x)
+        f.transport.reply(TK.walletKit())
+        f.transport.enqueue(.answer { request in (200, TK.oauth2(TK.oidcToken(nonce: request.jsonBody["nonce"] as? String))) })
+        let received = Box<OAuthSuccess?>(nil)
+        let result = try await f.auth.handleXOAuth { success in received.withLock { $0 = success } }
+        #expect(result.oauthSuccess != nil && received.current == result.oauthSuccess)
+        #expect(received.current?.providerName == "twitter")
+        #expect(f.sessions.items.items.isEmpty)
+    }
+
+    @Test func withoutABrowserOrRedirectSourceTheFlowIsUnavailable() async throws {
+        let f = try Fixture(withBrowser: false)
+        await #expect(throws: TurnkeySignInError.unavailable) { try await f.auth.handleGoogleOAuth() }
+        #expect(f.transport.requests.isEmpty && f.keys.publicKeys.isEmpty)
+    }
+
+    @Test func aBrowserThatWillNotOpenEndsTheSignIn() async throws {
+        let f = try Fixture()
+        f.browser.onOpen { _ in throw BrowserMissing() }
+        f.transport.reply(TK.walletKit())
+        await #expect(throws: TurnkeySignInError.unavailable) { try await f.auth.handleDiscordOAuth() }
+        #expect(f.pending.items.items.isEmpty && f.keys.publicKeys.isEmpty)
+    }
+
+    @Test func oneSignInAtATimeAndCancellingEndsIt() async throws {
+        let f = try Fixture()
+        f.transport.reply(TK.walletKit())
+        let task = Task { try await f.auth.handleAppleOAuth() }
+        await f.browser.opened.wait()
+        await #expect(throws: TurnkeySignInError.signInInProgress) { try await f.auth.handleGoogleOAuth() }
+        task.cancel()
+        await #expect(throws: TurnkeySignInError.closed) { try await task.value }
+        #expect(f.pending.items.items.isEmpty && f.keys.publicKeys.isEmpty, "the abandoned sign-in leaves nothing")
+        #expect(await eventually { f.inbox.listenerCount == 0 })
+    }
+
+    @Test func aTakenSessionKeyIsReportedBeforeTheBrowserOpens() async throws {
+        let f = try Fixture()
+        try await f.signIn(sessionKey: "taken")
+        await #expect(throws: TurnkeyAuthError.keyAlreadyExists(sessionKey: "taken")) {
+            try await f.auth.handleGoogleOAuth(sessionKey: "taken")
+        }
+        #expect(f.browser.openedURLs.isEmpty)
+    }
+}

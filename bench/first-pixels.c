@@ -1,0 +1,190 @@
+/* first-pixels: how long a program takes to put its first pixels on screen, and its memory then.
+ *
+ *   first-pixels [--timeout SECONDS] PROGRAM [ARGS…]
+ *
+ * Starts PROGRAM and waits, driven by X events only (no sleeping, no polling of the window list),
+ * for the first XDamage event on the first top-level window PROGRAM maps. Prints one line
+ *
+ *   <milliseconds from fork to first damage> <VmRSS in KiB at that moment> <Pss in KiB>
+ *
+ * then ends PROGRAM (SIGTERM, SIGKILL if it lingers) and exits 0. With FIRST_PIXELS_SMAPS=FILE in
+ * the environment it also copies PROGRAM's /proc/PID/smaps to FILE at that moment (where the memory is). Exits 2 when PROGRAM exits or
+ * the timeout passes before any pixels show. The same method serves every program measured, so
+ * their numbers compare: it sees whatever X sees, nothing the program says about itself.
+ *
+ * Why this resolves milliseconds: the X server sends MapNotify (we select SubstructureNotify on
+ * the root before forking) and a DamageNotify for the first drawing on the window as they happen;
+ * the probe sleeps in poll() on the X connection and timestamps each event with CLOCK_MONOTONIC as
+ * it reads it. Damage objects are created when a window is created, before it can draw, so the
+ * first frame cannot slip past. Without a window manager (Xvfb), top-levels are children of the root. */
+#define _GNU_SOURCE
+#include <X11/Xatom.h>
+#include <X11/Xlib.h>
+#include <X11/extensions/Xdamage.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Xvfb now and then refuses a connection under load (EAGAIN, connection reset): try a few times.
+ * This happens before anything is timed. */
+static Display *open_display(void) {
+    for (int attempt = 0; attempt < 5; attempt++) {
+        Display *display = XOpenDisplay(NULL);
+        if (display) return display;
+        struct timespec pause = { 0, 50 * 1000 * 1000 };
+        nanosleep(&pause, NULL);
+    }
+    return NULL;
+}
+
+/* A window can be destroyed before our request for it arrives (BadWindow, BadDrawable): not an error here. */
+static int ignore_x_errors(Display *display, XErrorEvent *error) {
+    (void)display; (void)error;
+    return 0;
+}
+
+/* The _NET_WM_PID of a window, or 0 when it has none. */
+static long window_pid(Display *display, Window window) {
+    Atom type;
+    int format;
+    unsigned long count, after;
+    unsigned char *data = NULL;
+    long pid = 0;
+    Atom net_wm_pid = XInternAtom(display, "_NET_WM_PID", False);
+    if (XGetWindowProperty(display, window, net_wm_pid, 0, 1, False, XA_CARDINAL, &type, &format,
+                           &count, &after, &data) == Success && data != NULL) {
+        if (type == XA_CARDINAL && format == 32 && count == 1) pid = (long)*(unsigned long *)data;
+        XFree(data);
+    }
+    return pid;
+}
+
+/* A /proc/PID/<file> "Key:   N kB" line's N, or -1. */
+static long proc_kib(pid_t pid, const char *file, const char *key) {
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/%s", (int)pid, file);
+    FILE *in = fopen(path, "r");
+    if (!in) return -1;
+    long value = -1;
+    size_t keylen = strlen(key);
+    while (fgets(line, sizeof line, in)) {
+        if (strncmp(line, key, keylen) == 0 && line[keylen] == ':') {
+            value = strtol(line + keylen + 1, NULL, 10);
+            break;
+        }
+    }
+    fclose(in);
+    return value;
+}
+
+static void copy_smaps(pid_t pid, const char *to) {
+    char path[64], buffer[65536];
+    snprintf(path, sizeof path, "/proc/%d/smaps", (int)pid);
+    FILE *in = fopen(path, "r"), *out = fopen(to, "w");
+    size_t got;
+    while (in && out && (got = fread(buffer, 1, sizeof buffer, in)) > 0) fwrite(buffer, 1, got, out);
+    if (in) fclose(in);
+    if (out) fclose(out);
+}
+
+static void end_child(pid_t pid, int pidfd) {
+    kill(pid, SIGTERM);
+    struct pollfd exited = { .fd = pidfd, .events = POLLIN };
+    if (poll(&exited, 1, 2000) <= 0) kill(pid, SIGKILL);  /* a program that ignores SIGTERM */
+    waitpid(pid, NULL, 0);
+}
+
+int main(int argc, char **argv) {
+    int first = 1;
+    double timeout_s = 30;
+    if (argc > 2 && strcmp(argv[1], "--timeout") == 0) {
+        timeout_s = atof(argv[2]);
+        first = 3;
+    }
+    if (first >= argc) {
+        fprintf(stderr, "usage: first-pixels [--timeout SECONDS] PROGRAM [ARGS…]\n");
+        return 64;
+    }
+
+    Display *display = open_display();
+    if (!display) { fprintf(stderr, "first-pixels: cannot open the X display %s (%s)\n", XDisplayName(NULL), strerror(errno)); return 69; }
+    int damage_event, damage_error;
+    if (!XDamageQueryExtension(display, &damage_event, &damage_error)) {
+        fprintf(stderr, "first-pixels: the X server has no DAMAGE extension\n");
+        return 69;
+    }
+    XSetErrorHandler(ignore_x_errors);
+    Window root = DefaultRootWindow(display);
+    /* Before the fork, so no CreateNotify or MapNotify of the child's can be missed. */
+    XSelectInput(display, root, SubstructureNotifyMask);
+    XSync(display, False);
+
+    double start = now_ms();
+    pid_t pid = fork();
+    if (pid < 0) { perror("first-pixels: fork"); return 71; }
+    if (pid == 0) {
+        close(ConnectionNumber(display));
+        execvp(argv[first], argv + first);
+        fprintf(stderr, "first-pixels: cannot run %s: %s\n", argv[first], strerror(errno));
+        _exit(127);
+    }
+    /* A pidfd makes the child's exit one more event to wait for, beside the X connection. */
+    int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+
+    Window shown = None;       /* the first top-level the child mapped */
+    double deadline = start + timeout_s * 1e3;
+    struct pollfd fds[2] = { { .fd = ConnectionNumber(display), .events = POLLIN },
+                             { .fd = pidfd, .events = POLLIN } };
+    for (;;) {
+        while (XPending(display)) {
+            XEvent event;
+            XNextEvent(display, &event);
+            double at = now_ms();
+            if (event.type == CreateNotify && !event.xcreatewindow.override_redirect) {
+                /* Raw rectangles: one event per drawing, so the first one after the map is the first frame. */
+                XDamageCreate(display, event.xcreatewindow.window, XDamageReportRawRectangles);
+            } else if (event.type == MapNotify && shown == None && !event.xmap.override_redirect) {
+                long owner = window_pid(display, event.xmap.window);
+                if (owner == 0 || owner == pid) shown = event.xmap.window;
+            } else if (event.type == damage_event + XDamageNotify) {
+                XDamageNotifyEvent *damage = (XDamageNotifyEvent *)&event;
+                if (shown != None && damage->drawable == shown) {
+                    long rss = proc_kib(pid, "status", "VmRSS");
+                    long pss = proc_kib(pid, "smaps_rollup", "Pss");
+                    if (getenv("FIRST_PIXELS_SMAPS")) copy_smaps(pid, getenv("FIRST_PIXELS_SMAPS"));
+                    printf("%.2f %ld %ld\n", at - start, rss, pss);
+                    fflush(stdout);
+                    end_child(pid, pidfd);
+                    return 0;
+                }
+            }
+        }
+        double left = deadline - now_ms();
+        if (left <= 0) {
+            fprintf(stderr, "first-pixels: %s showed no pixels within %.0f s\n", argv[first], timeout_s);
+            end_child(pid, pidfd);
+            return 2;
+        }
+        if (poll(fds, pidfd >= 0 ? 2 : 1, (int)left + 1) < 0 && errno != EINTR) { perror("poll"); return 71; }
+        if (pidfd >= 0 && (fds[1].revents & POLLIN)) {
+            int status = 0;
+            waitpid(pid, &status, 0);
+            fprintf(stderr, "first-pixels: %s exited (status %d) before showing any pixels\n", argv[first],
+                    WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+            return 2;
+        }
+    }
+}
