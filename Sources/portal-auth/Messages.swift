@@ -48,6 +48,8 @@ enum Messages {
                 + "and that every enabled provider has its credentials in the Portal dashboard."
         case .unauthorized(let path) where path == PortalWire.Path.clientsMe:
             return "Portal no longer accepts this session (401). Sign in again."
+        case .unauthorized(let path) where path == PortalWire.Path.totpValidations:
+            return "Portal did not accept the code (401): it is wrong or was already used, or the two-factor step has expired. Enter the current code from your authenticator app, or start the sign-in again."
         case .unauthorized:
             return "Portal refused the sign-in (401): the link may have expired or been used already, or it was issued for another auth environment. Start a new sign-in."
         case .clientError(let status, let detail):
