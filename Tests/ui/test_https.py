@@ -35,3 +35,12 @@ def test_an_untrusted_certificate_is_refused_and_nothing_is_sent(session, emulat
     assert session.browser_events("opened") == [], "a browser opened for a server that was not trusted"
     assert emulator.admin("requests") == [], "a request reached the server over a connection that failed verification"
     assert session.stored_session() is None
+
+
+def test_an_unreadable_ca_file_is_reported_and_nothing_is_sent(session, emulator, tmp_path):
+    window = session.launch(PORTAL_CA_FILE=str(tmp_path / "no-such-ca.pem"))
+    window.wait_for_text(SIGN_IN)
+    window.click("Continue with Google")
+    window.wait_for("label", contains="extra certificate authorities could not be read", timeout=30)
+    assert session.browser_events("opened") == []
+    assert emulator.admin("requests") == [], "a request went out without the trust it was configured with"
