@@ -26,7 +26,7 @@ func exitStatus() -> ExitCode {
     let configuration = PortalConfiguration.resolve(flags: invocation.flags, environment: environment, settings: [:])
     let transport = SoupTransport(configuration: .resolve(flags: invocation.flags, environment: environment, settings: [:]))
     do {
-        let auth = try PortalAuthFactory.make(configuration, logger: DebugLog.ifRequested(), transport: transport)
+        let auth = try PortalAuthFactory.make(configuration, logger: StandardErrorLog.ifRequested(program: "portal-auth"), transport: transport)
         let commands = Commands(auth: auth, configuration: configuration, transport: transport)
         return try MainLoopBridge.run { await commands.run(invocation.command) }
     } catch {
@@ -54,22 +54,12 @@ func turnkeyExitStatus(_ arguments: [String]) -> ExitCode {
     let configuration = TurnkeyConfiguration.resolve(flags: invocation.flags, environment: environment, settings: [:])
     let transport = SoupTransport(configuration: .resolve(flags: invocation.flags, environment: environment, settings: [:]))
     do {
-        let auth = try TurnkeyAuthFactory.make(configuration, logger: DebugLog.ifRequested(), transport: transport)
+        let auth = try TurnkeyAuthFactory.make(configuration, logger: StandardErrorLog.ifRequested(program: "portal-auth"), transport: transport)
         return try MainLoopBridge.run { await TurnkeyCommands(auth: auth).run(invocation.command) }
     } catch {
         let report = ErrorReport(error)
         report.emit()
         return report.exitCode
-    }
-}
-
-/// The cores' log lines (which never hold a secret) on stderr, when PORTAL_DEBUG is set.
-struct DebugLog: AuthLogger {
-    static func ifRequested() -> DebugLog? {
-        ProcessInfo.processInfo.environment["PORTAL_DEBUG"]?.isBlank == false ? DebugLog() : nil
-    }
-    func log(_ message: String) {
-        FileHandle.standardError.write(Data("portal-auth: debug: \(message)\n".utf8))
     }
 }
 
