@@ -41,7 +41,7 @@ final class BrandButton {
     }
 
     /// The provider's name as people know it (the same in every language).
-    static func name(_ provider: SignInProvider) -> String {
+    nonisolated static func name(_ provider: SignInProvider) -> String {
         switch provider {
         case .google: return "Google"
         case .apple: return "Apple"

@@ -1,11 +1,13 @@
 import CPortalUI
 import Foundation
-import PortalAuth
 import PortalAuthGNOME
+import SignInFlow
+import TurnkeyAuth
 
-/// The Preferences window: where the app signs in (the GSettings keys of io.github.portalauth.SignIn).
-/// Text settings are saved when the user applies them (Enter or the row's apply button) and only
-/// if they are valid, so a half-typed host never reaches a sign-in; the switch saves at once.
+/// The Preferences window: which service the app signs in to, and where (the GSettings keys of
+/// io.github.portalauth.SignIn). Only the chosen service's settings show. Text settings are saved
+/// when the user applies them (Enter or the row's apply button) and only if they are valid, so a
+/// half-typed URL never reaches a sign-in; choices and switches save at once.
 @MainActor
 final class PreferencesWindow {
     /// The open window, if any: the menu item presents it instead of opening a second one.
@@ -39,10 +41,11 @@ final class PreferencesWindow {
 
     private let window: Widget
     private let settings: GObjectRef
-    private var textRows: [SettingRow] = []
-    private var resetButton: Button!
-    /// Says under the fields why a value was not saved (a toast would cut a long message short).
-    private let problem = Label("", classes: ["error", "caption"])
+    private var backendChoices: [(Backend, Widget)] = []
+    private var portalGroups: [SettingsGroup] = []
+    private var turnkeyGroups: [SettingsGroup] = []
+
+    private var gsettings: UnsafeMutablePointer<GSettings> { settings.object.assumingMemoryBound(to: GSettings.self) }
 
     private init(parent: UnsafeMutablePointer<GtkWindow>) {
         window = Widget(adw_preferences_window_new())
@@ -53,13 +56,16 @@ final class PreferencesWindow {
         gtk_window_set_title(window.widget.cast(), tr("Preferences"))
         gtk_window_set_transient_for(window.widget.cast(), parent)
         gtk_window_set_modal(window.widget.cast(), 1)
-        gtk_window_set_default_size(window.widget.cast(), 520, 560)
+        gtk_window_set_default_size(window.widget.cast(), 560, 640)
         adw_preferences_window_set_search_enabled(window.widget.cast(), 0)
 
+        portalGroups = [makePortalGroup()]
+        turnkeyGroups = [makeTurnkeyGroup()]
         let page = adw_preferences_page_new()!
-        adw_preferences_page_add(page.cast(), makeConnectionGroup().cast())
-        adw_preferences_page_add(page.cast(), makeWalletGroup().cast())
+        adw_preferences_page_add(page.cast(), makeBackendGroup().cast())
+        for group in portalGroups + turnkeyGroups { adw_preferences_page_add(page.cast(), group.widget.cast()) }
         adw_preferences_window_add(window.widget.cast(), page.cast())
+        showSettings(of: storedBackend)
 
         window.connect("close-request", after: false) { _ in
             // Let GTK close the window, then drop the wrappers once the emission is over.
@@ -68,38 +74,75 @@ final class PreferencesWindow {
         }
     }
 
-    // MARK: - Groups
+    // MARK: - Which service
 
-    private func makeConnectionGroup() -> UnsafeMutablePointer<GtkWidget> {
+    private var storedBackend: Backend {
+        let raw = g_settings_get_string(gsettings, BackendChoice.settingsKey)!
+        defer { g_free(raw) }
+        return Backend(rawValue: String(cString: raw)) ?? .portal
+    }
+
+    private func makeBackendGroup() -> UnsafeMutablePointer<GtkWidget> {
         let group = adw_preferences_group_new()!
-        adw_preferences_group_set_title(group.cast(), tr("Portal API"))
-        // One literal per message: xgettext cannot join Swift's `+`.
-        adw_preferences_group_set_description(group.cast(), tr("Where Portal Sign-In signs you in. Leave a field empty to use the local auth emulator (127.0.0.1:8790, environment “local-dev”). The environment variables PORTAL_API_HOST, PORTAL_AUTH_ENVIRONMENT_ID and PORTAL_REDIRECT_URL take precedence. Changes apply the next time Portal Sign-In starts."))
-        resetButton = Button(tr("_Reset"), classes: ["flat"]) { [weak self] in self?.resetAll() }
-        resetButton.setAccessibleDescription(tr("Empties every field, so the local auth emulator is used"))
-        gtk_widget_set_valign(resetButton.widget, GTK_ALIGN_CENTER)
-        adw_preferences_group_set_header_suffix(group.cast(), resetButton.widget)
-
-        gtk_label_set_xalign(problem.widget.cast(), 0)
-        gtk_label_set_justify(problem.widget.cast(), GTK_JUSTIFY_LEFT)
-        gtk_widget_set_margin_top(problem.widget, 8)
-        problem.isVisible = false
-
-        textRows = [
-            SettingRow(key: "api-host", title: tr("API host"), validate: PreferencesWindow.checkHost, window: self),
-            SettingRow(key: "auth-environment-id", title: tr("Auth environment ID"),
-                       validate: PreferencesWindow.checkEnvironmentId, window: self),
-            SettingRow(key: "redirect-url", title: tr("Redirect URL"),
-                       validate: PreferencesWindow.checkRedirectURL, window: self),
+        adw_preferences_group_set_title(group.cast(), tr("Sign-In Service"))
+        adw_preferences_group_set_description(group.cast(), tr("The service Portal Sign-In signs you in to. The PORTAL_SIGN_IN_BACKEND environment variable takes precedence. Changes apply the next time Portal Sign-In starts."))
+        let choices: [(Backend, String, String)] = [
+            (.portal, "Portal", tr("Google, Apple and email links, with a two-factor code")),
+            (.turnkey, "Turnkey", tr("Google, Apple, Discord and X")),
         ]
-        for row in textRows { adw_preferences_group_add(group.cast(), row.widget) }
-        adw_preferences_group_add(group.cast(), problem.widget)   // not a row: goes below the list
+        var first: UnsafeMutablePointer<GtkWidget>?
+        for (backend, name, subtitle) in choices {
+            let row = adw_action_row_new()!
+            adw_preferences_row_set_title(row.cast(), name)
+            adw_action_row_set_subtitle(row.cast(), subtitle)
+            let radio = Widget(gtk_check_button_new())
+            radio.setAccessibleLabel(name)
+            if let first { gtk_check_button_set_group(radio.widget.cast(), first.cast()) } else { first = radio.widget }
+            gtk_check_button_set_active(radio.widget.cast(), backend == storedBackend ? 1 : 0)
+            gtk_widget_set_valign(radio.widget, GTK_ALIGN_CENTER)
+            adw_action_row_add_prefix(row.cast(), radio.widget)
+            adw_action_row_set_activatable_widget(row.cast(), radio.widget)
+            radio.connect("toggled") { [weak self, weak radio] in
+                guard let self, let radio, gtk_check_button_get_active(radio.widget.cast()) != 0 else { return }
+                self.choose(backend)
+            }
+            backendChoices.append((backend, radio))
+            adw_preferences_group_add(group.cast(), row)
+        }
         return group
     }
 
-    private func makeWalletGroup() -> UnsafeMutablePointer<GtkWidget> {
-        let group = adw_preferences_group_new()!
-        adw_preferences_group_set_title(group.cast(), tr("Wallets"))
+    private func choose(_ backend: Backend) {
+        g_settings_set_string(gsettings, BackendChoice.settingsKey, backend.rawValue)
+        showSettings(of: backend)
+    }
+
+    private func showSettings(of backend: Backend) {
+        for group in portalGroups { group.isVisible = backend == .portal }
+        for group in turnkeyGroups { group.isVisible = backend == .turnkey }
+    }
+
+    // MARK: - Each service's settings
+
+    private func makePortalGroup() -> SettingsGroup {
+        // One literal per message: xgettext cannot join Swift's `+`.
+        let group = SettingsGroup(
+            title: tr("Portal API"),
+            description: tr("Where Portal Sign-In signs you in. Leave a field empty to use the local auth emulator (127.0.0.1:8790, environment “local-dev”). The environment variables PORTAL_API_HOST, PORTAL_AUTH_ENVIRONMENT_ID and PORTAL_REDIRECT_URL take precedence. Changes apply the next time Portal Sign-In starts."),
+            resetDescription: tr("Empties every field, so the local auth emulator is used"),
+            fields: [
+                .init(key: "api-host", title: tr("API host"), check: SettingRules.portalHost),
+                .init(key: "auth-environment-id", title: tr("Auth environment ID"), check: SettingRules.authEnvironmentId),
+                .init(key: "redirect-url", title: tr("Redirect URL"), check: SettingRules.redirectURL),
+            ],
+            otherKeys: ["account-abstracted"], settings: gsettings,
+            onReset: { [weak self] in self?.showToast(tr("Using the local auth emulator")) })
+        group.add(makeAccountAbstractionRow())
+        group.finish()
+        return group
+    }
+
+    private func makeAccountAbstractionRow() -> UnsafeMutablePointer<GtkWidget> {
         let row = adw_action_row_new()!
         adw_preferences_row_set_title(row.cast(), tr("Account abstraction"))
         adw_action_row_set_subtitle(row.cast(), tr(
@@ -109,101 +152,30 @@ final class PreferencesWindow {
         adw_action_row_add_suffix(row.cast(), toggle)
         adw_action_row_set_activatable_widget(row.cast(), toggle)
         // No accessible label of its own: the row's title already names the switch (GTK would read both).
-        g_settings_bind(settings.object.assumingMemoryBound(to: GSettings.self), "account-abstracted",
-                        toggle.gpointer, "active", G_SETTINGS_BIND_DEFAULT)
-        adw_preferences_group_add(group.cast(), row)
+        g_settings_bind(gsettings, "account-abstracted", toggle.gpointer, "active", G_SETTINGS_BIND_DEFAULT)
+        return row
+    }
+
+    private func makeTurnkeyGroup() -> SettingsGroup {
+        typealias Key = TurnkeyConfiguration.SettingsKey
+        let group = SettingsGroup(
+            title: tr("Turnkey"),
+            description: tr("Where Portal Sign-In signs you in to Turnkey. Leave a field empty to use the local auth emulator (127.0.0.1:8790, Auth Proxy config “local-dev”) and the organization it names. The environment variables TURNKEY_AUTH_PROXY_URL, TURNKEY_AUTH_PROXY_CONFIG_ID, TURNKEY_API_URL, TURNKEY_ORGANIZATION_ID and TURNKEY_SESSION_KEY take precedence. Changes apply the next time Portal Sign-In starts."),
+            resetDescription: tr("Empties every field, so the local auth emulator is used"),
+            fields: [
+                .init(key: Key.authProxyUrl, title: tr("Auth Proxy URL"), check: SettingRules.turnkeyServiceURL),
+                .init(key: Key.authProxyConfigId, title: tr("Auth Proxy config ID"), check: SettingRules.turnkeyIdentifier),
+                .init(key: Key.apiUrl, title: tr("API URL"), check: SettingRules.turnkeyServiceURL),
+                .init(key: Key.organizationId, title: tr("Organization ID"), check: SettingRules.turnkeyIdentifier),
+                .init(key: Key.sessionKey, title: tr("Session key"), check: SettingRules.turnkeyIdentifier),
+            ],
+            settings: gsettings,
+            onReset: { [weak self] in self?.showToast(tr("Using the local auth emulator")) })
+        group.finish()
         return group
     }
 
-    // MARK: - Saving
-
-    fileprivate var gsettings: UnsafeMutablePointer<GSettings> { settings.object.assumingMemoryBound(to: GSettings.self) }
-
-    fileprivate func showToast(_ message: String) {
+    private func showToast(_ message: String) {
         adw_preferences_window_add_toast(window.widget.cast(), adw_toast_new(message))
-    }
-
-    /// Shows (or, with nil, hides) why a field's value was not saved.
-    fileprivate func showProblem(_ message: String?) {
-        problem.text = message ?? ""
-        problem.isVisible = message != nil
-    }
-
-    private func resetAll() {
-        for key in ["api-host", "auth-environment-id", "redirect-url", "account-abstracted"] {
-            g_settings_reset(gsettings, key)
-        }
-        for row in textRows { row.reload() }
-        showToast(tr("Using the local auth emulator"))
-    }
-
-    // MARK: - Validation with the core's own rules: nil when the value may be saved, else what to fix
-
-    static func checkHost(_ value: String) -> String? {
-        if value.isEmpty { return nil }
-        guard (try? PortalAuth.apiBaseURL(for: value)) != nil else {
-            return tr("Enter a host name such as api.portalhq.io, optionally with https:// and a port. Plain http is only allowed to this computer (127.0.0.1 or localhost).")
-        }
-        return nil
-    }
-
-    static func checkEnvironmentId(_ value: String) -> String? {
-        value.isEmpty || PortalAuth.isValidAuthEnvironmentId(value) ? nil : tr("An auth environment ID has no spaces.")
-    }
-
-    static func checkRedirectURL(_ value: String) -> String? {
-        if value.isEmpty || PortalAuth.customScheme(of: value) == SchemeHandler.scheme { return nil }
-        return tr("The redirect URL must start with io.github.portalauth.signin:// so that the browser comes back to this app.")
-    }
-}
-
-/// One text setting: an entry row that saves its key on apply when the value is valid,
-/// and marks itself (and tells the user why) when it is not.
-@MainActor
-private final class SettingRow: Widget {
-    let key: String
-    private let validate: (String) -> String?
-    private unowned let window: PreferencesWindow
-
-    init(key: String, title: String, validate: @escaping (String) -> String?, window: PreferencesWindow) {
-        self.key = key
-        self.validate = validate
-        self.window = window
-        super.init(adw_entry_row_new())
-        adw_preferences_row_set_title(widget.cast(), title)
-        adw_entry_row_set_show_apply_button(widget.cast(), 1)
-        reload()
-        connect("apply") { [weak self] in self?.save() }
-        connect("changed") { [weak self] in self?.clearError() }
-    }
-
-    /// Shows the stored value.
-    func reload() {
-        let stored = g_settings_get_string(window.gsettings, key)!
-        gtk_editable_set_text(widget.cast(), stored)
-        g_free(stored)
-        clearError()
-    }
-
-    private var text: String { String(cString: gtk_editable_get_text(widget.cast())) }
-
-    private func save() {
-        let value = text.trimmingCharacters(in: .whitespaces)
-        if let problem = validate(value) {
-            addClass("error")
-            setAccessibleDescription(problem)
-            window.showProblem(problem)
-            return
-        }
-        g_settings_set_string(window.gsettings, key, value)
-        if value != text { gtk_editable_set_text(widget.cast(), value) }
-        clearError()
-    }
-
-    private func clearError() {
-        guard gtk_widget_has_css_class(widget, "error") != 0 else { return }
-        removeClass("error")
-        setAccessibleDescription("")
-        window.showProblem(nil)
     }
 }

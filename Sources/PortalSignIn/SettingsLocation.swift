@@ -1,6 +1,7 @@
 import CPortalUI
 import Foundation
 import PortalAuthGNOME
+import TurnkeyAuth
 
 /// Finds the app's GSettings schema and reads its keys.
 enum SettingsLocation {
@@ -15,7 +16,12 @@ enum SettingsLocation {
         setenv("GSETTINGS_SCHEMA_DIR", value, 1)
     }
 
-    /// The app's string settings ("api-host", …) and "account-abstracted" as "true"/"false";
+    static let stringKeys = ["backend", "api-host", "auth-environment-id", "redirect-url",
+                             TurnkeyConfiguration.SettingsKey.authProxyUrl, TurnkeyConfiguration.SettingsKey.authProxyConfigId,
+                             TurnkeyConfiguration.SettingsKey.apiUrl, TurnkeyConfiguration.SettingsKey.organizationId,
+                             TurnkeyConfiguration.SettingsKey.sessionKey, TransportConfiguration.caFileSettingsKey]
+
+    /// The app's string settings (`stringKeys`) and "account-abstracted" as "true"/"false";
     /// empty when the schema is not installed (GSettings would abort on a missing schema).
     static func read() -> [String: String] {
         guard let schema = lookupSchema() else { return [:] }
@@ -23,7 +29,7 @@ enum SettingsLocation {
         let settings = g_settings_new(schemaId)!
         defer { g_object_unref(settings) }
         var values: [String: String] = [:]
-        for key in ["api-host", "auth-environment-id", "redirect-url", TransportConfiguration.caFileSettingsKey] where g_settings_schema_has_key(schema, key) != 0 {
+        for key in stringKeys where g_settings_schema_has_key(schema, key) != 0 {
             if let raw = g_settings_get_string(settings, key) {
                 values[key] = String(cString: raw)
                 g_free(raw)

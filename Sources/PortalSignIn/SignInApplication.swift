@@ -42,7 +42,14 @@ public final class SignInApplication {
         Resources.register()
         if preferences == nil { preferences = PreferencesWindow.presenter() }
         MainLoopBridge.attach()
-        let application = SignInApplication(makeService: { PortalAccountService.makeDefault() })
+        let choice = BackendChoice.resolve(environment: ProcessInfo.processInfo.environment, settings: SettingsLocation.read())
+        if let warning = choice.warning { FileHandle.standardError.write(Data((warning + "\n").utf8)) }
+        let application = SignInApplication(makeService: {
+            switch choice.backend {
+            case .portal: PortalAccountService.makeDefault()
+            case .turnkey: TurnkeyAccountService.makeDefault()
+            }
+        })
         return arguments.withArgv { argc, argv in
             g_application_run(application.app.object.assumingMemoryBound(to: GApplication.self), argc, argv)
         }
@@ -102,7 +109,7 @@ public final class SignInApplication {
         adw_about_window_set_application_icon(handle, Self.applicationId)
         adw_about_window_set_version(handle, Self.version)
         adw_about_window_set_developer_name(handle, tr("The Portal Sign-In developers"))
-        adw_about_window_set_comments(handle, fill(tr("Sign in to Portal with Google, Apple or an email link. Application ID: %s"), Self.applicationId))
+        adw_about_window_set_comments(handle, fill(tr("Sign in to Portal or Turnkey with Google, Apple, Discord, X or an email link. Application ID: %s"), Self.applicationId))
         adw_about_window_set_license_type(handle, GTK_LICENSE_MIT_X11)
         if let window { gtk_window_set_transient_for(about.cast(), window.window.widget.cast()) }
         gtk_window_present(about.cast())

@@ -11,7 +11,7 @@ final class SignedInPage {
     private let scaffold: PageScaffold
     private let accountList: UnsafeMutablePointer<GtkWidget>
     private let detailList: UnsafeMutablePointer<GtkWidget>
-    private var accountButtons: [Button] = []
+    private var accountButtons: [AccountToggle] = []
     private var detailRows: [UnsafeMutablePointer<GtkWidget>] = []
     private var valueLabels: [Label] = []
     private var addAccount: Button!
@@ -28,7 +28,8 @@ final class SignedInPage {
                                 description: tr("Your session is saved in your keyring, so you stay signed in next time."))
         root = scaffold.root
 
-        accountList = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 6)
+        accountList = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 0, classes: ["linked", "account-switcher"])
+        portal_ui_set_accessible_label(accountList, tr("Signed-in accounts"))
         detailList = gtk_list_box_new()!
         gtk_list_box_set_selection_mode(detailList.cast(), GTK_SELECTION_NONE)
         gtk_widget_add_css_class(detailList, "boxed-list")
@@ -57,18 +58,16 @@ final class SignedInPage {
 
     func focusFirst() { signOut.grabFocus() }
 
-    /// With several accounts, one button per account; the one shown is marked and disabled.
+    /// With several accounts, a group of toggle buttons, one per account: the one shown is checked
+    /// (a check mark, and "checked" for screen readers); choosing another shows it.
     private func showAccounts(_ state: SignedInPageState) {
         for button in accountButtons { gtk_box_remove(accountList.cast(), button.widget) }
         accountButtons = []
         gtk_widget_set_visible(accountList, state.accounts.count > 1 ? 1 : 0)
         guard state.accounts.count > 1 else { return }
         for account in state.accounts {
-            let isCurrent = account.id == state.current.id
-            let title = isCurrent ? fill(tr("%s (shown)"), account.title) : account.title
-            let button = Button(title, classes: ["flat"]) { [weak self] in self?.onSwitch?(account.id) }
-            button.setAccessibleDescription(isCurrent ? tr("The account shown below") : tr("Shows this account"))
-            button.isSensitive = !isCurrent
+            let button = AccountToggle(account, isShown: account.id == state.current.id,
+                                       group: accountButtons.first) { [weak self] in self?.onSwitch?(account.id) }
             accountButtons.append(button)
             gtk_box_append(accountList.cast(), button.widget)
         }
@@ -115,5 +114,41 @@ final class SignedInPage {
         formatter.dateStyle = .medium
         formatter.timeStyle = .medium
         return formatter.string(from: date)
+    }
+}
+
+/// One account of the switcher: its provider's mark, its name, and a check mark when shown.
+@MainActor
+private final class AccountToggle: Widget {
+    private let onChoose: @MainActor () -> Void
+
+    init(_ account: SignedInAccount, isShown: Bool, group: AccountToggle?, onChoose: @escaping @MainActor () -> Void) {
+        self.onChoose = onChoose
+        super.init(gtk_toggle_button_new())
+        let content = makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 10)
+        if let provider = account.provider {
+            let mark = gtk_image_new_from_icon_name(BrandButton.iconName(provider))!
+            gtk_image_set_pixel_size(mark.cast(), 16)
+            gtk_box_append(content.cast(), mark)
+        }
+        let title = makeLabel(account.title, wrap: false)
+        gtk_label_set_ellipsize(title.cast(), PANGO_ELLIPSIZE_MIDDLE)
+        gtk_label_set_xalign(title.cast(), 0)
+        gtk_widget_set_hexpand(title, 1)
+        gtk_box_append(content.cast(), title)
+        let check = makeIcon("object-select-symbolic", size: 16)
+        gtk_widget_set_opacity(check, isShown ? 1 : 0)   // keeps its space, so names stay aligned
+        gtk_box_append(content.cast(), check)
+        gtk_button_set_child(widget.cast(), content)
+        addClass("account-toggle")
+        setAccessibleLabel(account.title)
+        setAccessibleDescription(isShown ? tr("The account shown below") : tr("Shows this account"))
+        if let group { gtk_toggle_button_set_group(widget.cast(), group.widget.cast()) }
+        gtk_toggle_button_set_active(widget.cast(), isShown ? 1 : 0)
+        // Connected after the initial state, so only a person's choice switches.
+        connect("toggled") { [weak self] in
+            guard let self, gtk_toggle_button_get_active(self.widget.cast()) != 0 else { return }
+            self.onChoose()
+        }
     }
 }

@@ -2,11 +2,13 @@ import Foundation
 import PortalAuth
 import PortalAuthGNOME
 import SignInFlow
+import TurnkeyAuth
 
 /// The app's words for every failure, in the user's language: what happened and what to do next.
-/// The one table of the GUI; the errors themselves carry only facts (AppAuth's model).
+/// The one table of the GUI (Turnkey's part in UserFacingErrors+Turnkey.swift); the errors
+/// themselves carry only facts (AppAuth's model). `service` names who could not be reached.
 enum UserFacingErrors {
-    static func describe(_ error: any Error) -> UserFacingError {
+    static func describe(_ error: any Error, service: Backend = .portal) -> UserFacingError {
         switch error {
         case let error as UserFacingError:
             return error
@@ -23,6 +25,14 @@ enum UserFacingErrors {
         case let error as PortalCredentialError where error.requiresReauthentication:
             return UserFacingError(message: tr("Your session has ended. Sign in again to continue."), nextStep: .signInAgain, kind: .sessionEnded)
         case let error as TransportError:
+            return describe(error, service: service)
+        case let error as TurnkeyAuthError:
+            return describe(error)
+        case let error as TurnkeyRequestError:
+            return describe(error)
+        case let error as TurnkeySignInError:
+            return describe(error)
+        case let error as RefusedSignInLinkError:
             return describe(error)
         case let error as SessionStoreError:
             return UserFacingError(message: keyringAdvice(error), nextStep: .tryAgain)
@@ -85,7 +95,7 @@ enum UserFacingErrors {
         }
     }
 
-    private static func describe(_ error: TransportError) -> UserFacingError {
+    private static func describe(_ error: TransportError, service: Backend) -> UserFacingError {
         switch error.kind {
         case .untrustedCertificate:
             return UserFacingError(message: tr("The connection to the sign-in service is not trusted: its certificate is unknown, expired or for another server. Nothing was sent."), nextStep: .tryAgain)
@@ -96,7 +106,12 @@ enum UserFacingErrors {
         case .caFileUnreadable:
             return UserFacingError(message: tr("The file of extra certificate authorities could not be read, so nothing was sent. Check its path in the settings."), nextStep: .dismiss)
         default:
-            return UserFacingError(message: tr("Portal could not be reached. Check your network connection, then try again."), nextStep: .tryAgain)
+            switch service {
+            case .portal:
+                return UserFacingError(message: tr("Portal could not be reached. Check your network connection, then try again."), nextStep: .tryAgain)
+            case .turnkey:
+                return UserFacingError(message: tr("Turnkey could not be reached. Check your network connection, then try again."), nextStep: .tryAgain)
+            }
         }
     }
 

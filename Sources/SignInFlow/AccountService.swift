@@ -115,6 +115,12 @@ public struct SignedInAccount: Sendable, Equatable {
         self.title = title
         self.details = details
     }
+
+    /// The provider the account signs in with, when the backend says.
+    public var provider: SignInProvider? {
+        for case .provider(let provider) in details { return provider }
+        return nil
+    }
 }
 
 /// One line of the "Signed in" page; the window words the heading.

@@ -95,6 +95,14 @@ public struct TurnkeyConfiguration: Sendable, Equatable {
         return .success(url)
     }
 
+    /// Whether `text` can be a config ID, organization ID or session key: not blank, and no white
+    /// space or control characters (the config ID travels in a header, the others in JSON and the keyring).
+    public static func isValidIdentifier(_ text: String) -> Bool {
+        !text.isEmpty && text.unicodeScalars.allSatisfy {
+            !$0.properties.isWhitespace && $0.properties.generalCategory != .control && $0.properties.generalCategory != .format
+        }
+    }
+
     /// Whether `scheme` can carry the sign-in back to the app: a URL scheme (RFC 3986), not http(s).
     public static func isAppScheme(_ scheme: String) -> Bool {
         let bytes = Array(scheme.utf8)
@@ -122,6 +130,12 @@ public struct TurnkeyConfiguration: Sendable, Equatable {
         guard let configId = authProxyConfigId.nonBlank else {
             throw TurnkeyAuthError.invalidConfiguration(field: "authProxyConfigId", problem: URLProblem.blank.rawValue)
         }
+        guard Self.isValidIdentifier(configId) else {
+            throw TurnkeyAuthError.invalidConfiguration(field: "authProxyConfigId", problem: URLProblem.malformed.rawValue)
+        }
+        if let organization = organizationId?.nonBlank, !Self.isValidIdentifier(organization) {
+            throw TurnkeyAuthError.invalidConfiguration(field: "organizationId", problem: URLProblem.malformed.rawValue)
+        }
         let api = try url(apiUrl, "apiUrl")
         let scheme = appScheme.trimmingCharacters(in: .whitespacesAndNewlines)
         guard Self.isAppScheme(scheme) else {
@@ -134,6 +148,9 @@ public struct TurnkeyConfiguration: Sendable, Equatable {
         }
         guard let sessionKey = defaultSessionKey.nonBlank else {
             throw TurnkeyAuthError.invalidConfiguration(field: "defaultSessionKey", problem: URLProblem.blank.rawValue)
+        }
+        guard Self.isValidIdentifier(sessionKey) else {
+            throw TurnkeyAuthError.invalidConfiguration(field: "defaultSessionKey", problem: URLProblem.malformed.rawValue)
         }
         return ValidatedConfiguration(
             authProxyUrl: authProxy, authProxyConfigId: configId, apiUrl: api,

@@ -199,6 +199,6 @@ extension Messages {
 /// (escape sequences that could rewrite the screen, bells, line breaks) are dropped.
 enum Terminal {
     static func clean(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.filter { !($0.properties.generalCategory == .control || $0.properties.generalCategory == .format) || $0 == " " }))
+        text.withoutControlCharacters
     }
 }

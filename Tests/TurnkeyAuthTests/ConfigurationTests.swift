@@ -67,6 +67,25 @@ struct ConfigurationTests {
         #expect(throws: TurnkeyAuthError.invalidConfiguration(field: "defaultSessionKey", problem: "blank")) {
             try make { $0.defaultSessionKey = "" }
         }
+        #expect(throws: TurnkeyAuthError.invalidConfiguration(field: "authProxyConfigId", problem: "malformed")) {
+            try make { $0.authProxyConfigId = "local-dev\r\nX-Injected: 1" }
+        }
+        #expect(throws: TurnkeyAuthError.invalidConfiguration(field: "organizationId", problem: "malformed")) {
+            try make { $0.organizationId = "org 1" }
+        }
+        #expect(throws: TurnkeyAuthError.invalidConfiguration(field: "defaultSessionKey", problem: "malformed")) {
+            try make { $0.defaultSessionKey = "my session" }
+        }
+    }
+
+    @Test func identifiersHaveNoSpacesOrControlCharacters() {
+        #expect(TurnkeyConfiguration.isValidIdentifier("local-dev"))
+        #expect(TurnkeyConfiguration.isValidIdentifier("5f3b2c1e-0000-4a4a-9b9b-123456789abc"))
+        #expect(!TurnkeyConfiguration.isValidIdentifier(""))
+        #expect(!TurnkeyConfiguration.isValidIdentifier("a b"))
+        #expect(!TurnkeyConfiguration.isValidIdentifier("a\u{0}b"))
+        #expect(!TurnkeyConfiguration.isValidIdentifier("a\u{202E}b"))
+        #expect(!TurnkeyConfiguration.isValidIdentifier("a\u{00A0}b"))
     }
 
     @Test func appSchemesFollowRFC3986AndAreNeverWebSchemes() {

@@ -61,14 +61,14 @@ class Emulator:
     log goes to a file the secret scan reads. With `tls` (a certificate name from the `certificates`
     folder) it serves https, and the harness trusts `ca_file`."""
 
-    def __init__(self, executable, log, tls=None, certificates=None):
-        arguments = []
+    def __init__(self, executable, log, arguments=(), tls=None, certificates=None):
+        tls_arguments = []
         self.ca_file = None
         if tls:
-            arguments = ["--", "--tls-cert", str(certificates / f"{tls}.pem"), "--tls-key", str(certificates / f"{tls}.key")]
+            tls_arguments = ["--tls-cert", str(certificates / f"{tls}.pem"), "--tls-key", str(certificates / f"{tls}.key")]
             self.ca_file = str(certificates / "ca.pem")
         started = subprocess.run([str(REPO / "script" / "start-emulator"), "--binary", str(executable), "--log", str(log),
-                                  "--owner", str(os.getpid()), *arguments],
+                                  "--owner", str(os.getpid()), "--", *tls_arguments, *arguments],
                                  capture_output=True, text=True, timeout=60)
         assert started.returncode == 0, f"the emulator did not start: {started.stderr}"
         self.base_url, pid = started.stdout.split()
@@ -118,8 +118,14 @@ class Emulator:
 
 
 @pytest.fixture
-def emulator(prefix, test_logs):
-    server = Emulator(prefix / "bin" / "portal-auth-emulator", test_logs / "emulator.log")
+def emulator_arguments():
+    """Extra emulator arguments; a test module overrides this fixture (e.g. --config FILE)."""
+    return ()
+
+
+@pytest.fixture
+def emulator(prefix, test_logs, emulator_arguments):
+    server = Emulator(prefix / "bin" / "portal-auth-emulator", test_logs / "emulator.log", emulator_arguments)
     yield server
     server.stop()
 
@@ -127,9 +133,10 @@ def emulator(prefix, test_logs):
 class Session:
     """One test's desktop: its XDG dirs, browser, app launches and screenshots."""
 
-    def __init__(self, root, prefix, emulator, name, logs):
+    def __init__(self, root, prefix, emulator, name, logs, backend="portal"):
         self.root = root
         self.logs = logs
+        self.backend = backend
         self.prefix = prefix
         self.emulator = emulator
         self.name = name
@@ -144,12 +151,18 @@ class Session:
                         PATH=f"{prefix / 'bin'}:{os.environ['PATH']}",
                         PORTAL_API_HOST=emulator.host,
                         PORTAL_SESSION_KEY=f"ui-test-{uuid.uuid4().hex[:12]}",
+                        PORTAL_SIGN_IN_BACKEND=backend,
+                        TURNKEY_AUTH_PROXY_URL=f"{emulator.base_url}/turnkey/auth-proxy",
                         PORTAL_TEST_BROWSER_CONTROL=str(self.control),
                         PORTAL_TEST_BROWSER_LOG=str(self.browser_log),
                         GSETTINGS_BACKEND="memory")
         if emulator.ca_file:
             self.env["PORTAL_CA_FILE"] = emulator.ca_file   # the app's documented extra CA; the fake browser trusts it too
         self.env.pop("PORTAL_COLOR_SCHEME", None)
+        for name in ("TURNKEY_AUTH_PROXY_CONFIG_ID", "TURNKEY_API_URL", "TURNKEY_ORGANIZATION_ID", "TURNKEY_SESSION_KEY",
+                     "PORTAL_TURNKEY_REFRESH_AT"):
+            self.env.pop(name, None)
+        self.clear_turnkey_keyring()
         (data_home / "applications" / "portal-test-browser.desktop").write_text(
             "[Desktop Entry]\nType=Application\nName=Test Browser\n"
             f"Exec=/usr/bin/python3 {FAKE_BROWSER} %u\nTerminal=false\n"
@@ -167,7 +180,8 @@ class Session:
 
     # -- D-Bus activation ----------------------------------------------------------------------
     ACTIVATION_KEYS = ("DISPLAY", "PATH", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_DIRS",
-                       "PORTAL_API_HOST", "PORTAL_SESSION_KEY", "PORTAL_TEST_BROWSER_CONTROL",
+                       "PORTAL_API_HOST", "PORTAL_SESSION_KEY", "PORTAL_SIGN_IN_BACKEND", "TURNKEY_AUTH_PROXY_URL",
+                       "PORTAL_TEST_BROWSER_CONTROL",
                        "PORTAL_TEST_BROWSER_LOG", "GSETTINGS_BACKEND", "GDK_BACKEND", "GTK_A11Y", "NO_AT_BRIDGE",
                        "PORTAL_DEBUG", "PORTAL_CA_FILE", "PORTAL_HTTP_TIMEOUT_SECONDS")
 
@@ -179,6 +193,34 @@ class Session:
         shutil.copy(self.prefix / "share" / "dbus-1" / "services" / f"{APP_ID}.service", services / f"{APP_ID}.service")
         subprocess.run(["dbus-update-activation-environment",
                         *[f"{key}={self.env[key]}" for key in self.ACTIVATION_KEYS if key in self.env]], check=True)
+
+    # -- the keyring -------------------------------------------------------------------------
+    TURNKEY_SCHEMAS = ("io.github.portalauth.TurnkeySession", "io.github.portalauth.TurnkeyKey",
+                       "io.github.portalauth.TurnkeyPending")
+
+    def clear_turnkey_keyring(self):
+        """Turnkey sessions are listed per Auth Proxy config (every test uses the emulator's
+        local-dev): each test starts with none, so another test's sessions never show."""
+        for schema in self.TURNKEY_SCHEMAS:
+            subprocess.run(["secret-tool", "clear", "xdg:schema", schema], check=False)
+
+    def turnkey_items(self, schema):
+        """The attributes of the keyring's items of `schema` (never their secrets). secret-tool prints
+        each item's path and secret on stdout and its attributes on stderr, in order."""
+        result = subprocess.run(["secret-tool", "search", "--all", "--unlock", "xdg:schema", schema],
+                                capture_output=True, text=True)
+        paths = [line for line in result.stdout.splitlines() if line.startswith("[")]
+        items, current = [], None
+        for line in result.stderr.splitlines():
+            if not line.startswith("attribute."):
+                continue
+            name, _, value = line[len("attribute."):].partition(" = ")
+            if current is None or name in current:
+                current = {}
+                items.append(current)
+            current[name] = value
+        assert len(items) == len(paths), f"secret-tool listed {len(paths)} items but {len(items)} attribute sets"
+        return items
 
     def mint_redirect(self, email, provider="google"):
         """A provider sign-in finished in the browser without the app asking for it: the redirect
@@ -287,3 +329,12 @@ def session(tmp_path, prefix, emulator, request, test_logs):
     current = Session(tmp_path, prefix, emulator, request.node.name, test_logs)
     yield current
     current.quit_app()
+
+
+@pytest.fixture
+def turnkey_session(tmp_path, prefix, emulator, request, test_logs):
+    """A desktop whose app signs in to the emulator's Turnkey side (PORTAL_SIGN_IN_BACKEND=turnkey)."""
+    current = Session(tmp_path, prefix, emulator, request.node.name, test_logs, backend="turnkey")
+    yield current
+    current.quit_app()
+    current.clear_turnkey_keyring()

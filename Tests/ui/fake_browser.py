@@ -3,9 +3,13 @@
 
 GIO starts it with the authorize URL the app opened. It fills the emulator's fake Google/Apple page
 the way the test asked (control file in PORTAL_TEST_BROWSER_CONTROL: {"email", "action":
-"continue"|"cancel"|"hold", "share": "share"|"hide", "deliver_times": N, "save_to": PATH}), follows
+"continue"|"cancel"|"hold", "share": "share"|"hide", "deliver_times": N, "save_to": PATH, "tamper":
+{PARAM: VALUE}}), follows
 the redirects to the app's custom-scheme redirect and hands that to the desktop with `gio open`, as a
 real browser does (or, with save_to, leaves it in a file, as a browser that keeps custom schemes to itself).
+
+"tamper" replaces query parameters of the URL the app opened (a code_challenge or nonce that is not
+the app's), as a page or extension that rewrites links would.
 
 It logs events as JSON lines to PORTAL_TEST_BROWSER_LOG: paths and counts only, never a URL's query,
 because the final redirect carries a single-use grant.
@@ -92,14 +96,27 @@ def deliver(uri, times):
         result = subprocess.run(["gio", "open", uri], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, timeout=30)
         log("delivered", scheme=scheme, has_token="token" in query, has_error="error" in query,
+            has_code="code" in query, has_id_token="id_token" in query, has_state="state" in query,
             attempt=attempt + 1, exit_status=result.returncode)
         time.sleep(0.5)
+
+
+def tampered(url, replacements):
+    parts = urllib.parse.urlsplit(url)
+    query = [(name, replacements.get(name, value)) for name, value in urllib.parse.parse_qsl(parts.query, keep_blank_values=True)]
+    return urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(query)))
 
 
 def run(start_url):
     wanted = control()
     action = wanted.get("action", "continue")
-    log("opened", path=urllib.parse.urlsplit(start_url).path, action=action)
+    query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(start_url).query))
+    # Names of the parameters only (and whether PKCE is S256): values may be single-use secrets.
+    log("opened", path=urllib.parse.urlsplit(start_url).path, action=action, parameters=sorted(query),
+        code_challenge_method=query.get("code_challenge_method"))
+    if wanted.get("tamper"):
+        start_url = tampered(start_url, wanted["tamper"])
+        log("tampered", parameters=sorted(wanted["tamper"]))
     if action == "hold":
         return  # a person who never finishes in the browser
     # A browser trusts what the system does plus, here, the company CA the app was given (https tests).
