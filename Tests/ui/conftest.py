@@ -277,7 +277,7 @@ class Session:
 
     def stored_session(self):
         """The keyring item of this test's session key, read with secret-tool (compared, never printed)."""
-        found = subprocess.run(["secret-tool", "lookup", "auth-environment-id", "local-dev",
+        found = subprocess.run(["secret-tool", "lookup", "--", "auth-environment-id", "local-dev",
                                 "session-key", self.env["PORTAL_SESSION_KEY"]], capture_output=True, text=True)
         return found.stdout if found.returncode == 0 else None
 
