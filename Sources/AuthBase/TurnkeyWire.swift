@@ -1,6 +1,6 @@
 import Foundation
 
-/// Turnkey's Auth Proxy and API on the wire (`../shared/reference/turnkey-facts.md`), shared by the
+/// Turnkey's Auth Proxy and API on the wire (docs/TURNKEY.md), shared by the
 /// `TurnkeyAuth` core and the emulator: paths, headers, the JSON bodies. Optional fields are left out
 /// of the JSON when nil; response fields decode leniently (a field of the wrong type counts as missing).
 public enum TurnkeyWire {

@@ -56,7 +56,7 @@ final class PreferencesWindow {
         gtk_window_set_title(window.widget.cast(), tr("Preferences"))
         gtk_window_set_transient_for(window.widget.cast(), parent)
         gtk_window_set_modal(window.widget.cast(), 1)
-        gtk_window_set_default_size(window.widget.cast(), 560, 640)
+        gtk_window_set_default_size(window.widget.cast(), 560, 720)
         adw_preferences_window_set_search_enabled(window.widget.cast(), 0)
 
         portalGroups = [makePortalGroup()]
@@ -95,8 +95,8 @@ final class PreferencesWindow {
             let row = adw_action_row_new()!
             adw_preferences_row_set_title(row.cast(), name)
             adw_action_row_set_subtitle(row.cast(), subtitle)
+            // No accessible label of its own: the row's title names it (GTK would read both).
             let radio = Widget(gtk_check_button_new())
-            radio.setAccessibleLabel(name)
             if let first { gtk_check_button_set_group(radio.widget.cast(), first.cast()) } else { first = radio.widget }
             gtk_check_button_set_active(radio.widget.cast(), backend == storedBackend ? 1 : 0)
             gtk_widget_set_valign(radio.widget, GTK_ALIGN_CENTER)
@@ -160,7 +160,7 @@ final class PreferencesWindow {
         typealias Key = TurnkeyConfiguration.SettingsKey
         let group = SettingsGroup(
             title: tr("Turnkey"),
-            description: tr("Where Portal Sign-In signs you in to Turnkey. Leave a field empty to use the local auth emulator (127.0.0.1:8790, Auth Proxy config “local-dev”) and the organization it names. The environment variables TURNKEY_AUTH_PROXY_URL, TURNKEY_AUTH_PROXY_CONFIG_ID, TURNKEY_API_URL, TURNKEY_ORGANIZATION_ID and TURNKEY_SESSION_KEY take precedence. Changes apply the next time Portal Sign-In starts."),
+            description: tr("Where Portal Sign-In signs you in to Turnkey. Leave a field empty to use the local auth emulator. The TURNKEY_… environment variables take precedence. Changes apply the next time Portal Sign-In starts."),
             resetDescription: tr("Empties every field, so the local auth emulator is used"),
             fields: [
                 .init(key: Key.authProxyUrl, title: tr("Auth Proxy URL"), check: SettingRules.turnkeyServiceURL),

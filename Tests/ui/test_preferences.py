@@ -2,6 +2,8 @@
 reason shown when it is not; the switch and Reset reach GSettings too."""
 import subprocess
 
+import pyatspi
+
 from desktop import wait_until, window_id
 
 SCHEMA = "io.github.portalauth.SignIn"
@@ -89,3 +91,57 @@ def test_preferences_switch_and_reset_reach_gsettings(session):
     # The field shows the stored (now empty) value again.
     field = window.wait_for("text", name="Auth environment ID")
     assert field.queryText().getText(0, -1) == ""
+
+
+def click_at(window, node):
+    x, y, width, height = window.extents(node)
+    wid = wait_until(lambda: window_id("^Preferences$"), what="the Preferences window")
+    subprocess.run(["xdotool", "mousemove", "--window", wid, str(x + width // 2), str(y + height // 2),
+                    "click", "1"], check=True)
+
+
+def choose(window, service):
+    """Picks the sign-in service with the mouse (GTK 4.8 gives a grouped check button no AT-SPI
+    action, and presents it as a check box); the other choice turns off, as radio buttons do."""
+    click_at(window, window.wait_for("check box", name=service))
+    other = window.wait_for("check box", name="Portal" if service == "Turnkey" else "Turnkey")
+    wait_until(lambda: not other.getState().contains(pyatspi.STATE_CHECKED), what=f"{service} to be the only choice")
+
+
+TURNKEY_URL_PROBLEM = "Use an https:// address. Plain http is only allowed to this computer (127.0.0.1 or localhost)."
+TURNKEY_ID_PROBLEM = "IDs and session keys have no spaces."
+
+
+def test_preferences_choose_turnkey_and_check_its_settings_with_the_cores_rules(session):
+    window = open_preferences(session)
+    assert stored(session, "backend") == "'portal'"
+    assert window.find("text", name="Auth Proxy URL") is None, "Turnkey's settings show while Portal is chosen"
+
+    choose(window, "Turnkey")
+    wait_until(lambda: stored(session, "backend") == "'turnkey'", what="the Turnkey backend to be saved")
+    window.wait_for("text", name="Auth Proxy URL")
+    window.wait_gone("text", name="API host")
+    session.screenshot("preferences-turnkey", title="^Preferences$")
+
+    apply(window, "Auth Proxy URL", "http://authproxy.example.com")
+    window.wait_for_text(TURNKEY_URL_PROBLEM)
+    assert stored(session, "turnkey-auth-proxy-url") == "''", "a plain-http Auth Proxy was saved"
+    apply(window, "Auth Proxy URL", "https://authproxy.turnkey.com/")
+    wait_until(lambda: stored(session, "turnkey-auth-proxy-url") == "'https://authproxy.turnkey.com/'",
+               what="the Auth Proxy URL to be saved")
+    window.wait_gone("label", name=TURNKEY_URL_PROBLEM)
+
+    apply(window, "Organization ID", "my org")
+    window.wait_for_text(TURNKEY_ID_PROBLEM)
+    assert stored(session, "turnkey-organization-id") == "''"
+    apply(window, "Session key", "laptop")
+    wait_until(lambda: stored(session, "turnkey-session-key") == "'laptop'", what="the session key to be saved")
+
+    window.click("Reset")
+    wait_until(lambda: stored(session, "turnkey-auth-proxy-url") == "''" and stored(session, "turnkey-session-key") == "''",
+               what="Reset to empty the Turnkey settings")
+    assert stored(session, "backend") == "'turnkey'", "Reset changed the chosen service"
+
+    choose(window, "Portal")
+    wait_until(lambda: stored(session, "backend") == "'portal'", what="the Portal backend to be saved")
+    window.wait_for("text", name="API host")

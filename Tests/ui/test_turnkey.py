@@ -96,9 +96,9 @@ def test_a_code_bound_to_another_challenge_is_refused_by_turnkey_and_nothing_is_
     turnkey_session.browse(email="alice@example.com", action="continue", tamper={"code_challenge": other_challenge})
     window = turnkey_session.launch()
     window.click("Continue with Discord")
-    window.wait_for("label", contains="Turnkey")
+    window.wait_for("label", name="Turnkey did not accept the sign-in. Sign in again.")
     assert window.has_text("Sign in to Turnkey"), "not back on the sign-in page"
-    assert [status for status in statuses(emulator, f"{AUTH_PROXY}/oauth2_authenticate")] != [200]
+    assert statuses(emulator, f"{AUTH_PROXY}/oauth2_authenticate") == [401]
     assert emulator.requests("POST", f"{AUTH_PROXY}/oauth_login") == []
     assert turnkey_session.turnkey_items(SESSIONS) == [] and live_sessions(emulator) == []
 
@@ -245,3 +245,29 @@ def test_a_session_turnkey_ended_returns_to_the_sign_in_page_with_a_message(turn
     window.wait_for("label", name="Your session has ended. Sign in again to continue.")
     assert window.has_text("Sign in to Turnkey")
     assert turnkey_session.turnkey_items(SESSIONS) == [] and turnkey_session.turnkey_items(KEYS) == []
+
+
+def test_the_waiting_page_opens_again_and_takes_a_pasted_x_redirect(turnkey_session, emulator):
+    # A browser that keeps custom schemes to itself: the person pastes the address it ended on.
+    saved = turnkey_session.root / "address-bar.txt"
+    turnkey_session.browse(action="hold")
+    window = turnkey_session.launch()
+    window.click("Continue with X")
+    window.wait_for_text("Continue in your browser")
+    for name in ("Open Again", "Copy Link", "Cancel"):
+        window.wait_for("push button", name=name)
+    desktop.wait_until(lambda: turnkey_session.browser_events("opened"), what="the browser to open")
+
+    # Open Again opens the same sign-in (same state and key) in the browser, which now finishes it.
+    turnkey_session.browse(email="alice@example.com", action="continue", save_to=str(saved))
+    window.click("Open Again")
+    desktop.wait_until(lambda: turnkey_session.browser_events("saved"), what="the browser to reach the redirect")
+    assert [e["path"] for e in turnkey_session.browser_events("opened")] == ["/idp/x/authorize"] * 2
+    assert len(turnkey_session.turnkey_items(PENDING)) == 1, "Open Again started a second sign-in"
+
+    window.type_into("Redirect link from the browser", saved.read_text())
+    window.click("Continue")
+    window.wait_for_text("You're signed in")
+    assert detail(window, "Signed in with") == "X"
+    assert statuses(emulator, f"{AUTH_PROXY}/oauth2_authenticate") == [200]
+    assert_one_stored_session(turnkey_session, emulator)
