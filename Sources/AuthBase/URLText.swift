@@ -53,15 +53,15 @@ public struct URLText: Sendable {
         scheme.map { String(decoding: bytes[$0].map(Self.asciiLowercased), as: UTF8.self) }
     }
 
-    /// The URL without query and fragment, ASCII whitespace trimmed, trailing `/` removed, scheme and
+    /// The URL without query and fragment, ASCII whitespace trimmed, trailing `/` (and whitespace) removed, scheme and
     /// authority lowercased (ASCII only: U+212A KELVIN SIGN is not a `k`), the path exactly as it came.
     /// Two URLs target the same place when their normalised bytes are equal.
     public var normalizedTarget: [UInt8] {
         let head = bytes[..<(query.map { $0.lowerBound - 1 } ?? fragment.map { $0.lowerBound - 1 } ?? bytes.count)]
         var start = head.startIndex, end = head.endIndex
         while start < end, Self.isASCIIWhitespace(head[start]) { start += 1 }
-        while end > start, Self.isASCIIWhitespace(head[end - 1]) { end -= 1 }
-        while end > start, head[end - 1] == UInt8(ascii: "/") { end -= 1 }
+        // Whitespace and `/` in any mix: "x /" must not leave "x " behind, or normalising twice would differ.
+        while end > start, Self.isASCIIWhitespace(head[end - 1]) || head[end - 1] == UInt8(ascii: "/") { end -= 1 }
         // Re-split the trimmed text: leading whitespace shifts where the scheme starts.
         let trimmed = URLText(bytes: Array(head[start..<end]))
         let pathStart = trimmed.authority != nil || trimmed.scheme != nil ? trimmed.path.lowerBound : 0

@@ -12,14 +12,27 @@
 #define HANDLER_KEY "portal-emu-handler"
 #define SERVICE_KEY "portal-emu-service"
 #define RAW_QUERY_KEY "portal-emu-raw-query"
+#define SOCKET_KEY "portal-emu-socket"
+#define BODY_READ_KEY "portal-emu-body-read"
 
 typedef struct {
     PortalEmuRequestHandler handler;
     void *user_data;
     gsize max_body_bytes;
-    /* The raw query of the connection being handed to libsoup right now (see hand_over). */
+    /* Set by portal_emu_server_use_tls: every connection is then TLS. */
+    GTlsCertificate *certificate;
+    /* A connection silent this long (before its request, or while libsoup reads it) is closed. */
+    guint idle_seconds;
+    /* The raw query and socket of the connection being handed to libsoup right now (see hand_over). */
     char *next_raw_query;
+    GSocket *next_socket;
 } ServerHandler;
+
+static void server_handler_free(gpointer data) {
+    ServerHandler *h = data;
+    g_clear_object(&h->certificate);
+    g_free(h);
+}
 
 static void on_request(SoupServer *server, SoupServerMessage *msg, const char *path,
                        GHashTable *query, gpointer data) {
@@ -37,6 +50,40 @@ static void on_request_started(SoupServer *server, SoupServerMessage *msg, gpoin
     ServerHandler *h = data;
     if (h->next_raw_query)
         g_object_set_data_full(G_OBJECT(msg), RAW_QUERY_KEY, g_steal_pointer(&h->next_raw_query), g_free);
+    if (h->next_socket)
+        g_object_set_data_full(G_OBJECT(msg), SOCKET_KEY, g_object_ref(h->next_socket), g_object_unref);
+}
+
+static const char too_large_body[] = "{\"error\":\"Request body is larger than 64 KiB.\"}";
+
+/* Runs from an idle source: answers 413 on the stolen connection and closes it, so a body that
+ * declared no length (chunked) stops being read once it passes the limit. */
+static gboolean on_refuse_idle(gpointer data) {
+    SoupServerMessage *msg = data;
+    GIOStream *stream = soup_server_message_steal_connection(msg);
+    if (stream) {
+        char *answer = g_strdup_printf("HTTP/1.1 413 Payload Too Large\r\nConnection: close\r\n"
+                                       "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
+                                       strlen(too_large_body), too_large_body);
+        (void)g_output_stream_write_all(g_io_stream_get_output_stream(stream), answer, strlen(answer), NULL, NULL, NULL);
+        g_free(answer);
+        g_io_stream_close(stream, NULL, NULL);
+        g_object_unref(stream);
+    }
+    g_object_unref(msg);
+    return G_SOURCE_REMOVE;
+}
+
+/* Counts the bytes of a body without a declared length as libsoup reads them. */
+static void on_request_chunk(SoupServerMessage *msg, GBytes *chunk, gpointer data) {
+    ServerHandler *h = data;
+    gsize read = GPOINTER_TO_SIZE(g_object_get_data(G_OBJECT(msg), BODY_READ_KEY)) + g_bytes_get_size(chunk);
+    if (read > h->max_body_bytes && read - g_bytes_get_size(chunk) <= h->max_body_bytes) {
+        /* Paused, libsoup reads no further; the idle callback answers and closes. */
+        soup_server_message_pause(msg);
+        g_idle_add(on_refuse_idle, g_object_ref(msg));
+    }
+    g_object_set_data(G_OBJECT(msg), BODY_READ_KEY, GSIZE_TO_POINTER(read));
 }
 
 /* Refuses a declared oversize body before libsoup reads it: a set status skips the later callbacks. */
@@ -45,26 +92,40 @@ static void on_request_headers(SoupServer *server, SoupServerMessage *msg, const
     (void)server; (void)path; (void)query;
     ServerHandler *h = data;
     SoupMessageHeaders *headers = soup_server_message_get_request_headers(msg);
-    if (soup_message_headers_get_encoding(headers) == SOUP_ENCODING_CONTENT_LENGTH &&
+    SoupEncoding encoding = soup_message_headers_get_encoding(headers);
+    if (encoding == SOUP_ENCODING_CONTENT_LENGTH &&
         soup_message_headers_get_content_length(headers) > (goffset)h->max_body_bytes) {
-        static const char body[] = "{\"error\":\"Request body is larger than 64 KiB.\"}";
         soup_server_message_set_status(msg, 413, NULL);
         soup_message_headers_replace(soup_server_message_get_response_headers(msg), "Connection", "close");
-        soup_server_message_set_response(msg, "application/json", SOUP_MEMORY_STATIC, body, strlen(body));
+        soup_server_message_set_response(msg, "application/json", SOUP_MEMORY_STATIC, too_large_body, strlen(too_large_body));
+    } else if (encoding == SOUP_ENCODING_CHUNKED || encoding == SOUP_ENCODING_EOF) {
+        g_signal_connect(msg, "got-chunk", G_CALLBACK(on_request_chunk), h);
     }
 }
 
-SoupServer *portal_emu_server_new(PortalEmuRequestHandler handler, void *user_data, gsize max_body_bytes) {
+SoupServer *portal_emu_server_new(PortalEmuRequestHandler handler, void *user_data, gsize max_body_bytes,
+                                  guint idle_seconds) {
     SoupServer *server = g_object_new(SOUP_TYPE_SERVER, "server-header", "portal-auth-emulator ", NULL);
     ServerHandler *h = g_new0(ServerHandler, 1);
     h->handler = handler;
     h->user_data = user_data;
     h->max_body_bytes = max_body_bytes;
+    h->idle_seconds = idle_seconds;
     soup_server_add_early_handler(server, NULL, on_request_headers, h, NULL);
-    soup_server_add_handler(server, NULL, on_request, h, g_free);
+    soup_server_add_handler(server, NULL, on_request, h, server_handler_free);
     g_signal_connect(server, "request-started", G_CALLBACK(on_request_started), h);
     g_object_set_data(G_OBJECT(server), HANDLER_KEY, h);
     return server;
+}
+
+gboolean portal_emu_server_use_tls(SoupServer *server, const char *cert_file, const char *key_file, GError **error) {
+    ServerHandler *h = g_object_get_data(G_OBJECT(server), HANDLER_KEY);
+    GTlsCertificate *certificate = g_tls_certificate_new_from_files(cert_file, key_file, error);
+    if (!certificate)
+        return FALSE;
+    g_clear_object(&h->certificate);
+    h->certificate = certificate;
+    return TRUE;
 }
 
 /* libsoup parses the request target with GLib, which normalises percent-escapes (%3a becomes %3A,
@@ -74,8 +135,24 @@ SoupServer *portal_emu_server_new(PortalEmuRequestHandler handler, void *user_da
 typedef struct {
     SoupServer *server;
     GSocketConnection *connection;
+    /* The TLS layer over `connection`, once its handshake succeeded. */
+    GIOStream *tls;
     guint partial_waits;
+    gint64 silent_until;
 } Incoming;
+
+static void incoming_free(Incoming *in) {
+    g_clear_object(&in->tls);
+    g_object_unref(in->connection);
+    g_object_unref(in->server);
+    g_free(in);
+}
+
+/* Closes a connection that never became a request (silent too long, or a failed TLS handshake). */
+static void give_up(Incoming *in) {
+    g_io_stream_close(G_IO_STREAM(in->connection), NULL, NULL);
+    incoming_free(in);
+}
 
 enum { PEEK_BYTES = 8192, PARTIAL_WAIT_MS = 5, MAX_PARTIAL_WAITS = 1000 };
 
@@ -101,13 +178,13 @@ static void hand_over(Incoming *in, char *raw_query) {
     GSocketAddress *remote = g_socket_connection_get_remote_address(in->connection, NULL);
     g_free(h->next_raw_query);
     h->next_raw_query = raw_query;
-    soup_server_accept_iostream(in->server, G_IO_STREAM(in->connection), local, remote, NULL);
+    h->next_socket = g_socket_connection_get_socket(in->connection);
+    soup_server_accept_iostream(in->server, in->tls ? in->tls : G_IO_STREAM(in->connection), local, remote, NULL);
     g_clear_pointer(&h->next_raw_query, g_free);
+    h->next_socket = NULL;
     g_clear_object(&local);
     g_clear_object(&remote);
-    g_object_unref(in->connection);
-    g_object_unref(in->server);
-    g_free(in);
+    incoming_free(in);
 }
 
 static gboolean peek_request_line(gpointer data);
@@ -124,6 +201,11 @@ static gboolean peek_request_line(gpointer data) {
     ssize_t got = recv(g_socket_get_fd(socket), buffer, sizeof buffer, MSG_PEEK | MSG_DONTWAIT);
     const char *eol = got > 0 ? memchr(buffer, '\n', (size_t)got) : NULL;
     if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+        if (g_get_monotonic_time() >= in->silent_until) {
+            /* The socket's timeout woke us and still nothing came: an idle connection. */
+            give_up(in);
+            return G_SOURCE_REMOVE;
+        }
         /* Nothing sent yet (a browser may connect ahead of time): wait without polling. */
         GSource *source = g_socket_create_source(socket, G_IO_IN | G_IO_HUP | G_IO_ERR, NULL);
         g_source_set_callback(source, (GSourceFunc)(void (*)(void))on_readable, in, NULL);
@@ -140,11 +222,39 @@ static gboolean peek_request_line(gpointer data) {
     return G_SOURCE_REMOVE;
 }
 
+static void on_handshake(GObject *source, GAsyncResult *result, gpointer data) {
+    Incoming *in = data;
+    if (!g_tls_connection_handshake_finish(G_TLS_CONNECTION(source), result, NULL)) {
+        /* The client refused our certificate (or spoke no TLS): no request ever arrives. */
+        give_up(in);
+        return;
+    }
+    /* The request line is encrypted, so it cannot be read ahead as on plain connections: the
+     * handler falls back to libsoup's normalised query (see on_request). */
+    hand_over(in, NULL);
+}
+
 static gboolean on_incoming(GSocketService *service, GSocketConnection *connection, GObject *source, gpointer data) {
     (void)service; (void)source;
+    ServerHandler *h = g_object_get_data(G_OBJECT(data), HANDLER_KEY);
     Incoming *in = g_new0(Incoming, 1);
     in->server = g_object_ref(data);
     in->connection = g_object_ref(connection);
+    in->silent_until = g_get_monotonic_time() + (gint64)h->idle_seconds * G_USEC_PER_SEC;
+    /* Every read on this socket, ours and libsoup's, gives up after this much silence. */
+    g_socket_set_timeout(g_socket_connection_get_socket(connection), h->idle_seconds);
+    if (h->certificate) {
+        GError *error = NULL;
+        GIOStream *tls = g_tls_server_connection_new(G_IO_STREAM(connection), h->certificate, &error);
+        if (!tls) {
+            g_clear_error(&error);
+            give_up(in);
+            return TRUE;
+        }
+        in->tls = tls;
+        g_tls_connection_handshake_async(G_TLS_CONNECTION(tls), G_PRIORITY_DEFAULT, NULL, on_handshake, in);
+        return TRUE;
+    }
     peek_request_line(in);
     return TRUE;
 }
@@ -186,26 +296,43 @@ typedef struct {
     SoupServerMessage *msg;
     PortalEmuHoldHandler handler;
     void *user_data;
-    gulong finished_id;
-    gboolean finished;
+    guint timer;
+    guint client_watch;
 } Hold;
 
-static void on_held_finished(SoupServerMessage *msg, gpointer data) {
-    (void)msg;
-    ((Hold *)data)->finished = TRUE;
+/* Ends a hold exactly once: the handler answers (the time is up) or learns the client left. */
+static void end_hold(Hold *hold, gboolean client_gone) {
+    if (hold->timer)
+        g_source_remove(hold->timer);
+    if (hold->client_watch)
+        g_source_remove(hold->client_watch);
+    hold->handler(hold->msg, client_gone, hold->user_data);
+    if (client_gone) {
+        GIOStream *stream = soup_server_message_steal_connection(hold->msg);
+        if (stream) {
+            g_io_stream_close(stream, NULL, NULL);
+            g_object_unref(stream);
+        }
+    } else {
+        soup_server_message_unpause(hold->msg);
+    }
+    g_object_unref(hold->msg);
+    g_free(hold);
 }
 
 static gboolean on_hold_elapsed(gpointer data) {
     Hold *hold = data;
-    if (!hold->finished) {
-        hold->handler(hold->msg, hold->user_data);
-        g_signal_handler_disconnect(hold->msg, hold->finished_id);
-        soup_server_message_unpause(hold->msg);
-    } else {
-        g_signal_handler_disconnect(hold->msg, hold->finished_id);
-    }
-    g_object_unref(hold->msg);
-    g_free(hold);
+    hold->timer = 0;
+    end_hold(hold, FALSE);
+    return G_SOURCE_REMOVE;
+}
+
+/* A held client sends nothing more; its socket turning readable means it closed (or hung up). */
+static gboolean on_held_client_readable(gint fd, GIOCondition condition, gpointer data) {
+    (void)fd; (void)condition;
+    Hold *hold = data;
+    hold->client_watch = 0;
+    end_hold(hold, TRUE);
     return G_SOURCE_REMOVE;
 }
 
@@ -214,10 +341,14 @@ void portal_emu_message_hold(SoupServerMessage *msg, guint seconds, PortalEmuHol
     hold->msg = g_object_ref(msg);
     hold->handler = handler;
     hold->user_data = user_data;
-    hold->finished_id = g_signal_connect(msg, "finished", G_CALLBACK(on_held_finished), hold);
     soup_server_message_pause(msg);
     /* Not g_timeout_add_seconds: it coalesces timers and may fire up to a second early. */
-    g_timeout_add((guint)MIN(seconds, G_MAXUINT / 1000) * 1000, on_hold_elapsed, hold);
+    hold->timer = g_timeout_add((guint)MIN(seconds, G_MAXUINT / 1000) * 1000, on_hold_elapsed, hold);
+    /* The raw descriptor, not a GSocket source: that one would mark the socket timed out for libsoup. */
+    GSocket *socket = g_object_get_data(G_OBJECT(msg), SOCKET_KEY);
+    if (socket)
+        hold->client_watch = g_unix_fd_add(g_socket_get_fd(socket), G_IO_IN | G_IO_HUP | G_IO_ERR,
+                                           on_held_client_readable, hold);
 }
 
 /* Runs from an idle source, outside libsoup's own processing of the message. */

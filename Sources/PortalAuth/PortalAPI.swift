@@ -55,11 +55,12 @@ struct PortalAPI: Sendable {
         return HTTPRequest(method: method, url: url, headers: headers, body: data)
     }
 
-    /// The generic meaning of a non-2xx status.
+    /// The generic meaning of a non-2xx status. A 429 means "wait" on every endpoint, not "check your input".
     static func error(for response: HTTPResponse, path: String) -> any Error {
         let detail = bodyForMessage(response.body)
         switch response.status {
         case 401: return PortalRequestsError.unauthorized(path: path)
+        case 429: return PortalAuthError.rateLimited(retryAfterSeconds: retryAfterSeconds(response))
         case 300..<400: return PortalRequestsError.redirectError(status: response.status, detail: detail)
         case 400..<500: return PortalRequestsError.clientError(status: response.status, detail: detail)
         case 500..<600: return PortalRequestsError.internalServerError(status: response.status, detail: detail)

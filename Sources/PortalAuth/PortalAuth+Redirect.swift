@@ -14,8 +14,14 @@ extension PortalAuth {
     /// `error=` → `authenticationFailed` (before any request, even beside a token); no token →
     /// nil; `authMethod=EMAIL_MAGIC_LINK` → magic-link exchange; `login_type=GOOGLE|APPLE` →
     /// OAuth exchange; anything else → nil. The same URL delivered again replays the first
-    /// result (the same `PortalSession` object) instead of re-sending the spent grant.
+    /// result (the same `PortalSession` object) instead of re-sending the spent grant. A sign-out
+    /// (`clearPersistedSession`) that overlaps the call wins: nothing is sent and it throws `CancellationError`.
     public func handleRedirect(_ url: String) async throws -> AuthResult? {
+        try await handleRedirect(url, fenceTicket: signOutFence.ticket())
+    }
+
+    /// `fenceTicket`: when the redirect was asked for, as far as a sign-out is concerned.
+    func handleRedirect(_ url: String, fenceTicket: SignOutFence.Ticket) async throws -> AuthResult? {
         guard !url.isEmpty, url.utf16.count <= RedirectURL.maxLength else { return nil }
         guard RedirectURL.matches(url, redirectUrl: redirectUrl) else { return nil }
 
@@ -32,12 +38,16 @@ extension PortalAuth {
         // Past this point the exchange runs to completion.
         try Task.checkCancellation()
         return try await shieldedFromCancellation {
-            try await self.mutex.withLock { try await self.exchangeOrReplay(token: token, route: route) }
+            try await self.mutex.withLock { try await self.exchangeOrReplay(token: token, route: route, fenceTicket: fenceTicket) }
         }
     }
 
     /// Called with the mutex held.
-    private func exchangeOrReplay(token: String, route: GrantRoute) async throws -> AuthResult {
+    private func exchangeOrReplay(token: String, route: GrantRoute, fenceTicket: SignOutFence.Ticket) async throws -> AuthResult {
+        guard !signOutFence.hasOvertaken(fenceTicket) else {
+            log("a sign-out overtook this redirect; nothing was exchanged")
+            throw CancellationError()
+        }
         if let remembered = replaySlot.grant(for: token) {
             return try await replay(remembered, route: route)
         }
@@ -101,12 +111,16 @@ enum GrantRoute: Equatable {
     /// Google or Apple, from `login_type`.
     case oauth(AuthMethod)
 
+    /// The markers compare byte for byte: Swift's `==` calls canonically equivalent strings equal, and
+    /// U+212A KELVIN SIGN is equivalent to "K", so `EMAIL_MAGIC_LIN\u{212A}` would pass for the magic link.
     init?(_ parameters: [String: String]) {
-        if parameters[PortalWire.RedirectQuery.authMethod] == AuthMethod.emailMagicLink.rawValue {
+        func marker(_ name: String, is method: AuthMethod) -> Bool {
+            parameters[name]?.utf8.elementsEqual(method.rawValue.utf8) == true
+        }
+        if marker(PortalWire.RedirectQuery.authMethod, is: .emailMagicLink) {
             self = .magicLink
-        } else if let loginType = parameters[PortalWire.RedirectQuery.loginType].flatMap(AuthMethod.init(rawValue:)),
-                  loginType == .google || loginType == .apple {
-            self = .oauth(loginType)
+        } else if let provider = [AuthMethod.google, .apple].first(where: { marker(PortalWire.RedirectQuery.loginType, is: $0) }) {
+            self = .oauth(provider)
         } else {
             return nil
         }

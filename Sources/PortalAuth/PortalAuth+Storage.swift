@@ -32,9 +32,12 @@ extension PortalAuth {
 
     /// Signs out on this device: deletes the stored session and forgets the replay slot and any
     /// pending TOTP save, so neither a re-delivered redirect nor a repeated `verifyTotp` can
-    /// bring the session back. Waits for a running exchange to finish first. Portal has no
-    /// revoke endpoint, so a `PortalClient` already holding the session keeps it.
+    /// bring the session back. Waits for a running exchange to finish first; one that was still
+    /// queued, or asked for while this runs, gives up without sending anything (`CancellationError`).
+    /// Portal has no revoke endpoint, so a `PortalClient` already holding the session keeps it.
     public func clearPersistedSession() async throws {
+        signOutFence.signOutBegan()
+        defer { signOutFence.signOutEnded() }
         try await mutex.withLock {
             // Forgotten even if the delete fails: the person asked to sign out.
             self.replaySlot.forgetAll()
@@ -71,9 +74,12 @@ extension PortalAuth {
         return error.description
     }
 
+    /// The store's detail is redacted here, not only in descriptions: the CLI and the app show it.
     static func storageFailure(from error: any Error) -> PortalAuthError {
         if let failure = error as? PortalAuthError, case .sessionStorageFailure = failure { return failure }
-        if let storeError = error as? SessionStoreError { return .sessionStorageFailure(storeError) }
+        if let storeError = error as? SessionStoreError {
+            return .sessionStorageFailure(SessionStoreError(storeError.kind, detail: SecretRedaction.redact(storeError.detail)))
+        }
         return .sessionStorageFailure(SessionStoreError(.other, detail: SecretRedaction.redact(String(describing: error))))
     }
 }

@@ -7,8 +7,14 @@ extension PortalAuth {
     /// JWT never costs a code (`userJwtExpired`: only a new sign-in helps). The code is posted as
     /// typed. A wrong code (401) leaves the JWT usable; too many (429) is `rateLimited`. The session
     /// is saved before it is returned; if only the save failed, calling again with the same
-    /// `userJwt` finishes the save without a request (`code` is then not used).
+    /// `userJwt` finishes the save without a request (`code` is then not used). A sign-out that
+    /// overlaps the call wins: the code is not sent and it throws `CancellationError`.
     public func verifyTotp(_ code: String, userJwt: String) async throws -> AuthenticatedResult {
+        try await verifyTotp(code, userJwt: userJwt, fenceTicket: signOutFence.ticket())
+    }
+
+    /// `fenceTicket`: when the code was asked to be verified, as far as a sign-out is concerned.
+    func verifyTotp(_ code: String, userJwt: String, fenceTicket: SignOutFence.Ticket) async throws -> AuthenticatedResult {
         let endUserId = try UserJwt.endUserId(from: userJwt)
         if let expiry = try UserJwt.claims(of: userJwt).expiresAt, expiry <= Date(),
            replaySlot.pendingTotp(for: userJwt) == nil {
@@ -18,12 +24,18 @@ extension PortalAuth {
         try Task.checkCancellation()
         return try await shieldedFromCancellation {
             try await self.mutex.withLock {
-                try await self.verifyTotpLocked(code, userJwt: userJwt, endUserId: endUserId)
+                try await self.verifyTotpLocked(code, userJwt: userJwt, endUserId: endUserId, fenceTicket: fenceTicket)
             }
         }
     }
 
-    private func verifyTotpLocked(_ code: String, userJwt: String, endUserId: String) async throws -> AuthenticatedResult {
+    private func verifyTotpLocked(
+        _ code: String, userJwt: String, endUserId: String, fenceTicket: SignOutFence.Ticket
+    ) async throws -> AuthenticatedResult {
+        guard !signOutFence.hasOvertaken(fenceTicket) else {
+            log("a sign-out overtook this TOTP code; it was not sent")
+            throw CancellationError()
+        }
         if let pending = replaySlot.pendingTotp(for: userJwt) {
             if pending.result.session.isInvalidated {
                 replaySlot.forgetPendingTotp()

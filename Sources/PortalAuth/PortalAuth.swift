@@ -28,6 +28,8 @@ public final class PortalAuth: Sendable {
     /// Serialises everything that touches the replay slot or the store, in arrival order.
     let mutex = AsyncMutex()
     let replaySlot = ReplaySlot()
+    /// Lets a sign-out win over an exchange or TOTP verification that overlaps it.
+    let signOutFence = SignOutFence()
     let signInState = Mutex(SignInState())
     /// The sign-in this instance waits for (mirrored in `pendingStore`).
     let pendingState = Mutex<PendingSignIn?>(nil)

@@ -12,6 +12,7 @@ extension Emulator {
     func adminState(_ request: EmulatorRequest) -> EmulatorResponse {
         let environments: [[String: Any]] = config.environments.map {
             ["id": $0.id, "authMethods": $0.authMethods.map(\.rawValue), "redirectUrls": $0.redirectUrls,
+             "providersWithoutCredentials": $0.providersWithoutCredentials.map(\.rawValue),
              "autoCreateWallet": $0.autoCreateWallet, "accountAbstraction": $0.accountAbstraction,
              "callbackUrl": callbackURL(environmentId: $0.id)]
         }
@@ -86,6 +87,30 @@ extension Emulator {
                              pendingAnswers: Int(pendingAnswers)))
         }
         return .data(faults.faults.map(\.json))
+    }
+
+    /// `POST environments/<id>`: the sign-in methods an environment has now, as a Portal admin would
+    /// change them in the dashboard (`reset` restores the configured ones).
+    func adminEnvironment(id: String, _ request: EmulatorRequest) throws -> EmulatorResponse {
+        guard let index = config.environments.firstIndex(where: { $0.id == id }) else {
+            throw ResponseError(404, "No environment \(id) in this emulator.")
+        }
+        guard let body = JSON.object(from: request.body) else { throw ResponseError(400, "The request body must be a JSON object.") }
+        var environment = config.environments[index]
+        do {
+            if body["authMethods"] != nil {
+                environment.authMethods = try ConfigLoader.methodList(body["authMethods"], field: "authMethods", required: true)
+            }
+            if body["providersWithoutCredentials"] != nil {
+                environment.providersWithoutCredentials = try ConfigLoader.methodList(
+                    body["providersWithoutCredentials"], field: "providersWithoutCredentials", required: true)
+            }
+        } catch let error as ConfigError {
+            throw ResponseError(400, error.description)
+        }
+        config.environments[index] = environment
+        return .data(["id": environment.id, "authMethods": environment.authMethods.map(\.rawValue),
+                      "providersWithoutCredentials": environment.providersWithoutCredentials.map(\.rawValue)])
     }
 
     func adminUserTotp(email rawEmail: String, _ request: EmulatorRequest) throws -> EmulatorResponse {

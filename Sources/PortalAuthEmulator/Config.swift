@@ -11,6 +11,8 @@ import Foundation
 ///           "redirectUrls": ["io.github.portalauth.signin://auth/callback"],  required, at least one
 ///           "autoCreateWallet": true,                           optional, default true
 ///           "accountAbstraction": true,                         optional, default false
+///           "providersWithoutCredentials": ["APPLE"],           optional: enabled providers whose
+///                                                               credentials are missing (oauth/urls 401)
 ///           "users": [                                          optional test accounts
 ///             { "email": "alice@example.com", "name": "Alice", "needsTotp": false }
 ///           ]
@@ -27,6 +29,9 @@ struct EnvironmentConfig: Equatable {
     var redirectUrls: [String]
     var autoCreateWallet: Bool
     var accountAbstraction: Bool
+    /// Providers enabled without their client credentials in the dashboard: Portal then refuses to
+    /// start any OAuth sign-in for the environment (401 from `oauth/urls`, whichever provider).
+    var providersWithoutCredentials: [AuthMethod] = []
     var users: [TestUser]
 
     struct TestUser: Equatable {
@@ -38,6 +43,11 @@ struct EnvironmentConfig: Equatable {
     var googleEnabled: Bool { authMethods.contains(.google) }
     var appleEnabled: Bool { authMethods.contains(.apple) }
     var magicLinksEnabled: Bool { authMethods.contains(.emailMagicLink) }
+
+    /// The first enabled provider that has no credentials, if any.
+    var enabledProviderWithoutCredentials: AuthMethod? {
+        providersWithoutCredentials.first { $0 != .emailMagicLink && authMethods.contains($0) }
+    }
 }
 
 struct EmulatorConfig: Equatable {
@@ -112,17 +122,7 @@ enum ConfigLoader {
             throw ConfigError(field: "\(field).id", problem: "must be a non-empty string of letters, digits, '-' or '_'")
         }
 
-        guard let methods = object["authMethods"] as? [Any] else {
-            throw ConfigError(field: "\(field).authMethods", problem: "must be an array of \(EmulatorConfig.knownAuthMethods.joined(separator: ", "))")
-        }
-        var authMethods: [AuthMethod] = []
-        for (index, method) in methods.enumerated() {
-            guard let name = method as? String, let known = AuthMethod(rawValue: name) else {
-                throw ConfigError(field: "\(field).authMethods[\(index)]",
-                                  problem: "must be one of \(EmulatorConfig.knownAuthMethods.joined(separator: ", "))")
-            }
-            if !authMethods.contains(known) { authMethods.append(known) }
-        }
+        let authMethods = try methodList(object["authMethods"], field: "\(field).authMethods", required: true)
 
         guard let urls = object["redirectUrls"] as? [Any], !urls.isEmpty else {
             throw ConfigError(field: "\(field).redirectUrls", problem: "must be a non-empty array of URLs")
@@ -135,6 +135,8 @@ enum ConfigLoader {
             redirectUrls.append(text)
         }
 
+        let providersWithoutCredentials = try methodList(object["providersWithoutCredentials"], field: "\(field).providersWithoutCredentials",
+                                                         required: false)
         let autoCreateWallet = try optionalBool(fields, "autoCreateWallet", field: field, default: true)
         let accountAbstraction = try optionalBool(fields, "accountAbstraction", field: field, default: false)
 
@@ -161,7 +163,28 @@ enum ConfigLoader {
             }
         }
         return EnvironmentConfig(id: id, authMethods: authMethods, redirectUrls: redirectUrls,
-                                 autoCreateWallet: autoCreateWallet, accountAbstraction: accountAbstraction, users: users)
+                                 autoCreateWallet: autoCreateWallet, accountAbstraction: accountAbstraction,
+                                 providersWithoutCredentials: providersWithoutCredentials, users: users)
+    }
+
+    /// An array of sign-in method names (GOOGLE, APPLE, EMAIL_MAGIC_LINK), duplicates dropped; `[]`
+    /// when absent and not `required`. Also reads the admin API's environment changes.
+    static func methodList(_ value: Any?, field: String, required: Bool) throws -> [AuthMethod] {
+        guard let value else {
+            if required { throw ConfigError(field: field, problem: "must be an array of \(EmulatorConfig.knownAuthMethods.joined(separator: ", "))") }
+            return []
+        }
+        guard let methods = value as? [Any] else {
+            throw ConfigError(field: field, problem: "must be an array of \(EmulatorConfig.knownAuthMethods.joined(separator: ", "))")
+        }
+        var list: [AuthMethod] = []
+        for (index, method) in methods.enumerated() {
+            guard let name = method as? String, let known = AuthMethod(rawValue: name) else {
+                throw ConfigError(field: "\(field)[\(index)]", problem: "must be one of \(EmulatorConfig.knownAuthMethods.joined(separator: ", "))")
+            }
+            if !list.contains(known) { list.append(known) }
+        }
+        return list
     }
 
     private static func optionalBool(_ fields: JSONFields, _ key: String, field: String, default value: Bool) throws -> Bool {

@@ -7,7 +7,10 @@ import PortalAuthGNOME
 final class Emulator {
     static let maxBodyBytes = 64 * 1024
 
-    let config: EmulatorConfig
+    /// As configured at start; `reset` returns to it.
+    let initialConfig: EmulatorConfig
+    /// What is in force now: `POST /emulator/v1/environments/<id>` changes an environment's methods.
+    var config: EmulatorConfig
     /// `http://127.0.0.1:PORT`, known once the server listens; authorize and callback URLs are built from it.
     var baseURL = "http://127.0.0.1:8790"
     let clock = EmulatorClock()
@@ -35,6 +38,7 @@ final class Emulator {
 
     /// Throws only when libcrypto cannot make the signing keys.
     init(config: EmulatorConfig) throws {
+        self.initialConfig = config
         self.config = config
         users = UserDirectory(config: config)
         tokens = try OIDCTokens(libcrypto: libcrypto)
@@ -45,6 +49,7 @@ final class Emulator {
     /// Back to a fresh start: users re-seeded (new TOTP secrets), everything issued forgotten (Turnkey's
     /// sub-organizations, sessions, activities and codes too), clock real. Signing keys stay.
     func reset() {
+        config = initialConfig
         clock.reset()
         users = UserDirectory(config: config)
         grants = GrantStore()

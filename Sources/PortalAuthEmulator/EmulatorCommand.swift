@@ -6,7 +6,8 @@ import PortalAuthGNOME
 /// runs the GLib main loop until SIGINT/SIGTERM.
 public enum EmulatorCommand {
     public static let usage = """
-    Usage: portal-auth-emulator [--port PORT] [--config FILE] [--exit-with-pid PID]
+    Usage: portal-auth-emulator [--port PORT] [--config FILE] [--tls-cert FILE --tls-key FILE]
+                                [--idle-timeout SECONDS] [--exit-with-pid PID]
 
     A local Portal client-auth environment (v3 API) and a local Turnkey (Auth Proxy, stamped API,
     hosted OAuth pages), with fake Google, Apple, Discord and X sign-in pages, for development and
@@ -14,11 +15,16 @@ public enum EmulatorCommand {
 
       --port PORT     TCP port (default 8790; 0 picks a free port)
       --config FILE   JSON file of auth environments (default: the built-in local-dev)
+      --tls-cert FILE --tls-key FILE
+                      serve https with this certificate and key (PEM) instead of http; the
+                      request query is then libsoup's normalised copy, not the raw bytes
+      --idle-timeout SECONDS
+                      close a connection silent this long (default 30)
       --exit-with-pid PID
                       stop when process PID exits (script/start-emulator passes its caller)
       --help          show this help
 
-    Once ready it prints one line: listening on http://127.0.0.1:PORT
+    Once ready it prints one line: listening on http://127.0.0.1:PORT (https:// with --tls-cert)
     Stops on SIGINT or SIGTERM. Logs "METHOD /path STATUS" per request to stderr (never a query,
     body or token).
 
@@ -50,6 +56,8 @@ public enum EmulatorCommand {
                                       drop    do the work, then close without answering
                                       pending (stamp_login only) the activity's first `pendingAnswers`
                                               answers (default 1) say ACTIVITY_STATUS_PENDING
+      POST environments/<id>        {"authMethods"?, "providersWithoutCredentials"?} changes an
+                                    environment's sign-in methods at run time (reset restores them)
       GET  users/<email>/totp       {"secret", "code"} of a TOTP user
       POST sessions/revoke          {"endUserId"?} revokes sessions (all without a body)
 
@@ -60,6 +68,8 @@ public enum EmulatorCommand {
          "redirectUrls": ["io.github.portalauth.signin://auth/callback"],
          "autoCreateWallet": true,                            optional, default true
          "accountAbstraction": true,                          optional, default false
+         "providersWithoutCredentials": ["APPLE"],            optional: enabled providers missing their
+                                                              credentials (oauth/urls then answers 401)
          "users": [{"email": "alice@example.com", "name": "Alice", "needsTotp": false}]
        }],
        "turnkey": {                                           optional, default the built-in local-dev
@@ -84,6 +94,9 @@ public enum EmulatorCommand {
         var port: UInt16 = 8790
         var configPath: String?
         var exitWithPid: Int32?
+        var tlsCertificate: String?
+        var tlsKey: String?
+        var idleSeconds: UInt32 = 30
         var showHelp = false
     }
 
@@ -102,6 +115,14 @@ public enum EmulatorCommand {
                 guard let port = UInt16(text) else { throw UsageError(message: "--port must be a number from 0 to 65535, not \"\(text)\"") }
                 options.port = port
             case "--config": options.configPath = try value()
+            case "--tls-cert": options.tlsCertificate = try value()
+            case "--tls-key": options.tlsKey = try value()
+            case "--idle-timeout":
+                let text = try value()
+                guard let seconds = UInt32(text), (1...3600).contains(seconds) else {
+                    throw UsageError(message: "--idle-timeout must be a number of seconds from 1 to 3600, not \"\(text)\"")
+                }
+                options.idleSeconds = seconds
             case "--exit-with-pid":
                 let text = try value()
                 guard let pid = Int32(text), pid > 0 else { throw UsageError(message: "--exit-with-pid must be a process ID, not \"\(text)\"") }
@@ -111,6 +132,9 @@ public enum EmulatorCommand {
                 else if argument.hasPrefix("--config=") { rest.insert(contentsOf: ["--config", String(argument.dropFirst(9))], at: rest.startIndex) }
                 else { throw UsageError(message: "unknown argument \"\(argument)\"") }
             }
+        }
+        guard (options.tlsCertificate == nil) == (options.tlsKey == nil) else {
+            throw UsageError(message: "--tls-cert and --tls-key go together")
         }
         return options
     }
@@ -149,9 +173,9 @@ public enum EmulatorCommand {
             return 1
         }
         let host = SoupServerHost(emulator: emulator)
-        let port: UInt16
         do {
-            port = try host.listen(port: options.port)
+            let tls = options.tlsCertificate.flatMap { certificate in options.tlsKey.map { (certificate: certificate, key: $0) } }
+            _ = try host.listen(port: options.port, tls: tls, idleSeconds: options.idleSeconds)
         } catch {
             printError("portal-auth-emulator: \(error)")
             return 1
@@ -166,7 +190,7 @@ public enum EmulatorCommand {
         // The same bridge as the app and the CLI: MainActor and DispatchQueue.main work runs under this loop.
         MainLoopBridge.attach()
         // Written straight to the descriptor (no stdio buffer): the line is the readiness signal.
-        FileHandle.standardOutput.write(Data("listening on http://127.0.0.1:\(port)\n".utf8))
+        FileHandle.standardOutput.write(Data("listening on \(emulator.baseURL)\n".utf8))
         g_main_loop_run(loop)
         host.stop()
         g_main_loop_unref(loop)

@@ -6,6 +6,14 @@ struct Grant {
     enum Kind: Equatable {
         case oauth(AuthMethod)   // .google or .apple
         case magicLink
+
+        /// The sign-in method that issued it.
+        var method: AuthMethod {
+            switch self {
+            case .oauth(let provider): return provider
+            case .magicLink: return .emailMagicLink
+            }
+        }
     }
     let environmentId: String
     let endUserId: String

@@ -26,6 +26,10 @@ extension Emulator {
         guard let redirectUrl = environment.redirectUrls.first(where: { JavaURLEncoder.encode($0) == wireRedirect }) else {
             throw ResponseError(401, "The redirectUrl is not on this environment's allow list.")
         }
+        // Portal checks every enabled provider's credentials before it builds any URL.
+        if let provider = environment.enabledProviderWithoutCredentials {
+            throw ResponseError(401, "\(provider.rawValue) is enabled for this environment but has no client credentials; add them in the Portal dashboard.")
+        }
         let accountAbstracted = try requestedAccountAbstraction(request.query["isAccountAbstracted"], environment)
         let state = oauthStates.create(environmentId: environment.id, redirectUrl: redirectUrl,
                                        isAccountAbstracted: accountAbstracted, now: now)
@@ -55,6 +59,10 @@ extension Emulator {
         guard let grant = grants.redeem(token, environmentId: environment.id, accepts: accepts, now: now),
               let user = users.user(environmentId: environment.id, endUserId: grant.endUserId) else {
             throw ResponseError(401, "The sign-in token is invalid, expired or already used.")
+        }
+        // A method switched off after the grant was issued no longer signs anyone in.
+        guard environment.authMethods.contains(grant.kind.method) else {
+            throw ResponseError(401, "\(grant.kind.method.rawValue) sign-in is no longer enabled for this environment.")
         }
         if user.needsTotp {
             let claims = JwtSigner.Claims(endUserId: user.endUserId, authEnvironmentId: environment.id,

@@ -4,8 +4,9 @@ import Foundation
 /// What the server glue should do with a request.
 enum RequestOutcome {
     case respond(EmulatorResponse)
-    /// Hold the request `seconds`, then answer with whatever `respond` returns then.
-    case hold(seconds: Int, respond: () -> EmulatorResponse)
+    /// Hold the request `seconds`, then answer with whatever `respond` returns then; `abandoned`
+    /// instead if the client goes away first (the request is then never handled).
+    case hold(seconds: Int, respond: () -> EmulatorResponse, abandoned: () -> Void)
     /// Close the connection without answering.
     case drop
 }
@@ -28,11 +29,11 @@ extension Emulator {
                 log(fault.status)
                 return .respond(.error(fault.status, "Injected fault: \(fault.status) from the emulator.", path: request.path))
             case .hang:
-                return .hold(seconds: fault.seconds) {
+                return .hold(seconds: fault.seconds, respond: {
                     let response = self.route(request)
                     log(response.status)
                     return response
-                }
+                }, abandoned: { log(0) })
             case .drop:
                 _ = route(request)   // the work is committed, the answer never arrives
                 log(0)
@@ -59,7 +60,8 @@ extension Emulator {
             response.headers.append(("Allow", handlers.keys.sorted().joined(separator: ", ")))
             return response
         }
-        if request.path.hasPrefix("/emulator/"), let refusal = adminRefusal(request) { return refusal }
+        // The dashboard shows TOTP codes and magic links: it is as private as the admin API.
+        if request.path.hasPrefix("/emulator/") || request.path == "/", let refusal = adminRefusal(request) { return refusal }
         do {
             return try handler(request)
         } catch let error as ResponseError {
@@ -122,6 +124,11 @@ extension Emulator {
             return ["GET": { self.googleCallback(environmentId: environmentId, $0) },
                     "POST": { self.appleCallback(environmentId: environmentId, $0) }]
         }
+        let environmentsPrefix = "/emulator/v1/environments/"
+        if path.hasPrefix(environmentsPrefix), path.count > environmentsPrefix.count {
+            let id = String(path.dropFirst(environmentsPrefix.count))
+            return ["POST": { try self.adminEnvironment(id: id, $0) }]
+        }
         let usersPrefix = "/emulator/v1/users/", totpSuffix = "/totp"
         if path.hasPrefix(usersPrefix), path.hasSuffix(totpSuffix), path.count > usersPrefix.count + totpSuffix.count {
             let email = String(path.dropFirst(usersPrefix.count).dropLast(totpSuffix.count))
@@ -133,16 +140,17 @@ extension Emulator {
     static func authProxy(_ path: String) -> String { TurnkeyWire.EmulatorPath.authProxyBase + path }
     static func turnkeyAPI(_ path: String) -> String { TurnkeyWire.EmulatorPath.apiBase + path }
 
-    /// The admin API answers only local tools: a page on another site (a browser sends its Origin) or a
-    /// DNS-rebinding host name cannot drive it.
+    /// The admin API and the dashboard answer only local tools: a page on another site (a browser
+    /// sends its Origin) or a DNS-rebinding host name cannot drive or read them.
     private func adminRefusal(_ request: EmulatorRequest) -> EmulatorResponse? {
         let port = baseURL.split(separator: ":").last.map(String.init) ?? ""
+        let scheme = baseURL.hasPrefix("https:") ? "https" : "http"
         let allowedHosts = ["127.0.0.1:\(port)", "localhost:\(port)"]
         if let host = request.header("host"), !allowedHosts.contains(host.lowercased()) {
-            return .error(403, "The administration API only answers requests addressed to 127.0.0.1.")
+            return .error(403, "The emulator's dashboard and administration API only answer requests addressed to 127.0.0.1.")
         }
-        if let origin = request.header("origin"), !allowedHosts.map({ "http://\($0)" }).contains(origin.lowercased()) {
-            return .error(403, "The administration API does not answer web pages from other origins.")
+        if let origin = request.header("origin"), !allowedHosts.map({ "\(scheme)://\($0)" }).contains(origin.lowercased()) {
+            return .error(403, "The emulator's dashboard and administration API do not answer web pages from other origins.")
         }
         return nil
     }

@@ -9,23 +9,29 @@ final class SoupServerHost {
 
     init(emulator: Emulator) { self.emulator = emulator }
 
-    /// Listens on 127.0.0.1:`port` (0 = any free port) and returns the bound port.
-    func listen(port: UInt16) throws -> UInt16 {
+    /// Listens on 127.0.0.1:`port` (0 = any free port) and returns the bound port. With `tls`
+    /// (certificate and key PEM files) every connection is https.
+    func listen(port: UInt16, tls: (certificate: String, key: String)? = nil, idleSeconds: UInt32) throws -> UInt16 {
         let server = portal_emu_server_new({ message, path, rawQuery, userData in
             guard let message, let userData else { return }
             let host = Unmanaged<SoupServerHost>.fromOpaque(userData).takeUnretainedValue()
             host.serve(message, path: path.map { String(cString: $0) } ?? "/",
                        rawQuery: rawQuery.map { String(cString: $0) } ?? "")
-        }, Unmanaged.passUnretained(self).toOpaque(), gsize(Emulator.maxBodyBytes))
+        }, Unmanaged.passUnretained(self).toOpaque(), gsize(Emulator.maxBodyBytes), guint(idleSeconds))
         self.server = server
         var error: UnsafeMutablePointer<GError>?
+        if let tls, portal_emu_server_use_tls(server, tls.certificate, tls.key, &error) == 0 {
+            let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "unknown error"
+            g_clear_error(&error)
+            throw ServerError(message: "cannot use the TLS certificate \(tls.certificate) with the key \(tls.key): \(message)")
+        }
         let bound = portal_emu_server_listen_loopback(server, guint(port), &error)
         if bound == 0 {
             let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "unknown error"
             g_clear_error(&error)
             throw ServerError(message: "cannot listen on 127.0.0.1:\(port): \(message)")
         }
-        emulator.baseURL = "http://127.0.0.1:\(bound)"
+        emulator.baseURL = "\(tls == nil ? "http" : "https")://127.0.0.1:\(bound)"
         return UInt16(bound)
     }
 
@@ -42,21 +48,28 @@ final class SoupServerHost {
             write(response, to: message)
         case .drop:
             portal_emu_message_drop(message)
-        case .hold(let seconds, let respond):
-            let box = Unmanaged.passRetained(HoldBox(respond: respond, host: self)).toOpaque()
-            portal_emu_message_hold(message, guint(seconds), { message, userData in
+        case .hold(let seconds, let respond, let abandoned):
+            let box = Unmanaged.passRetained(HoldBox(respond: respond, abandoned: abandoned, host: self)).toOpaque()
+            // Called exactly once, so the box is released exactly once.
+            portal_emu_message_hold(message, guint(seconds), { message, clientGone, userData in
                 guard let message, let userData else { return }
                 let box = Unmanaged<HoldBox>.fromOpaque(userData).takeRetainedValue()
-                box.host.write(box.respond(), to: message)
+                if clientGone != 0 {
+                    box.abandoned()
+                } else {
+                    box.host.write(box.respond(), to: message)
+                }
             }, box)
         }
     }
 
     private final class HoldBox {
         let respond: () -> EmulatorResponse
+        let abandoned: () -> Void
         let host: SoupServerHost
-        init(respond: @escaping () -> EmulatorResponse, host: SoupServerHost) {
+        init(respond: @escaping () -> EmulatorResponse, abandoned: @escaping () -> Void, host: SoupServerHost) {
             self.respond = respond
+            self.abandoned = abandoned
             self.host = host
         }
     }

@@ -1,13 +1,7 @@
-import Foundation
 import PortalAuth
+import PortalAuthGNOME
 
 /// The cores' log lines (which never hold a secret) on stderr, when PORTAL_DEBUG is set.
-struct DebugLog: AuthLogger {
-    static func ifRequested() -> (any AuthLogger)? {
-        ProcessInfo.processInfo.environment["PORTAL_DEBUG"] == nil ? nil : DebugLog()
-    }
-
-    func log(_ message: String) {
-        FileHandle.standardError.write(Data("portal-sign-in: \(message)\n".utf8))
-    }
+enum DebugLog {
+    static func ifRequested() -> (any AuthLogger)? { StandardErrorLog.ifRequested(program: "portal-sign-in") }
 }

@@ -9,7 +9,7 @@ import SignInFlow
 @MainActor
 final class PortalAccountService: AccountService {
     private let configuration: PortalConfiguration
-    private let transport = SoupTransport()
+    private let transport: SoupTransport
     private let inbox = RedirectInbox()
     private let browser = RememberingBrowser(GioBrowserLauncher())
     private let schemeHandler = SchemeHandler()
@@ -30,13 +30,15 @@ final class PortalAccountService: AccountService {
 
     /// Configuration from the environment (PORTAL_API_HOST, …), then GSettings, then the defaults.
     static func makeDefault() -> PortalAccountService {
-        let configuration = PortalConfiguration.resolve(flags: [:], environment: ProcessInfo.processInfo.environment,
-                                                        settings: SettingsLocation.read())
-        return PortalAccountService(configuration: configuration)
+        let environment = ProcessInfo.processInfo.environment, settings = SettingsLocation.read()
+        return PortalAccountService(
+            configuration: PortalConfiguration.resolve(flags: [:], environment: environment, settings: settings),
+            transport: TransportConfiguration.resolve(flags: [:], environment: environment, settings: settings))
     }
 
-    init(configuration: PortalConfiguration) {
+    init(configuration: PortalConfiguration, transport: TransportConfiguration = TransportConfiguration()) {
         self.configuration = configuration
+        self.transport = SoupTransport(configuration: transport)
         do {
             let auth = try PortalAuth(
                 authEnvironmentId: configuration.authEnvironmentId, redirectUrl: configuration.redirectUrl,
@@ -44,7 +46,7 @@ final class PortalAccountService: AccountService {
                 magicLink: MagicLinkConfig(fromEmail: configuration.magicLinkFromEmail,
                                            templateId: configuration.magicLinkTemplateId),
                 isAccountAbstracted: configuration.isAccountAbstracted,
-                transport: transport, sessionStore: KeyringSessionStore(sessionKey: configuration.sessionKey),
+                transport: self.transport, sessionStore: KeyringSessionStore(sessionKey: configuration.sessionKey),
                 browser: browser, redirects: inbox, logger: DebugLog.ifRequested(),
                 pendingSignIns: PendingSignInFile(authEnvironmentId: configuration.authEnvironmentId))
             // Always offer the provider's account chooser: after signing out, another account is one click away.

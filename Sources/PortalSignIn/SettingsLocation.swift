@@ -19,7 +19,7 @@ enum SettingsLocation {
     static let stringKeys = ["backend", "api-host", "auth-environment-id", "redirect-url",
                              TurnkeyConfiguration.SettingsKey.authProxyUrl, TurnkeyConfiguration.SettingsKey.authProxyConfigId,
                              TurnkeyConfiguration.SettingsKey.apiUrl, TurnkeyConfiguration.SettingsKey.organizationId,
-                             TurnkeyConfiguration.SettingsKey.sessionKey]
+                             TurnkeyConfiguration.SettingsKey.sessionKey, TransportConfiguration.caFileSettingsKey]
 
     /// The app's string settings (`stringKeys`) and "account-abstracted" as "true"/"false";
     /// empty when the schema is not installed (GSettings would abort on a missing schema).

@@ -37,16 +37,19 @@ final class TurnkeyAccountService: AccountService {
 
     /// Configuration from the environment (TURNKEY_AUTH_PROXY_URL, …), then GSettings, then the emulator's.
     static func makeDefault() -> TurnkeyAccountService {
-        let environment = ProcessInfo.processInfo.environment
-        let configuration = TurnkeyConfiguration.resolve(flags: [:], environment: environment, settings: SettingsLocation.read())
-        return TurnkeyAccountService(configuration: configuration, refreshPolicy: RefreshPolicy(environment: environment))
+        let environment = ProcessInfo.processInfo.environment, settings = SettingsLocation.read()
+        let configuration = TurnkeyConfiguration.resolve(flags: [:], environment: environment, settings: settings)
+        return TurnkeyAccountService(configuration: configuration, refreshPolicy: RefreshPolicy(environment: environment),
+                                     transport: TransportConfiguration.resolve(flags: [:], environment: environment, settings: settings))
     }
 
-    init(configuration: TurnkeyConfiguration, refreshPolicy: RefreshPolicy) {
+    /// `transport`: the extra CA file and the request deadline, shared with the Portal backend.
+    init(configuration: TurnkeyConfiguration, refreshPolicy: RefreshPolicy, transport: TransportConfiguration = TransportConfiguration()) {
         self.configuration = configuration
         self.refreshPolicy = refreshPolicy
         do {
-            auth = try TurnkeyAuthFactory.make(configuration, logger: DebugLog.ifRequested())
+            auth = try TurnkeyAuthFactory.make(configuration, logger: DebugLog.ifRequested(),
+                                               transport: SoupTransport(configuration: transport))
             setupError = nil
         } catch {
             auth = nil

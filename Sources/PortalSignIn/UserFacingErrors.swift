@@ -103,6 +103,8 @@ enum UserFacingErrors {
             return UserFacingError(message: tr("The sign-in service did not answer in time. Try again in a moment."), nextStep: .tryAgain)
         case .cancelled:
             return UserFacingError(message: "", nextStep: .dismiss, kind: .cancelled)
+        case .caFileUnreadable:
+            return UserFacingError(message: tr("The file of extra certificate authorities could not be read, so nothing was sent. Check its path in the settings."), nextStep: .dismiss)
         default:
             switch service {
             case .portal:

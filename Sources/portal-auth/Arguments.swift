@@ -10,6 +10,7 @@ struct Invocation {
         case verifyTotp(code: String, userJwt: String)
         case sendMagicLink(email: String)
         case session
+        case client
         case signOut
     }
 
@@ -22,7 +23,7 @@ struct Invocation {
 
 enum Arguments {
     /// Options that take a value and feed the configuration.
-    static let configurationOptions = ["api-host", "environment-id", "redirect-url", "session-key"]
+    static let configurationOptions = ["api-host", "environment-id", "redirect-url", "session-key", "ca-file"]
 
     /// Options may come before or after the command, as `--name value` or `--name=value`.
     static func parse(_ arguments: [String]) throws -> Invocation {
@@ -108,6 +109,9 @@ enum Arguments {
         case "session":
             try expectCount(rest, 0, name)
             return .session
+        case "client":
+            try expectCount(rest, 0, name)
+            return .client
         case "sign-out":
             try expectCount(rest, 0, name)
             return .signOut

@@ -1,9 +1,13 @@
 import Foundation
 import PortalAuth
+import PortalAuthGNOME
 
 /// Runs one command against a `PortalAuth` and prints its result lines. Returns the exit status.
 struct Commands {
     let auth: PortalAuth
+    /// For `client`, which calls Portal with the stored session.
+    let configuration: PortalConfiguration
+    let transport: any HTTPTransport
 
     func run(_ command: Invocation.Command) async -> ExitCode {
         switch command {
@@ -47,6 +51,8 @@ struct Commands {
         case .session:
             let session = try await auth.restoreSession()
             Output.line([("session", session.map { .object([("endUserId", .string($0.endUserId))]) } ?? .null)])
+        case .client:
+            try await printClient()
         case .signOut:
             try await auth.clearPersistedSession()
             Output.line([("signedOut", .bool(true))])
@@ -54,6 +60,26 @@ struct Commands {
             preconditionFailure("help is printed before any PortalAuth exists; handle-redirect is handled in run(_:)")
         }
         return .success
+    }
+
+    /// `GET clients/me` with the stored session. A session Portal no longer accepts is forgotten,
+    /// as the app does, so the next command does not try it again.
+    private func printClient() async throws {
+        guard let session = try await auth.restoreSession() else {
+            Output.line([("client", .null)])
+            return
+        }
+        let client = try PortalClient(session: session, apiHost: configuration.apiHost,
+                                      authEnvironmentId: configuration.authEnvironmentId, transport: transport)
+        let info: ClientInfo
+        do {
+            info = try await client.getClient()
+        } catch PortalRequestsError.unauthorized(let path) {
+            try await auth.clearPersistedSession()
+            throw PortalRequestsError.unauthorized(path: path)
+        }
+        Output.line([("client", .object([("id", .string(info.id)), ("endUserId", .optional(info.endUserId)),
+                                         ("isAccountAbstracted", .optional(info.isAccountAbstracted))]))])
     }
 
     private func handleRedirect(_ url: String) async throws -> ExitCode {

@@ -15,7 +15,9 @@ enum Help {
                                    Finish a sign-in that needs a two-factor code, with
                                    the userJwt read on stdin (recommended, as above)
       send-magic-link EMAIL        Email a sign-in link
-      session                      The stored session's end user, or null
+      session                      The stored session's end user, or null (the keyring only)
+      client                       The stored session's client at Portal (GET clients/me), or
+                                   null; a session Portal no longer accepts is forgotten
       sign-out                     Forget the stored session
       turnkey COMMAND              Turnkey's social logins (portal-auth turnkey --help)
 
@@ -24,7 +26,12 @@ enum Help {
       --environment-id ID          PORTAL_AUTH_ENVIRONMENT_ID (default local-dev)
       --redirect-url URL           PORTAL_REDIRECT_URL (default io.github.portalauth.signin://auth/callback)
       --session-key KEY            PORTAL_SESSION_KEY (default "default"): keeps several sessions apart
+      --ca-file FILE               PORTAL_CA_FILE: PEM certificate authorities trusted in addition to
+                                   the system's, for a self-hosted or company backend
       -h, --help                   Show this help
+
+    PORTAL_HTTP_TIMEOUT_SECONDS (default 30) bounds each request as a whole; PORTAL_DEBUG=1 logs
+    what the client does on stderr (never a secret).
 
     Redirect URLs and user JWTs are secrets: pass them on stdin with -, never on the command line.
 
@@ -63,6 +70,8 @@ enum Help {
       --api-url URL                TURNKEY_API_URL (default http://127.0.0.1:8790/turnkey/api)
       --organization-id ID         TURNKEY_ORGANIZATION_ID (default: the Auth Proxy's)
       --session-key KEY            TURNKEY_SESSION_KEY (default "default")
+      --ca-file FILE               PORTAL_CA_FILE: PEM certificate authorities trusted in addition to
+                                   the system's (shared with the Portal commands)
       -h, --help                   Show this help
 
     With an Auth Proxy on 127.0.0.1 or localhost (the emulator), the origin page and the Discord and X

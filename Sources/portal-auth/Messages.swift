@@ -48,6 +48,8 @@ enum Messages {
                 + "and that every enabled provider has its credentials in the Portal dashboard."
         case .unauthorized(let path) where path == PortalWire.Path.clientsMe:
             return "Portal no longer accepts this session (401). Sign in again."
+        case .unauthorized(let path) where path == PortalWire.Path.totpValidations:
+            return "Portal did not accept the code (401): it is wrong or was already used, or the two-factor step has expired. Enter the current code from your authenticator app, or start the sign-in again."
         case .unauthorized:
             return "Portal refused the sign-in (401): the link may have expired or been used already, or it was issued for another auth environment. Start a new sign-in."
         case .clientError(let status, let detail):
@@ -89,6 +91,8 @@ enum Messages {
         case .untrustedCertificate:
             return "The connection to \(host) is not trusted (\(Terminal.clean(error.detail))): its certificate is unknown, expired or for another host. Nothing was sent. If this is your own server, add its CA with --ca-file."
         case .responseTooLarge: return "\(host) sent an answer too large to be a sign-in response. Check the API host setting."
+        case .caFileUnreadable:
+            return "The extra CA file could not be read (\(Terminal.clean(error.detail))), so nothing was sent to \(host). Check --ca-file or PORTAL_CA_FILE."
         case .invalidRequest: return "The request to \(host) could not be built, so nothing was sent. Check the API host setting."
         case .other: return "The request to \(host) failed (\(Terminal.clean(error.detail))). Try again."
         }

@@ -22,10 +22,10 @@ struct TurnkeyInvocation {
 }
 
 enum TurnkeyArguments {
-    static let configurationOptions: Set<String> = ["auth-proxy-url", "auth-proxy-config-id", "api-url", "organization-id"]
+    static let configurationOptions: Set<String> = ["auth-proxy-url", "auth-proxy-config-id", "api-url", "organization-id", "ca-file"]
     /// Options that take a value, and the commands each belongs to (nil: every command).
     static let valueOptions: [String: Set<String>?] = [
-        "auth-proxy-url": nil, "auth-proxy-config-id": nil, "api-url": nil, "organization-id": nil,
+        "auth-proxy-url": nil, "auth-proxy-config-id": nil, "api-url": nil, "organization-id": nil, "ca-file": nil,
         "session-key": ["handle-redirect", "complete-oauth", "session", "whoami", "refresh", "sign-out"],
         "client-id": ["login-url"], "state": ["login-url"],
         "oidc-token": ["complete-oauth"], "public-key": ["complete-oauth"], "provider-name": ["complete-oauth"],

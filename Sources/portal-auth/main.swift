@@ -22,11 +22,13 @@ func exitStatus() -> ExitCode {
         print(Help.text)
         return .success
     }
-    let configuration = PortalConfiguration.resolve(flags: invocation.flags,
-                                                     environment: ProcessInfo.processInfo.environment, settings: [:])
+    let environment = ProcessInfo.processInfo.environment
+    let configuration = PortalConfiguration.resolve(flags: invocation.flags, environment: environment, settings: [:])
+    let transport = SoupTransport(configuration: .resolve(flags: invocation.flags, environment: environment, settings: [:]))
     do {
-        let auth = try PortalAuthFactory.make(configuration)
-        return try MainLoopBridge.run { await Commands(auth: auth).run(invocation.command) }
+        let auth = try PortalAuthFactory.make(configuration, logger: StandardErrorLog.ifRequested(program: "portal-auth"), transport: transport)
+        let commands = Commands(auth: auth, configuration: configuration, transport: transport)
+        return try MainLoopBridge.run { await commands.run(invocation.command) }
     } catch {
         let report = ErrorReport(error)
         report.emit()
@@ -48,10 +50,11 @@ func turnkeyExitStatus(_ arguments: [String]) -> ExitCode {
         print(Help.turnkey)
         return .success
     }
-    let configuration = TurnkeyConfiguration.resolve(flags: invocation.flags, environment: ProcessInfo.processInfo.environment,
-                                                     settings: [:])
+    let environment = ProcessInfo.processInfo.environment
+    let configuration = TurnkeyConfiguration.resolve(flags: invocation.flags, environment: environment, settings: [:])
+    let transport = SoupTransport(configuration: .resolve(flags: invocation.flags, environment: environment, settings: [:]))
     do {
-        let auth = try TurnkeyAuthFactory.make(configuration)
+        let auth = try TurnkeyAuthFactory.make(configuration, logger: StandardErrorLog.ifRequested(program: "portal-auth"), transport: transport)
         return try MainLoopBridge.run { await TurnkeyCommands(auth: auth).run(invocation.command) }
     } catch {
         let report = ErrorReport(error)

@@ -10,6 +10,13 @@ struct QueryStringTests {
         #expect(query("app://cb?token=first&token=second")["token"] == "second")
     }
 
+    @Test func onlyTheFirstEqualsSeparatesNameAndValue() {
+        // Base64 padding and nested pairs stay in the value.
+        let parameters = query("app://cb?token=pg_ab==&state=a=b")
+        #expect(parameters["token"] == "pg_ab==")
+        #expect(parameters["state"] == "a=b")
+    }
+
     @Test func plusIsASpaceAndEscapesDecode() {
         let parameters = query("app://cb?error=oauth+failed%21&n=%C3%A9")
         #expect(parameters["error"] == "oauth failed!")

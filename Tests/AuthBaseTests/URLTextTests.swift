@@ -25,6 +25,21 @@ struct URLTextTests {
         #expect(url.queryParameters.isEmpty)
     }
 
+    @Test func theFragmentStartsAtTheFirstHash() {
+        // Everything after the first # is fragment, a later "#" and "?token=" included: never a query.
+        let url = URLText("app://auth/callback#a?token=x#b")
+        #expect(url.fragment.map(url.text) == "a?token=x#b")
+        #expect(url.query == nil)
+        #expect(url.queryParameters.isEmpty)
+    }
+
+    @Test func theAuthorityEndsAtTheFirstSlash() {
+        let url = URLText("App://Host/Auth/CallBack")
+        #expect(url.authority.map(url.text) == "Host")
+        #expect(url.text(url.path) == "/Auth/CallBack")
+        #expect(url.normalizedTarget == Array("app://host/Auth/CallBack".utf8))
+    }
+
     @Test func normalisationLowercasesSchemeAndAuthorityOnly() {
         #expect(URLText("IO.GitHub.PortalAuth.SignIn://AUTH/CallBack/?a=b#c").normalizedTarget
                 == Array("io.github.portalauth.signin://auth/CallBack".utf8))
@@ -52,6 +67,14 @@ struct URLTextTests {
             let once = URLText(text).normalizedTarget
             #expect(URLText(bytes: once).normalizedTarget == once)
         }
+    }
+
+    @Test func whitespaceBeforeATrailingSlashIsTrimmedToo() {
+        // Found by the fuzzer: "x \r/" normalised to "x \r", which normalises again to "x".
+        let url = URLText("app://auth/callback \r/")
+        #expect(url.normalizedTarget == Array("app://auth/callback".utf8))
+        #expect(URLText(bytes: url.normalizedTarget).normalizedTarget == url.normalizedTarget)
+        #expect(URLText("\t\t\t\0\0\0auth0\r/").normalizedTarget == Array("\0\0\0auth0".utf8))
     }
 
     @Test func schemeNeedsALeadingLetter() {

@@ -72,3 +72,14 @@ public func eventually(_ condition: () -> Bool) async -> Bool {
     }
     return condition()
 }
+
+/// Polls an asynchronous `condition` (a request to the emulator, say) every 50 ms for up to
+/// `timeout` seconds; true as soon as it holds.
+public func eventually(timeout: TimeInterval, _ condition: () async -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(nanoseconds: 50_000_000)
+    }
+    return await condition()
+}

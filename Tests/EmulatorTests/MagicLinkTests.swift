@@ -43,7 +43,10 @@ final class MagicLinkTests: EmulatorSuite {
         let token = EmulatorClient.AuthorizeURLs.query(try await client.outbox().last?["link"] as? String ?? "")["token"] ?? ""
         let magic = try await client.exchange(token, path: "/api/v3/auth/magic-links/validations").data ?? [:]
         let google = try await client.exchange(try await client.googleGrant(email: "alice@example.com")).data ?? [:]
-        #expect(magic["endUserId"] as? String == google["endUserId"] as? String)
+        // Both exchanges must have worked: two failed ones would compare nil with nil.
+        let magicUser = try #require(magic["endUserId"] as? String, "the magic link did not sign in")
+        let googleUser = try #require(google["endUserId"] as? String, "the Google grant did not sign in")
+        #expect(magicUser == googleUser)
     }
 
     @Test func refusesBadInputWithTheRightStatus() async throws {

@@ -57,6 +57,13 @@ final class ServerTests: EmulatorSuite {
     @Test(.enabled(if: HostAddresses.nonLoopbackIPv4 != nil, "the machine has no address besides loopback"))
     func isNotReachableOnTheMachinesOtherAddresses() async throws {
         let address = try #require(HostAddresses.nonLoopbackIPv4)
+        // Positive control: something listening on that address is reachable from here, so a
+        // failure below is the emulator not listening there, not the address being unusable.
+        let listener = try CannedHTTPServer(status: "204 No Content", body: "", address: address)
+        defer { listener.stop() }
+        let reachable = try await EmulatorClient(baseURL: listener.baseURL).get("/", timeout: 5)
+        #expect(reachable.status == 204)
+
         let outside = EmulatorClient(baseURL: URL(string: "http://\(address):\(emulator.port)")!)
         await #expect(throws: EmulatorClient.TransportFailure.self) {
             _ = try await outside.get("/api/v3/auth/methods", timeout: 2)
@@ -186,11 +193,16 @@ struct CommandLineTests {
         let builtIn = try EmulatorProcess()
         defer { builtIn.stop() }
         let builtInState = try await EmulatorClient(baseURL: builtIn.baseURL).state()
-        let environments = state["environments"] as? [[String: Any]] ?? []
-        let builtInEnvironments = builtInState["environments"] as? [[String: Any]] ?? []
-        #expect(environments.first?["redirectUrls"] as? [String] == builtInEnvironments.first?["redirectUrls"] as? [String])
-        #expect(environments.first?["authMethods"] as? [String] == builtInEnvironments.first?["authMethods"] as? [String])
-        #expect(environments.first?["accountAbstraction"] as? Bool == builtInEnvironments.first?["accountAbstraction"] as? Bool)
+        // Each side read first: two missing values would compare equal.
+        let shipped = try #require((state["environments"] as? [[String: Any]])?.first, "the example config has no environment")
+        let original = try #require((builtInState["environments"] as? [[String: Any]])?.first, "the built-in config has no environment")
+        let exampleRedirects = try #require(shipped["redirectUrls"] as? [String])
+        #expect(!exampleRedirects.isEmpty)
+        #expect(exampleRedirects == original["redirectUrls"] as? [String])
+        let exampleMethods = try #require(shipped["authMethods"] as? [String])
+        #expect(exampleMethods == original["authMethods"] as? [String])
+        let exampleAbstraction = try #require(shipped["accountAbstraction"] as? Bool)
+        #expect(exampleAbstraction == original["accountAbstraction"] as? Bool)
     }
 
     @Test func aConfiguredEnvironmentAnswersWithItsOwnMethods() async throws {

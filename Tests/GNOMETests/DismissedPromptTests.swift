@@ -41,7 +41,7 @@ extension GNOMEIntegration {
             #expect(result.last["error"] as? String == "sessionStorageFailure")
             expectUnlockAdvice(result.last["message"] as? String ?? "")
             #expect(!result.lines.contains { $0["result"] as? String == "authenticated" })
-            #expect(LoginKeyring.isLocked, "a dismissed prompt leaves the keyring locked")
+            #expect(try LoginKeyring.isLocked, "a dismissed prompt leaves the keyring locked")
 
             prompter.stop()
             try LoginKeyring.unlock()
@@ -86,7 +86,7 @@ extension GNOMEIntegration {
 
             try await store.save("kept-after-unlock", authEnvironmentId: "local-dev")
             #expect(prompter.promptsShown.contains("password"), "the daemon must have asked for the keyring password")
-            #expect(!LoginKeyring.isLocked, "the prompter's password unlocked the keyring")
+            #expect(try !LoginKeyring.isLocked, "the prompter's password unlocked the keyring")
             let kept = SecretTool.lookup(authEnvironmentId: "local-dev", sessionKey: "answered-prompt-test") == "kept-after-unlock"
             #expect(kept, "the saved value must be in the keyring")
 

@@ -1,3 +1,4 @@
+import AuthTestSupport
 import Foundation
 import PortalAuth
 import PortalAuthGNOME
@@ -94,19 +95,73 @@ extension GNOMEIntegration {
             #expect(!mentionsRequest)
         }
 
-        @Test func cancellingTheTaskCancelsTheRequest() async throws {
-            try await emulator.fault(path: "/api/v3/auth/methods", kind: "hang", seconds: 8)
-            let url = methodsURL
-            let started = Date()
-            let task = Task {
-                try await SoupTransport().send(HTTPRequest(method: "GET", url: url,
-                                                           headers: ["x-portal-auth-environment-id": "local-dev"]))
-            }
-            try await Task.sleep(nanoseconds: 300_000_000)
+        @Test func cancellingTheTaskCancelsTheRequestInFlight() async throws {
+            // A server that has the request and answers only after 20 s.
+            let server = try CannedHTTPServer(body: "{}", trickle: (bytes: 4096, interval: 20))
+            defer { server.stop() }
+            let url = server.baseURL.appendingPathComponent("slow")
+            let task = Task { try await SoupTransport().send(HTTPRequest(method: "GET", url: url)) }
+            // Cancelled only once the request is known to have arrived, so it was in flight.
+            let arrived = await eventually(timeout: 10) { server.requestsReceived == 1 }
+            try #require(arrived, "the request never reached the server")
+            let cancelled = Date()
             task.cancel()
             let error = await transportError { try await task.value }
             #expect(error?.kind == .cancelled)
-            #expect(Date().timeIntervalSince(started) < 5)
+            #expect(Date().timeIntervalSince(cancelled) < 2, "the cancelled request still waited for the server")
+        }
+
+        // MARK: bounded I/O
+
+        @Test func aTrickledAnswerStopsAtTheDeadlineThoughNoReadTimesOut() async throws {
+            // One byte every 0.3 s: no single read waits long, the whole answer would take minutes.
+            let slow = try CannedHTTPServer(body: String(repeating: "x", count: 500), trickle: (bytes: 1, interval: 0.3))
+            defer { slow.stop() }
+            let started = Date()
+            let error = await transportError {
+                try await SoupTransport(timeoutSeconds: 2).send(HTTPRequest(method: "GET", url: slow.baseURL))
+            }
+            #expect(error?.kind == .timedOut)
+            let took = Date().timeIntervalSince(started)
+            #expect(took >= 1.9 && took < 4, "took \(took) s, the deadline is 2 s")
+
+            // Positive control: a trickled answer that fits in the deadline arrives whole.
+            let quick = try CannedHTTPServer(body: #"{"ok":true}"#, trickle: (bytes: 16, interval: 0.05))
+            defer { quick.stop() }
+            let response = try await SoupTransport(timeoutSeconds: 2).send(HTTPRequest(method: "GET", url: quick.baseURL))
+            #expect(response.status == 200)
+            #expect(response.body == Data(#"{"ok":true}"#.utf8))
+        }
+
+        @Test func anAnswerLargerThanTheCapIsRefusedWithoutReadingItAll() async throws {
+            let cap = 64 * 1024
+            let transport = SoupTransport(configuration: TransportConfiguration(maxResponseBytes: cap))
+            // Positive control: just under the cap arrives whole.
+            let fits = try CannedHTTPServer(body: String(repeating: "a", count: cap))
+            defer { fits.stop() }
+            #expect(try await transport.send(HTTPRequest(method: "GET", url: fits.baseURL)).body.count == cap)
+
+            let declared = try CannedHTTPServer(body: "{}", headers: ["Content-Length: 99999999"])
+            defer { declared.stop() }
+            #expect(await transportError { try await transport.send(HTTPRequest(method: "GET", url: declared.baseURL)) }?.kind
+                    == .responseTooLarge)
+
+            // No length declared (the body ends when the connection does): stopped while reading.
+            let endless = try CannedHTTPServer(body: String(repeating: "b", count: 4 * cap), headers: ["X-Length: none"],
+                                               declareLength: false)
+            defer { endless.stop() }
+            #expect(await transportError { try await transport.send(HTTPRequest(method: "GET", url: endless.baseURL)) }?.kind
+                    == .responseTooLarge)
+        }
+
+        @Test func anUnreadableCAFileSendsNothing() async throws {
+            let server = try CannedHTTPServer(body: "{}")
+            defer { server.stop() }
+            let transport = SoupTransport(configuration: TransportConfiguration(caFile: TestScratch.directory + "/no-such-ca.pem"))
+            let error = await transportError { try await transport.send(HTTPRequest(method: "GET", url: server.baseURL)) }
+            #expect(error?.kind == .caFileUnreadable)
+            #expect(error?.detail.contains("no-such-ca.pem") == true)
+            #expect(server.requestsReceived == 0)
         }
 
         private func authorizeURL() async throws -> URL {

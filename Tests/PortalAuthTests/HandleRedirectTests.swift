@@ -31,6 +31,35 @@ struct HandleRedirectTests {
         #expect(f.transport.paths == ["/api/v3/auth/oauth/tokens"])
     }
 
+    /// The bound counts UTF-16 code units, as Portal's other SDKs do: not bytes, not Characters,
+    /// not Unicode scalars. Each URL here is on the right side of the bound by one count and on the
+    /// wrong side by another.
+    static let boundaryURLs: [String: (url: String, processed: Bool)] = {
+        let base = Fixture.redirect() + "&pad="
+        // "é" is one unit but two bytes: 8192 units, 8292 bytes.
+        let twoByte = base + String(repeating: "\u{E9}", count: 100)
+        let exactly = twoByte + String(repeating: "a", count: 8192 - twoByte.utf16.count)
+        // An emoji is two units but one Character and one scalar: 8193 units, 8192 Characters.
+        let emoji = base + "\u{1F600}"
+        let over = emoji + String(repeating: "a", count: 8193 - emoji.utf16.count)
+        // "e" + U+0301 is two units and two scalars but one Character: 8193 units, fewer Characters.
+        let combining = base + String(repeating: "e\u{301}", count: 10)
+        let overByMarks = combining + String(repeating: "a", count: 8193 - combining.utf16.count)
+        return ["8192 units, 8292 bytes": (exactly, true), "8193 units, 8192 characters": (over, false),
+                "8193 units, 8183 characters": (overByMarks, false)]
+    }()
+
+    @Test(arguments: ["8192 units, 8292 bytes", "8193 units, 8192 characters", "8193 units, 8183 characters"])
+    func theBoundCountsUTF16Units(label: String) async throws {
+        let (url, processed) = try #require(Self.boundaryURLs[label])
+        #expect(url.utf16.count == (processed ? 8192 : 8193))
+        let f = try Fixture()
+        f.transport.reply(Wire.session())
+        #expect((f.auth.incomingRedirect(url) != nil) == processed)
+        #expect((try await f.auth.handleRedirect(url) != nil) == processed)
+        #expect(f.transport.requests.count == (processed ? 1 : 0))
+    }
+
     @Test func urlForAnotherRedirectReturnsNil() async throws {
         let f = try Fixture()
         #expect(try await f.auth.handleRedirect("other.app://auth/callback?token=\(Secrets.grant)&login_type=GOOGLE") == nil)
@@ -102,6 +131,16 @@ struct HandleRedirectTests {
     func unknownMarkerReturnsNil(marker: String) async throws {
         let f = try Fixture()
         #expect(try await f.auth.handleRedirect("\(Fixture.redirectUrl)?token=\(Secrets.grant)&\(marker)") == nil)
+        #expect(f.transport.requests.isEmpty)
+    }
+
+    @Test(arguments: ["authMethod=EMAIL_MAGIC_LIN%E2%84%AA", "authMethod=EMAIL_MAGIC_LIN\u{212A}", "login_type=GOOGLE%CC%81"])
+    func markersCompareByteForByte(marker: String) async throws {
+        // Found by the fuzzer: U+212A KELVIN SIGN is canonically equivalent to "K", and Swift's == agreed.
+        let f = try Fixture()
+        let url = "\(Fixture.redirectUrl)?token=\(Secrets.grant)&\(marker)"
+        #expect(f.auth.incomingRedirect(url) == nil)
+        #expect(try await f.auth.handleRedirect(url) == nil)
         #expect(f.transport.requests.isEmpty)
     }
 

@@ -67,24 +67,30 @@ struct PortalClientTests {
     @Test func lateSubscriberToAnInvalidatedSessionGetsOneCall() async throws {
         let transport = ScriptedTransport()
         transport.reply(401, Wire.error401)
-        let client = try makeClient(transport, session())
-        _ = try? await client.getClient()
+        let session = session()
+        let client = try makeClient(transport, session)
+        // The 401 really arrived and ended the session (not some other failure).
+        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.clientsMe)) { try await client.getClient() }
+        #expect(session.isInvalidated)
         let calls = Box(0)
         client.onSessionInvalidated { calls.withLock { $0 += 1 } }
         #expect(calls.current == 1)
-        _ = try? await client.getClient()
+        await #expect(throws: PortalCredentialError.sessionInvalidated) { try await client.getClient() }
+        #expect(transport.requests.count == 1, "an ended session was sent again")
         #expect(calls.current == 1)
     }
 
     @Test func cancelledSubscriptionIsNotCalledAndCancelIsIdempotent() async throws {
         let transport = ScriptedTransport()
         transport.reply(401, Wire.error401)
-        let client = try makeClient(transport, session())
+        let session = session()
+        let client = try makeClient(transport, session)
         let calls = Box(0)
         let subscription = client.onSessionInvalidated { calls.withLock { $0 += 1 } }
         subscription.cancel()
         subscription.cancel()
-        _ = try? await client.getClient()
+        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.clientsMe)) { try await client.getClient() }
+        #expect(session.isInvalidated, "the 401 must have ended the session, or the listener had nothing to miss")
         #expect(calls.current == 0)
     }
 

@@ -92,6 +92,24 @@ struct ReplaySlotTests {
         #expect(f.transport.requests.count == 1)
     }
 
+    @Test func aWrongCodeLeavesTheGrantReplayingTheSameTotpStep() async throws {
+        let f = try Fixture()
+        f.transport.reply(Wire.totpStep())
+        f.transport.reply(401, Wire.error401)
+        let step = try #require(try await f.auth.handleRedirect(Fixture.redirect())?.totpStep)
+        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.totpValidations)) {
+            try await f.auth.verifyTotp("000000", userJwt: step.userJwt)
+        }
+        // The redirect delivered again (the person clicked the link once more) shows the code step
+        // again, from the slot: the grant is not sent a second time.
+        let again = try #require(try await f.auth.handleRedirect(Fixture.redirect())?.totpStep)
+        let same = again.userJwt == step.userJwt
+        #expect(same, "the replayed step carries another userJwt")
+        #expect(f.auth.incomingRedirect(Fixture.redirect())?.isRepeat == true)
+        #expect(f.transport.paths == ["/api/v3/auth/oauth/tokens", "/api/v3/auth/totps/validations"])
+        #expect(f.store.saveCount == 0)
+    }
+
     @Test func afterVerifyTotpTheSameGrantReplaysAsAuthenticated() async throws {
         let f = try Fixture()
         f.transport.reply(Wire.totpStep())

@@ -46,6 +46,14 @@ struct ResponseMappingTests {
         }
     }
 
+    @Test func a429IsRateLimitedOnEveryEndpointWithItsRetryAfter() async throws {
+        let f = try Fixture()
+        f.transport.enqueue(.response(HTTPResponse(status: 429, headers: ["Retry-After": "42"], body: Data(#"{"error":"slow down"}"#.utf8))))
+        await #expect(throws: PortalAuthError.rateLimited(retryAfterSeconds: 42)) { try await f.auth.getMethods() }
+        f.transport.reply(429, "")
+        await #expect(throws: PortalAuthError.rateLimited(retryAfterSeconds: nil)) { try await f.auth.handleRedirect(Fixture.redirect()) }
+    }
+
     @Test func transportErrorsAreRethrownUnchanged() async throws {
         let f = try Fixture()
         let error = TransportError(.cannotConnect, host: "127.0.0.1", detail: "Connection refused")

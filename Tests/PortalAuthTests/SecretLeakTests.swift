@@ -9,7 +9,17 @@ struct SecretLeakTests {
     private func texts(of error: any Error) -> [String] {
         var all = [String(describing: error), error.localizedDescription, "\(error)"]
         if let localized = (error as? any LocalizedError)?.errorDescription { all.append(localized) }
+        // The facts themselves, not only the description: the CLI and the app show some of them
+        // (authenticationFailed's reason) in their own words.
+        all += facts(of: error)
         return all
+    }
+
+    /// The associated values of an error case, however deeply nested, as text.
+    private func facts(of value: Any) -> [String] {
+        Mirror(reflecting: value).children.flatMap { child in
+            [String(describing: child.value)] + facts(of: child.value)
+        }
     }
 
     /// Runs `body`, which must throw, and checks every text of the error.

@@ -103,6 +103,24 @@ struct VerifyTotpTests {
         #expect(f.transport.requests.count == 3)
     }
 
+    @Test func aSessionSavedSinceDropsAnOlderPendingTotpSave() async throws {
+        let f = try Fixture()
+        f.transport.reply(Wire.totpAccepted())
+        f.store.failNextSave()
+        await #expect(throws: PortalAuthError.self) { try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt) }
+        // A newer sign-in, by redirect, saves its session.
+        f.transport.reply(Wire.session(token: Secrets.otherSessionToken))
+        _ = try await f.auth.handleRedirect(Fixture.redirect())
+        // The older accepted code no longer finishes its save: the JWT goes to Portal again, which retired it.
+        f.transport.reply(401, Wire.error401)
+        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.totpValidations)) {
+            try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt)
+        }
+        let newer = f.store.stored() == Fixture.storedSecret(token: Secrets.otherSessionToken)
+        #expect(newer, "an older pending TOTP save overwrote the newer session")
+        #expect(f.transport.requests.count == 3)
+    }
+
     @Test func pendingSaveOfAnInvalidatedSessionIsUnauthorized() async throws {
         let f = try Fixture()
         f.transport.reply(Wire.totpAccepted())

@@ -18,6 +18,21 @@ struct HandleRedirectTests {
         #expect(f.pending.items.operations.isEmpty, "not even a lookup")
     }
 
+    /// The bound counts UTF-16 units, as PortalAuth's does: 8192 units of two-byte characters (8292
+    /// bytes) are still a callback (one with a state nobody started), 8193 units in 8192 Characters are not.
+    @Test func theLengthBoundCountsUTF16Units() async throws {
+        let f = try Fixture()
+        let base = Fixture.appRedirect + "?error=denied&state=unknown&pad=" + String(repeating: "\u{E9}", count: 100)
+        let exactly = base + String(repeating: "a", count: 8192 - base.utf16.count)
+        #expect(exactly.utf16.count == 8192 && exactly.utf8.count == 8292)
+        await #expect(throws: TurnkeyAuthError.unknownState) { try await f.auth.handleRedirect(exactly) }
+        let emoji = Fixture.appRedirect + "?error=denied&state=unknown&pad=\u{1F600}"
+        let over = emoji + String(repeating: "a", count: 8193 - emoji.utf16.count)
+        #expect(over.utf16.count == 8193 && over.count == 8192)
+        #expect(try await f.auth.handleRedirect(over) == nil)
+        #expect(f.transport.requests.isEmpty)
+    }
+
     @Test func aCallbackWithAnUnknownStateIsRefusedAndNothingIsSent() async throws {
         let f = try Fixture()
         let login = try await f.startSignIn(.google)
@@ -54,6 +69,14 @@ struct HandleRedirectTests {
             Issue.record("expected a provider error")
         } catch TurnkeyAuthError.providerError(.google, let error) {
             #expect(error == String(repeating: "y", count: 100))
+        }
+    }
+
+    @Test func aSecretInTheProviderErrorIsRedacted() async throws {
+        let f = try Fixture()
+        let login = try await f.startSignIn(.google)
+        await #expect(throws: TurnkeyAuthError.providerError(.google, error: "denied [redacted]")) {
+            try await f.auth.handleRedirect(Fixture.appRedirect + "?error=denied+\(Secrets.grant)&state=\(login.state)")
         }
     }
 
@@ -223,6 +246,20 @@ struct HandleRedirectTests {
         await #expect(throws: TurnkeyAuthError.unknownState) {
             try await other.handleRedirect(Fixture.idTokenCallback(token, state: login.state))
         }
+    }
+
+    @Test func aCallerTakingTheTokenStillGetsOnlyATokenBoundToTheKey() async throws {
+        // With onOAuthSuccess nothing else checks the nonce later: the callback must.
+        let f = try Fixture()
+        let login = try await f.startSignIn(.google)
+        let handedOver = Box(false)
+        await #expect(throws: TurnkeyAuthError.nonceMismatch) {
+            try await f.auth.handleRedirect(Fixture.idTokenCallback(TK.oidcToken(nonce: TK.nonce(Secrets.publicKeyHex)), state: login.state)) { _ in
+                handedOver.withLock { $0 = true }
+            }
+        }
+        #expect(!handedOver.current)
+        #expect(f.pending.records[login.state]?["redeemed"] as? Bool != true, "the state is not spent")
     }
 
     @Test func thePendingSignInSurvivesIntoAnotherInstance() async throws {

@@ -5,6 +5,7 @@ import os
 import re
 import select
 import shutil
+import ssl
 import signal
 import subprocess
 import sys
@@ -24,6 +25,25 @@ APP_ID = "io.github.portalauth.SignIn"
 SCHEME = "io.github.portalauth.signin"
 FAKE_BROWSER = Path(__file__).with_name("fake_browser.py")
 SCREENSHOTS = Path(os.environ.get("PORTAL_SCREENSHOT_DIR", REPO / "build" / "screenshots"))
+# The app's and the emulator's logs, kept for script/check-no-secrets (script/run-suites scans them).
+LOGS = Path(os.environ.get("PORTAL_TEST_LOG_DIR", REPO / "build" / "test-logs")) / "ui"
+
+
+@pytest.fixture
+def test_logs(request):
+    """This test's log folder: build/test-logs/ui/<test name>/ (emptied first)."""
+    folder = LOGS / re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name)
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def certificates(tmp_path_factory):
+    """The https tests' throwaway CA and certificates (script/make-test-certificates)."""
+    folder = tmp_path_factory.mktemp("certificates")
+    subprocess.run([str(REPO / "script" / "make-test-certificates"), str(folder)], check=True)
+    return folder
 
 
 @pytest.fixture(scope="session")
@@ -38,31 +58,46 @@ def prefix(tmp_path_factory):
 
 class Emulator:
     """The emulator, started by script/start-emulator (the launcher every harness uses); its request
-    log goes to a file the secret scan reads."""
+    log goes to a file the secret scan reads. With `tls` (a certificate name from the `certificates`
+    folder) it serves https, and the harness trusts `ca_file`."""
 
-    def __init__(self, executable, log, arguments=()):
+    def __init__(self, executable, log, arguments=(), tls=None, certificates=None):
+        tls_arguments = []
+        self.ca_file = None
+        if tls:
+            tls_arguments = ["--tls-cert", str(certificates / f"{tls}.pem"), "--tls-key", str(certificates / f"{tls}.key")]
+            self.ca_file = str(certificates / "ca.pem")
         started = subprocess.run([str(REPO / "script" / "start-emulator"), "--binary", str(executable), "--log", str(log),
-                                  "--owner", str(os.getpid()), "--", *arguments],
+                                  "--owner", str(os.getpid()), "--", *tls_arguments, *arguments],
                                  capture_output=True, text=True, timeout=60)
         assert started.returncode == 0, f"the emulator did not start: {started.stderr}"
         self.base_url, pid = started.stdout.split()
         self.pid = int(pid)
         self.log = log
-        self.host = self.base_url[len("http://"):]
+        # Plain http: the bare host (the app adds http:// for loopback); https: the whole base URL.
+        self.host = self.base_url if tls else self.base_url[len("http://"):]
+        self.context = ssl.create_default_context(cafile=self.ca_file) if tls else None
+
+    def _open(self, request):
+        return urllib.request.urlopen(request, timeout=10, context=self.context)
 
     def admin(self, path, body=None):
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(f"{self.base_url}/emulator/v1/{path}", data=data,
                                          headers={"Content-Type": "application/json"},
                                          method="GET" if body is None else "POST")
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with self._open(request) as response:
             return json.load(response)["data"]
+
+    def fault(self, path, kind, **settings):
+        """Injects a fault for the next request to `path` (`kind` status, hang or drop)."""
+        return self.admin("faults", {"path": path, "kind": kind, **settings})
 
     def api(self, path):
         request = urllib.request.Request(f"{self.base_url}{path}",
                                          headers={"x-portal-auth-environment-id": "local-dev",
                                                   "Accept": "application/json"})
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with self._open(request) as response:
             return json.load(response)["data"]
 
     def requests(self, method, path):
@@ -89,8 +124,8 @@ def emulator_arguments():
 
 
 @pytest.fixture
-def emulator(prefix, tmp_path, emulator_arguments):
-    server = Emulator(prefix / "bin" / "portal-auth-emulator", tmp_path / "emulator.log", emulator_arguments)
+def emulator(prefix, test_logs, emulator_arguments):
+    server = Emulator(prefix / "bin" / "portal-auth-emulator", test_logs / "emulator.log", emulator_arguments)
     yield server
     server.stop()
 
@@ -98,8 +133,9 @@ def emulator(prefix, tmp_path, emulator_arguments):
 class Session:
     """One test's desktop: its XDG dirs, browser, app launches and screenshots."""
 
-    def __init__(self, root, prefix, emulator, name, backend="portal"):
+    def __init__(self, root, prefix, emulator, name, logs, backend="portal"):
         self.root = root
+        self.logs = logs
         self.backend = backend
         self.prefix = prefix
         self.emulator = emulator
@@ -120,6 +156,8 @@ class Session:
                         PORTAL_TEST_BROWSER_CONTROL=str(self.control),
                         PORTAL_TEST_BROWSER_LOG=str(self.browser_log),
                         GSETTINGS_BACKEND="memory")
+        if emulator.ca_file:
+            self.env["PORTAL_CA_FILE"] = emulator.ca_file   # the app's documented extra CA; the fake browser trusts it too
         self.env.pop("PORTAL_COLOR_SCHEME", None)
         for name in ("TURNKEY_AUTH_PROXY_CONFIG_ID", "TURNKEY_API_URL", "TURNKEY_ORGANIZATION_ID", "TURNKEY_SESSION_KEY",
                      "PORTAL_TURNKEY_REFRESH_AT"):
@@ -144,7 +182,8 @@ class Session:
     ACTIVATION_KEYS = ("DISPLAY", "PATH", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_DIRS",
                        "PORTAL_API_HOST", "PORTAL_SESSION_KEY", "PORTAL_SIGN_IN_BACKEND", "TURNKEY_AUTH_PROXY_URL",
                        "PORTAL_TEST_BROWSER_CONTROL",
-                       "PORTAL_TEST_BROWSER_LOG", "GSETTINGS_BACKEND", "GDK_BACKEND", "GTK_A11Y", "NO_AT_BRIDGE")
+                       "PORTAL_TEST_BROWSER_LOG", "GSETTINGS_BACKEND", "GDK_BACKEND", "GTK_A11Y", "NO_AT_BRIDGE",
+                       "PORTAL_DEBUG", "PORTAL_CA_FILE", "PORTAL_HTTP_TIMEOUT_SECONDS")
 
     def enable_dbus_activation(self):
         """The desktop starts the app over D-Bus (DBusActivatable=true): the session bus must find the
@@ -193,7 +232,15 @@ class Session:
         self.browse(email=email, action="continue", save_to=str(saved))
         subprocess.run(["/usr/bin/python3", str(FAKE_BROWSER), authorize], env=self.env, check=True, timeout=60)
         self.control.write_text(json.dumps(control))
-        return saved.read_text()
+        return self.take_saved(saved)
+
+    @staticmethod
+    def take_saved(path):
+        """The redirect a browser saved (it holds a grant): read once, then deleted, so no grant is
+        left in the session's files for the secret scan to find."""
+        text = Path(path).read_text()
+        Path(path).unlink()
+        return text
 
     # -- the scripted browser ------------------------------------------------------------------
     def browse(self, **settings):
@@ -206,25 +253,39 @@ class Session:
         return [e for e in events if event is None or e["event"] == event]
 
     # -- the app -----------------------------------------------------------------------------
-    def launch(self, *arguments, **extra_env):
+    def launch(self, *arguments, wrapper=(), **extra_env):
+        """Starts the app (under `wrapper`, e.g. a private bus); its output goes to this test's log folder."""
         env = dict(self.env, **extra_env)
-        log = open(self.root / f"app-{len(self.processes)}.log", "w")
-        process = subprocess.Popen([str(self.prefix / "bin" / "portal-sign-in"), *arguments], env=env,
+        log = open(self.logs / f"app-{len(self.processes)}.log", "w")
+        process = subprocess.Popen([*wrapper, str(self.prefix / "bin" / "portal-sign-in"), *arguments], env=env,
                                    stdout=log, stderr=subprocess.STDOUT)
         self.processes.append(process)
+        # Under a wrapper the app is the wrapper's child: any portal-sign-in will do.
+        wanted = None if wrapper else process.pid
         try:
-            application = desktop.wait_until(lambda: desktop.find_application(process.pid), timeout=60,
+            application = desktop.wait_until(lambda: desktop.find_application(wanted), timeout=60,
                                              what="portal-sign-in on the accessibility bus")
         except AssertionError as error:
             raise AssertionError(f"{error}; exit status {process.poll()}; the app's log ends with:\n"
                                  + self.log_tail(log.name)) from None
         return desktop.AppWindow(application)
 
+    def app_log(self, index=-1):
+        """What a launched app wrote so far (its log may hold debug lines, never a secret)."""
+        logs = sorted(self.logs.glob("app-*.log"), key=lambda path: int(path.stem.split("-")[1]))
+        return logs[index].read_text(errors="replace") if logs else ""
+
+    def stored_session(self):
+        """The keyring item of this test's session key, read with secret-tool (compared, never printed)."""
+        found = subprocess.run(["secret-tool", "lookup", "--", "auth-environment-id", "local-dev",
+                                "session-key", self.env["PORTAL_SESSION_KEY"]], capture_output=True, text=True)
+        return found.stdout if found.returncode == 0 else None
+
     @staticmethod
     def log_tail(path, lines=30):
         """The end of an app log, with anything shaped like a grant, token or JWT masked."""
         text = "\n".join(Path(path).read_text(errors="replace").splitlines()[-lines:])
-        return re.sub(r"(pg_|pst_)[A-Za-z0-9_-]+|eyJ[A-Za-z0-9_.-]+", "[redacted]", text)
+        return re.sub(r"(pg_|pst_)[A-Za-z0-9_-]+|eyJ[A-Za-z0-9_.+/=-]+|otpauth://\S+|[A-Z2-7]{32}", "[redacted]", text)
 
     def attach(self):
         """The app started by the desktop (not by the test), e.g. by `gio open URI`."""
@@ -264,16 +325,16 @@ class Session:
 
 
 @pytest.fixture
-def session(tmp_path, prefix, emulator, request):
-    current = Session(tmp_path, prefix, emulator, request.node.name)
+def session(tmp_path, prefix, emulator, request, test_logs):
+    current = Session(tmp_path, prefix, emulator, request.node.name, test_logs)
     yield current
     current.quit_app()
 
 
 @pytest.fixture
-def turnkey_session(tmp_path, prefix, emulator, request):
+def turnkey_session(tmp_path, prefix, emulator, request, test_logs):
     """A desktop whose app signs in to the emulator's Turnkey side (PORTAL_SIGN_IN_BACKEND=turnkey)."""
-    current = Session(tmp_path, prefix, emulator, request.node.name, backend="turnkey")
+    current = Session(tmp_path, prefix, emulator, request.node.name, test_logs, backend="turnkey")
     yield current
     current.quit_app()
     current.clear_turnkey_keyring()

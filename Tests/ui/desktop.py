@@ -24,52 +24,52 @@ def wait_until(condition, timeout=20.0, interval=0.2, what="condition"):
         time.sleep(interval)
 
 
+class TreeUnreadable(AssertionError):
+    """The accessibility tree could not be read: no question about it has an answer, least of all
+    "is this control absent?"."""
+
+
 def _role(accessible):
-    try:
-        return accessible.getRoleName()
-    except Exception:
-        return ""
-
-
-def _has_state(accessible, state):
-    """False too when the node went away while being asked: the app rebuilds some rows."""
-    try:
-        return accessible.getState().contains(state)
-    except Exception:
-        return False
-
-
-def _name(accessible):
-    try:
-        return accessible.name or ""
-    except Exception:
-        return ""
+    return accessible.getRoleName()
 
 
 def _visible(accessible):
-    return _has_state(accessible, pyatspi.STATE_VISIBLE)
+    return accessible.getState().contains(pyatspi.STATE_VISIBLE)
 
 
 def _walk(accessible):
-    try:
-        count = accessible.childCount
-    except Exception:
-        return
-    for index in range(count):
-        try:
-            child = accessible.getChildAtIndex(index)
-        except Exception:
-            continue
-        if child is None or not _visible(child):
+    """Every visible node under `accessible`. Errors propagate: a tree that cannot be read must not
+    look like a tree without the node a test asks about."""
+    for index in range(accessible.childCount):
+        child = accessible.getChildAtIndex(index)
+        if child is None:
+            raise TreeUnreadable(f"child {index} of {accessible.name!r} went away while it was read")
+        if not _visible(child):
             continue  # the app hides pages that are not on screen
         yield child
         yield from _walk(child)
 
 
+def read_tree(read, attempts=5):
+    """Runs `read` (which walks the tree), again if the tree changed under it (a page switching);
+    raises TreeUnreadable when it never completes."""
+    last = None
+    for _ in range(attempts):
+        try:
+            return read()
+        except Exception as error:  # pyatspi raises plain exceptions for defunct or vanished nodes
+            last = error
+            time.sleep(0.1)
+    raise TreeUnreadable(f"the accessibility tree could not be read: {last!r}")
+
+
 def find_application(pid=None):
-    """The running portal-sign-in on the accessibility bus (the one with `pid`, if given)."""
-    desktop = pyatspi.Registry.getDesktop(0)
-    for index in range(desktop.childCount):
+    """The running portal-sign-in on the accessibility bus (the one with `pid`, if given), or None
+    when it is not there. An application that exits while it is looked at counts as not there; a
+    desktop that cannot be listed at all is an error."""
+    desktop = read_tree(lambda: pyatspi.Registry.getDesktop(0))
+    count = read_tree(lambda: desktop.childCount)
+    for index in range(count):
         try:
             app = desktop.getChildAtIndex(index)
             if app is None or app.name != APP_NAME:
@@ -79,7 +79,7 @@ def find_application(pid=None):
             if app.childCount > 0:
                 return app
         except Exception:
-            continue
+            continue  # that application went away meanwhile
     return None
 
 
@@ -96,13 +96,17 @@ class AppWindow:
         return self.application.get_process_id()
 
     def nodes(self):
-        return list(_walk(self.application))
+        return read_tree(lambda: list(_walk(self.application)))
+
+    def snapshot(self):
+        """(node, role, name) of every visible node, read in one go."""
+        return read_tree(lambda: [(node, _role(node), node.name or "") for node in _walk(self.application)])
 
     def find(self, role, name=None, contains=None):
-        for node in self.nodes():
-            if _role(node) != role:
+        """The first visible node that matches, or None only when the whole tree was read and none did."""
+        for node, node_role, label in self.snapshot():
+            if node_role != role:
                 continue
-            label = _name(node)
             if name is not None and label != name:
                 continue
             if contains is not None and contains not in label:
@@ -120,9 +124,10 @@ class AppWindow:
                    what=f"{role} '{name or contains}' to go away")
 
     def pressed(self, role="push button"):
-        """The names of the toggle buttons that are on (GTK 4.8 shows them as PRESSED push buttons)."""
-        return [_name(node) for node in self.nodes()
-                if _role(node) == role and _has_state(node, pyatspi.STATE_PRESSED)]
+        """The names of the toggle buttons that are on (GTK 4.8 shows them as PRESSED push buttons),
+        read in one go like snapshot()."""
+        return read_tree(lambda: [node.name or "" for node in _walk(self.application)
+                                  if _role(node) == role and node.getState().contains(pyatspi.STATE_PRESSED)])
 
     def has_text(self, text):
         return self.find("label", name=text) is not None
@@ -131,14 +136,14 @@ class AppWindow:
         return self.wait_for("label", name=text, timeout=timeout)
 
     def labels(self):
-        return [node.name for node in self.nodes() if _role(node) == "label"]
+        return [label for _, role, label in self.snapshot() if role == "label"]
 
     def click(self, name, role="push button", timeout=30.0):
         """Clicks the control named `name` (a menu button is a named button inside a named button:
         the inner one has the click action)."""
         def clickable():
-            for node in self.nodes():
-                if _role(node) != role or node.name != name:
+            for node, node_role, label in self.snapshot():
+                if node_role != role or label != name:
                     continue
                 action = node.queryAction()
                 for index in range(action.nActions):
@@ -166,13 +171,13 @@ class AppWindow:
         raise AssertionError(f"'{name}' cannot be activated")
 
     def focused(self):
-        for node in self.nodes():
-            try:
+        """The focused node, or None when the whole tree was read and nothing has focus."""
+        def read():
+            for node in _walk(self.application):
                 if node.getState().contains(pyatspi.STATE_FOCUSED):
                     return node
-            except Exception:
-                continue
-        return None
+            return None
+        return read_tree(read)
 
     def extents(self, node):
         """(x, y, width, height) of `node` inside the window."""

@@ -93,7 +93,7 @@ def test_cancel_then_finishing_in_the_browser_asks_instead_of_signing_in(session
     window.wait_for_text("Sign in to Portal")
 
     # The person finishes in the browser after all: the redirect no longer belongs to a sign-in.
-    session.gio_open(saved.read_text())
+    session.gio_open(session.take_saved(saved))
     window.wait_for_text(CONFIRM)
     assert exchanges(emulator) == []
     assert window.find("label", name="You're signed in") is None
@@ -146,7 +146,7 @@ def test_a_cold_start_by_dbus_activation_finishes_a_started_sign_in_and_no_comma
     desktop.wait_until(lambda: session.browser_events("saved"), what="the browser to reach the redirect")
     session.quit_app()   # the app stops mid sign-in (as on a crash or log-out); the pending record stays
 
-    redirect = saved.read_text()
+    redirect = session.take_saved(saved)
     assert session.gio_open(redirect) == 0   # the desktop activates the app by name over D-Bus
     window = session.attach()
     assert signed_in_end_user(window) == end_user_id(emulator, "alice@example.com")

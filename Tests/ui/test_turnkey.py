@@ -153,7 +153,7 @@ def foreign_discord_redirect(session, emulator):
     subprocess.run(["/usr/bin/python3", str(FAKE_BROWSER), f"{emulator.base_url}/idp/discord/authorize?{query}"],
                    env=session.env, check=True, timeout=60)
     session.control.write_text(json.dumps(control))
-    return saved.read_text()
+    return session.take_saved(saved)
 
 
 REFUSED = "This sign-in link was not started in this window"

@@ -11,12 +11,19 @@
  * the query exactly as the client sent it on the request line (never NULL; "" without one). */
 typedef void (*PortalEmuRequestHandler)(SoupServerMessage *msg, const char *path, const char *raw_query,
                                         void *user_data);
-/* Called after `seconds` for a message held with portal_emu_message_hold (not called if it went away). */
-typedef void (*PortalEmuHoldHandler)(SoupServerMessage *msg, void *user_data);
+/* Called exactly once for a message held with portal_emu_message_hold: after `seconds` (`client_gone`
+ * FALSE: set the response), or as soon as the client closes its connection (`client_gone` TRUE: the
+ * connection is closed right after, nothing may be answered). */
+typedef void (*PortalEmuHoldHandler)(SoupServerMessage *msg, gboolean client_gone, void *user_data);
 
 /* A SoupServer with its "server-header" set, serving every path through `handler`.
- * Bodies declared larger than `max_body_bytes` are answered 413 before they are read. */
-SoupServer *portal_emu_server_new(PortalEmuRequestHandler handler, void *user_data, gsize max_body_bytes);
+ * Bodies declared larger than `max_body_bytes` are answered 413 before they are read; chunked
+ * bodies once they pass it. A connection silent for `idle_seconds` is closed. */
+SoupServer *portal_emu_server_new(PortalEmuRequestHandler handler, void *user_data, gsize max_body_bytes,
+                                  guint idle_seconds);
+
+/* Makes every connection TLS with this certificate and key (PEM files). FALSE with `error` set. */
+gboolean portal_emu_server_use_tls(SoupServer *server, const char *cert_file, const char *key_file, GError **error);
 
 /* Listens on 127.0.0.1 only. Returns the bound port, or 0 with `error` set. */
 guint portal_emu_server_listen_loopback(SoupServer *server, guint port, GError **error);
@@ -24,7 +31,8 @@ guint portal_emu_server_listen_loopback(SoupServer *server, guint port, GError *
 /* Stops listening and closes the open connections. */
 void portal_emu_server_stop(SoupServer *server);
 
-/* Pauses `msg`, then after `seconds` calls `handler` (which sets the response) and resumes it. */
+/* Pauses `msg`, then after `seconds` calls `handler` (which sets the response) and resumes it; if the
+ * client goes away first, calls `handler` with `client_gone` and closes the connection. */
 void portal_emu_message_hold(SoupServerMessage *msg, guint seconds, PortalEmuHoldHandler handler, void *user_data);
 
 /* Closes the connection of `msg` without sending any response. */

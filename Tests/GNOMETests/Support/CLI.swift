@@ -4,6 +4,8 @@ import Testing
 /// Runs the built `portal-auth` against the emulator, in the test's desktop session.
 struct CLI {
     let apiHost: String
+    /// Set for every run (PORTAL_HTTP_TIMEOUT_SECONDS, PORTAL_CA_FILE, …).
+    var environment: [String: String] = [:]
 
     struct Run {
         let status: Int32
@@ -21,10 +23,11 @@ struct CLI {
     func run(_ arguments: [String], input: String? = nil, viaDBusSessionWithoutKeyring: Bool = false) -> Run {
         var environment = ProcessInfo.processInfo.environment
         for key in ["PORTAL_AUTH_ENVIRONMENT_ID", "PORTAL_REDIRECT_URL", "PORTAL_SESSION_KEY", "PORTAL_ACCOUNT_ABSTRACTED",
-                    "PORTAL_MAGIC_LINK_FROM", "PORTAL_MAGIC_LINK_TEMPLATE"] {
+                    "PORTAL_MAGIC_LINK_FROM", "PORTAL_MAGIC_LINK_TEMPLATE", "PORTAL_CA_FILE", "PORTAL_HTTP_TIMEOUT_SECONDS"] {
             environment.removeValue(forKey: key)
         }
         environment["PORTAL_API_HOST"] = apiHost
+        environment.merge(self.environment) { $1 }
         let result: ProcessResult
         if viaDBusSessionWithoutKeyring {
             environment.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
@@ -34,7 +37,37 @@ struct CLI {
         } else {
             result = Subprocess.run(Binaries.portalAuth, arguments, environment: environment, input: input)
         }
-        return Run(status: result.status, stdout: result.stdout, stderr: result.stderr)
+        let run = Run(status: result.status, stdout: result.stdout, stderr: result.stderr)
+        TestLogs.record(run, command: arguments.first ?? "")
+        return run
+    }
+}
+
+/// Every CLI run's output, for `script/check-no-secrets` to scan after the suites: the files in
+/// `$PORTAL_TEST_LOG_DIR` (set by script/run-suites). The userJwt of a totpRequired line and the token
+/// of an oidcToken line (a later command needs them), and a totpLink (the person enrols with it),
+/// are masked first, as `SecretShapes.expectNone` does.
+enum TestLogs {
+    static let file: FileHandle? = {
+        guard let directory = ProcessInfo.processInfo.environment["PORTAL_TEST_LOG_DIR"], !directory.isEmpty else { return nil }
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = directory + "/cli-\(getpid()).log"
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = FileHandle(forWritingAtPath: path)
+        handle?.seekToEndOfFile()
+        return handle
+    }()
+    static let lock = NSLock()
+
+    static func record(_ run: CLI.Run, command: String) {
+        guard let file else { return }
+        // The command word only: a test may pass a redirect (with its grant) where a command goes.
+        let shown = command.count <= 40 && command.allSatisfy { $0.isASCII && ($0.isLetter || $0 == "-" || $0 == " ") }
+            ? command : "(an argument that is not a command)"
+        let text = "$ portal-auth \(shown) -> \(run.status)\n" + SecretShapes.maskingAllowed(run.stdout) + "\n" + run.stderr + "\n"
+        lock.lock()
+        defer { lock.unlock() }
+        file.write(Data(text.utf8))
     }
 }
 
@@ -69,31 +102,40 @@ enum BareSessionBus {
     }()
 }
 
-/// Grants (pg_…), session tokens (pst_…), JWTs (eyJ….eyJ…: user JWTs, OIDC tokens, Turnkey sessions),
+/// Grants (pg_…), session tokens (pst_…), JWTs (eyJ….eyJ…, base64url or standard, padded or not:
+/// user JWTs, OIDC tokens, Turnkey sessions), TOTP secrets (otpauth:// links, 32 base32 characters),
 /// the emulator's Discord and X codes (discordc_…, xc_…), PKCE verifiers and private keys must never
-/// reach the CLI's output, except a userJwt inside a totpRequired line and an oidcToken inside an
-/// oidcToken line (a later command needs them). The shapes are script/check-no-secrets'.
+/// reach the CLI's output, except a userJwt and totpLink inside a totpRequired line and an oidcToken
+/// inside an oidcToken line (a later command or the person needs them). The shapes are
+/// script/check-no-secrets'.
 enum SecretShapes {
     static let pattern = try! NSRegularExpression(
-        pattern: #"(pg_[A-Za-z0-9_-]{16,}|pst_[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}|(discordc|xc)_[A-Za-z0-9_-]{16,}|(codeVerifier|code_verifier|privateKey|private_key)\W{1,3}[A-Za-z0-9_-]{32,})"#)
+        pattern: #"(pg_[A-Za-z0-9_-]{16,}|pst_[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_+/-]{8,}={0,2}\.eyJ[A-Za-z0-9_+/-]{8,}|otpauth://|(^|[^A-Za-z0-9])[A-Z2-7]{32}([^A-Za-z0-9=]|$)|[A-Z2-7]{4}( [A-Z2-7]{4}){7}|(discordc|xc)_[A-Za-z0-9_-]{16,}|(codeVerifier|code_verifier|privateKey|private_key)[^A-Za-z0-9_-]{1,3}[A-Za-z0-9_-]{32,})"#)
 
     static func contains(_ text: String) -> Bool {
         pattern.firstMatch(in: text, range: NSRange(location: 0, length: (text as NSString).length)) != nil
     }
 
-    /// Checks a run's stdout (minus the userJwt of totpRequired lines) and stderr.
-    static func expectNone(in run: CLI.Run, sourceLocation: SourceLocation = #_sourceLocation) {
-        let stdoutWithoutAllowedJwt = run.stdout.split(separator: "\n").map { line -> String in
+    /// stdout with what a later command needs masked: the userJwt and totpLink of totpRequired lines
+    /// and the oidcToken of oidcToken lines.
+    static func maskingAllowed(_ stdout: String) -> String {
+        stdout.split(separator: "\n").map { line -> String in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return String(line) }
-            if object["result"] as? String == "totpRequired", let jwt = object["userJwt"] as? String {
-                return line.replacingOccurrences(of: jwt, with: "<userJwt>")
+            var masked = String(line)
+            if object["result"] as? String == "totpRequired" {
+                if let jwt = object["userJwt"] as? String { masked = masked.replacingOccurrences(of: jwt, with: "<userJwt>") }
+                if let link = object["totpLink"] as? String { masked = masked.replacingOccurrences(of: link, with: "<totpLink>") }
             }
             if object["result"] as? String == "oidcToken", let token = object["oidcToken"] as? String {
-                return line.replacingOccurrences(of: token, with: "<oidcToken>")
+                masked = masked.replacingOccurrences(of: token, with: "<oidcToken>")
             }
-            return String(line)
+            return masked
         }.joined(separator: "\n")
-        let leaked = contains(stdoutWithoutAllowedJwt) || contains(run.stderr)
+    }
+
+    /// Checks a run's stdout (minus what a later command needs, see `maskingAllowed`) and stderr.
+    static func expectNone(in run: CLI.Run, sourceLocation: SourceLocation = #_sourceLocation) {
+        let leaked = contains(maskingAllowed(run.stdout)) || contains(run.stderr)
         #expect(!leaked, "a grant, token, JWT, code, verifier or private key appeared in the CLI's output", sourceLocation: sourceLocation)
     }
 }

@@ -58,6 +58,27 @@ final class Emulator: Sendable {
         _ = try await admin("POST", "faults", body: body)
     }
 
+    /// The injected faults not yet used up; a `count: 1` fault that is gone has met its request.
+    func pendingFaults() async throws -> [[String: Any]] {
+        try await admin("GET", "faults") as? [[String: Any]] ?? []
+    }
+
+    /// Waits until every injected fault has met its request (a held request has then arrived).
+    func waitUntilFaultsTaken(timeout: TimeInterval = 10) async -> Bool {
+        await eventually(timeout: timeout) { (try? await self.pendingFaults().isEmpty) == true }
+    }
+
+    /// `POST /emulator/v1/environments/local-dev`: the environment's methods as a Portal admin sets them.
+    func changeEnvironment(_ body: [String: Any]) async throws {
+        _ = try await admin("POST", "environments/local-dev", body: body)
+    }
+
+    /// The current TOTP code of a TOTP user, on the emulator's clock.
+    func totpCode(email: String) async throws -> String {
+        let data = try await admin("GET", "users/\(email)/totp") as? [String: Any]
+        return data?["code"] as? String ?? ""
+    }
+
     /// Moves the emulator's clock forward (it never goes back; `reset` returns it to real time).
     func advanceClock(seconds: Int) async throws {
         _ = try await admin("POST", "clock", body: ["advanceSeconds": seconds])

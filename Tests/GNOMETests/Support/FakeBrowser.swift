@@ -8,8 +8,13 @@ import PortalAuthGNOME
 struct FakeBrowser {
     struct Failure: Error, CustomStringConvertible { let description: String }
 
-    let transport = SoupTransport(timeoutSeconds: 10)
+    let transport: SoupTransport
     let appScheme = "io.github.portalauth.signin"
+
+    /// `caFile`: the test CA, to browse an emulator that serves https.
+    init(caFile: String? = nil) {
+        transport = SoupTransport(configuration: TransportConfiguration(caFile: caFile, timeoutSeconds: 10))
+    }
 
     /// - Parameters:
     ///   - choices: form fields to set on the provider page (e.g. `["email": "alice@example.com"]`).

@@ -14,14 +14,14 @@ extension KeyringSuite {
         let emulator = try #require(Emulator.shared, "the emulator must start (swift build first)")
         try await emulator.reset()
         let cli = CLI(apiHost: emulator.apiHost)
-        try #require(!LoginKeyring.isLocked, "the login keyring must start unlocked")
+        try #require(try !LoginKeyring.isLocked, "the login keyring must start unlocked")
         try #require(cli.run(["sign-out"]).status == 0)
         return (emulator, cli)
     }
 
     /// Runs the CLI and expects nothing secret in what it printed.
-    func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) -> CLI.Run {
-        let result = cli.run(arguments)
+    func run(_ arguments: [String], input: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) -> CLI.Run {
+        let result = cli.run(arguments, input: input)
         SecretShapes.expectNone(in: result, sourceLocation: sourceLocation)
         return result
     }

@@ -27,12 +27,20 @@ enum LoginKeyring {
                                 "UnlockWithMasterPassword",
                                 "(objectpath '\(collection)', (objectpath '\(session)', @ay [], @ay [\(bytes)], 'text/plain'))")
         g_variant_unref(unlocked)
-        guard !isLocked else { throw Failure(description: "the login keyring stayed locked") }
+        guard try !isLocked else { throw Failure(description: "the login keyring stayed locked") }
     }
 
+    /// The collection's `Locked` property. A D-Bus failure is thrown, not read as either answer:
+    /// "locked" would let a check that wants it locked pass when the keyring cannot be asked at all.
     static var isLocked: Bool {
-        guard let reply = try? call(collection, "org.freedesktop.DBus.Properties", "Get",
-                                    "('org.freedesktop.Secret.Collection', 'Locked')") else { return true }
+        get throws {
+            let reply = try call(collection, "org.freedesktop.DBus.Properties", "Get",
+                                 "('org.freedesktop.Secret.Collection', 'Locked')")
+            return locked(reply)
+        }
+    }
+
+    private static func locked(_ reply: OpaquePointer) -> Bool {
         defer { g_variant_unref(reply) }
         let boxed = g_variant_get_child_value(reply, 0)!
         let value = g_variant_get_variant(boxed)!

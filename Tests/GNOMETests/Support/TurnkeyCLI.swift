@@ -11,7 +11,9 @@ struct TurnkeyCLI {
         environment["TURNKEY_AUTH_PROXY_URL"] = baseURL.absoluteString + "/turnkey/auth-proxy"
         environment.merge(extra) { $1 }
         let result = Subprocess.run(Binaries.portalAuth, ["turnkey"] + arguments, environment: environment, input: input)
-        return CLI.Run(status: result.status, stdout: result.stdout, stderr: result.stderr)
+        let run = CLI.Run(status: result.status, stdout: result.stdout, stderr: result.stderr)
+        TestLogs.record(run, command: "turnkey " + (arguments.first ?? ""))
+        return run
     }
 }
 

@@ -9,6 +9,8 @@ final class InMemorySessionStore: SessionStore, Sendable {
         var loadFailures: [any Error] = []
         var saveFailures: [any Error] = []
         var deleteFailures: [any Error] = []
+        /// The next delete signals `arrived`, then waits for `release`.
+        var deleteGate: (arrived: Signal, release: Signal)?
         var saves = 0
         var loads = 0
         var deletes = 0
@@ -33,6 +35,14 @@ final class InMemorySessionStore: SessionStore, Sendable {
     }
 
     func delete(authEnvironmentId: String) async throws {
+        let gate = state.withLock { state in
+            defer { state.deleteGate = nil }
+            return state.deleteGate
+        }
+        if let gate {
+            gate.arrived.fire()
+            await gate.release.wait()
+        }
         try state.withLock { state in
             state.deletes += 1
             if !state.deleteFailures.isEmpty { throw state.deleteFailures.removeFirst() }
@@ -46,6 +56,10 @@ final class InMemorySessionStore: SessionStore, Sendable {
 
     func failNextLoad(_ error: any Error) {
         state.withLock { $0.loadFailures.append(error) }
+    }
+
+    func holdNextDelete(arrived: Signal, release: Signal) {
+        state.withLock { $0.deleteGate = (arrived, release) }
     }
 
     func failNextDelete(_ error: any Error) {

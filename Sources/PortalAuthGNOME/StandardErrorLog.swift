@@ -1,0 +1,17 @@
+import AuthBase
+import Foundation
+
+/// The cores' log lines (which never hold a secret) on stderr, "PROGRAM: line", when PORTAL_DEBUG is
+/// set (and not blank). One logger for the app and the CLI; `script/test` runs with it on.
+public struct StandardErrorLog: AuthLogger {
+    public let program: String
+
+    public static func ifRequested(program: String,
+                                   environment: [String: String] = ProcessInfo.processInfo.environment) -> StandardErrorLog? {
+        environment["PORTAL_DEBUG"]?.isBlank == false ? StandardErrorLog(program: program) : nil
+    }
+
+    public func log(_ message: String) {
+        FileHandle.standardError.write(Data("\(program): \(message)\n".utf8))
+    }
+}
