@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where a signed-in session is kept between runs (GNOME Keyring in the app and CLI, memory in
 /// unit tests). It stores the secret text a core hands it and nothing else; the core owns the format.

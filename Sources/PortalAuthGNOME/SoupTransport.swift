@@ -1,5 +1,5 @@
 import CPortalPlatform
-import Foundation
+import FoundationEssentials
 import PortalAuth
 import Synchronization
 

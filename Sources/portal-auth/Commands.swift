@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PortalAuth
 
 /// Runs one command against a `PortalAuth` and prints its result lines. Returns the exit status.
