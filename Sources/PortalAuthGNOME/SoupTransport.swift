@@ -9,18 +9,27 @@ import Synchronization
 /// Redirects are not followed: the caller sees a 3xx with its `Location`. Requests that carry a body
 /// go out on a fresh connection, so libsoup never silently re-sends one (a grant must not be sent twice)
 /// after a kept-alive connection turns out to be closed.
+///
+/// Proxies: requests to this machine (`localhost`, `127.0.0.1`, `::1`) go direct; every other host
+/// goes through the desktop's proxy settings (GIO's default `GProxyResolver`: GNOME's settings,
+/// libproxy, `http_proxy`/`https_proxy`/`no_proxy`). A proxy could not reach this machine's loopback
+/// anyway, and asking the default resolver costs a short process ~5 ms: it loads GIO's proxy modules
+/// (libproxy, the GNOME one, dconf) and reads the settings over D-Bus (docs/PERFORMANCE.md).
 public final class SoupTransport: HTTPTransport, Sendable {
     /// Seconds a connection may stay silent (connect, send or wait for the response) before `timedOut`.
     public let timeoutSeconds: UInt32
-    /// Created on first use, on the main context, and only touched there.
-    private let session = Mutex<MainContextPointer<UnsafeMutablePointer<SoupSession>>?>(nil)
+    /// Created on first use, on the main context, and only touched there: one for loopback hosts
+    /// (no proxy resolver), one for all others (the default one).
+    private let sessions = Mutex<[Route: MainContextPointer<UnsafeMutablePointer<SoupSession>>]>([:])
+
+    private enum Route { case direct, desktopProxy }
 
     public init(timeoutSeconds: UInt32 = 30) {
         self.timeoutSeconds = timeoutSeconds
     }
 
     deinit {
-        if let session = session.withLock({ $0 }) {
+        for session in sessions.withLock({ Array($0.values) }) {
             MainLoopBridge.invoke { g_object_unref(session.pointer) }
         }
     }
@@ -61,20 +70,23 @@ public final class SoupTransport: HTTPTransport, Sendable {
         soup_message_set_flags(message, SoupMessageFlags(rawValue: flags))
 
         let pending = PendingRequest(message: message, host: host, continuation: continuation)
-        soup_session_send_and_read_async(currentSession(), message, G_PRIORITY_DEFAULT, cancellable.pointer, { source, result, userData in
+        let route: Route = request.url.host.map(URLPolicy.isLoopbackHost) == true ? .direct : .desktopProxy
+        soup_session_send_and_read_async(session(for: route), message, G_PRIORITY_DEFAULT, cancellable.pointer, { source, result, userData in
             let pending = Unmanaged<PendingRequest>.fromOpaque(userData!).takeRetainedValue()
             pending.finish(session: UnsafeMutableRawPointer(source!).assumingMemoryBound(to: SoupSession.self), result: result!)
         }, Unmanaged.passRetained(pending).toOpaque())
     }
 
     /// Runs on the main context.
-    private func currentSession() -> UnsafeMutablePointer<SoupSession> {
-        session.withLock { slot in
-            if let existing = slot { return existing.pointer }
+    private func session(for route: Route) -> UnsafeMutablePointer<SoupSession> {
+        sessions.withLock { sessions in
+            if let existing = sessions[route] { return existing.pointer }
             let created = soup_session_new()!
             soup_session_set_timeout(created, guint(timeoutSeconds))
             soup_session_set_user_agent(created, "portal-auth-linux/\(ProductVersion.current)")
-            slot = MainContextPointer(created)
+            // NULL means no proxy at all; left unset, libsoup asks g_proxy_resolver_get_default().
+            if route == .direct { soup_session_set_proxy_resolver(created, nil) }
+            sessions[route] = MainContextPointer(created)
             return created
         }
     }
