@@ -1,11 +1,17 @@
 import Foundation
+import Synchronization
 
 /// A loopback server that answers every connection with the same raw HTTP response: a backend
-/// that says something the emulator never would (e.g. a 200 without Portal's `{"data":…}` envelope).
+/// that says something the emulator never would (e.g. a 200 without Portal's `{"data":…}` envelope),
+/// or a proxy that only records what it was asked for.
 final class CannedHTTPServer: @unchecked Sendable {
     let port: Int
     private let listener: Int32
     private let response: Data
+    private let received = Mutex<[String]>([])
+
+    /// The first line of every request so far (`GET /path HTTP/1.1`, `CONNECT host:443 HTTP/1.1`).
+    var requestLines: [String] { received.withLock { $0 } }
 
     init(status: String = "200 OK", body: String) throws {
         response = Data(("HTTP/1.1 \(status)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n"
@@ -40,7 +46,9 @@ final class CannedHTTPServer: @unchecked Sendable {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { return }
             var buffer = [UInt8](repeating: 0, count: 65536)
-            _ = read(connection, &buffer, buffer.count)   // one request; its content does not matter
+            let count = read(connection, &buffer, buffer.count)   // one request; only its first line is kept
+            let request = String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
+            received.withLock { $0.append(request.components(separatedBy: "\r\n").first ?? "") }
             response.withUnsafeBytes { _ = write(connection, $0.baseAddress, $0.count) }
             close(connection)
         }
