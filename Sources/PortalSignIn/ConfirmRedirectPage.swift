@@ -37,7 +37,7 @@ final class ConfirmRedirectPage {
             scaffold.description.text = tr("An email sign-in link was opened, but this sign-in was not started from Portal Sign-In. Continue only if you asked for this link yourself.")
         }
         if let account = confirm.replacesAccount {
-            detail.text = fill(tr("Continuing replaces the account you are signed in with (%s)."), account.endUserId)
+            detail.text = fill(tr("Continuing replaces the account you are signed in with (%s)."), account.title)
             detail.isVisible = true
         } else {
             detail.text = ""

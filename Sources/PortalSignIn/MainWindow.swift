@@ -108,8 +108,8 @@ final class MainWindow {
             }
         case .emailSent(let email):
             emailPage.show(email: email)
-        case .signedIn(let account):
-            signedInPage.show(account)
+        case .signedIn(let state):
+            signedInPage.show(state)
         }
         let name = Self.pageName(page)
         if previous.map(Self.pageName) != name { switchTo(name) }
@@ -180,6 +180,9 @@ final class MainWindow {
         codePage.onCancel = { [weak self] in self?.flow.cancelCode() }
         emailPage.onBack = { [weak self] in self?.flow.backFromEmail() }
         signedInPage.onSignOut = { [weak self] in self?.flow.signOut() }
+        signedInPage.onAddAccount = { [weak self] in self?.flow.addAccount() }
+        signedInPage.onSwitch = { [weak self] id in self?.flow.switchAccount(to: id) }
+        signInPage.onBack = { [weak self] in self?.flow.backToAccounts() }
         banner.onAction = { [weak self] in self?.flow.bannerAction() }
         banner.onClose = { [weak self] in self?.flow.dismissBanner() }
         schemeBanner.onMakeDefault = { [weak self] in self?.flow.claimSchemeHandler() }

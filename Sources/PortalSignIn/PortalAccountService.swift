@@ -2,7 +2,6 @@ import Foundation
 import PortalAuth
 import PortalAuthGNOME
 import SignInFlow
-import Synchronization
 
 /// The Portal backend of the sign-in window: `PortalAuth` wired to the desktop through
 /// PortalAuthGNOME (libsoup, GNOME Keyring, the default browser through GIO, the pending sign-in
@@ -22,7 +21,12 @@ final class PortalAccountService: AccountService {
     private var invalidation: InvalidationSubscription?
     private var challenges: [UUID: TotpRequiredResult] = [:]
 
-    var onSessionInvalidated: (@MainActor () -> Void)?
+    var onSessionInvalidated: (@MainActor (String) -> Void)?
+    /// Portal sessions do not change while the app runs.
+    var onAccountUpdated: (@MainActor (SignedInAccount) -> Void)?
+    /// One Portal session per auth environment and session key: a new sign-in replaces it (after asking).
+    let keepsSeveralAccounts = false
+    let backend = Backend.portal
 
     /// Configuration from the environment (PORTAL_API_HOST, …), then GSettings, then the defaults.
     static func makeDefault() -> PortalAccountService {
@@ -41,7 +45,7 @@ final class PortalAccountService: AccountService {
                                            templateId: configuration.magicLinkTemplateId),
                 isAccountAbstracted: configuration.isAccountAbstracted,
                 transport: transport, sessionStore: KeyringSessionStore(sessionKey: configuration.sessionKey),
-                browser: browser, redirects: inbox, logger: StandardErrorLogger.ifRequested(),
+                browser: browser, redirects: inbox, logger: DebugLog.ifRequested(),
                 pendingSignIns: PendingSignInFile(authEnvironmentId: configuration.authEnvironmentId))
             // Always offer the provider's account chooser: after signing out, another account is one click away.
             auth.prefersEphemeralWebBrowserSession = true
@@ -70,13 +74,12 @@ final class PortalAccountService: AccountService {
 
     private(set) var offersEmailLinks = true
 
-    func restore() async throws -> SignedInAccount? {
-        guard let session = try await portal().restoreSession() else { return nil }
+    func restore() async throws -> [SignedInAccount] {
+        guard let session = try await portal().restoreSession() else { return [] }
         let client = try adopt(session)
         do {
             let info = try await client.getClient()
-            return SignedInAccount(endUserId: session.endUserId, clientId: info.id,
-                                   isAccountAbstracted: info.isAccountAbstracted)
+            return [Self.account(endUserId: session.endUserId, clientId: info.id, isAccountAbstracted: info.isAccountAbstracted)]
         } catch PortalRequestsError.unauthorized {
             // Portal no longer knows this session: forget it, so the next start does not try it again.
             try? await portal().clearPersistedSession()
@@ -153,12 +156,12 @@ final class PortalAccountService: AccountService {
 
     // MARK: - The session
 
-    func checkSession() async throws {
+    func checkSession(_ account: SignedInAccount) async throws {
         guard let client else { return }
         _ = try await client.getClient()
     }
 
-    func signOut() async throws {
+    func signOut(_ account: SignedInAccount) async throws {
         try await portal().clearPersistedSession()
         client?.clearSession()
         dropClient()
@@ -185,8 +188,13 @@ final class PortalAccountService: AccountService {
 
     private func signedIn(_ result: AuthenticatedResult) throws -> SignedInAccount {
         _ = try adopt(result.session)
-        return SignedInAccount(endUserId: result.session.endUserId, clientId: result.clientId,
-                               isAccountAbstracted: result.isAccountAbstracted)
+        return Self.account(endUserId: result.session.endUserId, clientId: result.clientId,
+                            isAccountAbstracted: result.isAccountAbstracted)
+    }
+
+    private static func account(endUserId: String, clientId: String?, isAccountAbstracted: Bool?) -> SignedInAccount {
+        SignedInAccount(id: endUserId, title: endUserId,
+                        details: [.endUser(endUserId), .client(clientId), .accountAbstraction(isAccountAbstracted)])
     }
 
     /// Makes `session` the current one, watched for Portal's 401.
@@ -194,8 +202,9 @@ final class PortalAccountService: AccountService {
         dropClient()
         let client = try PortalClient(session: session, apiHost: configuration.apiHost,
                                       authEnvironmentId: configuration.authEnvironmentId, transport: transport)
+        let endUserId = session.endUserId
         invalidation = client.onSessionInvalidated { [weak self] in
-            Task { @MainActor in self?.sessionWasInvalidated() }
+            Task { @MainActor in self?.sessionWasInvalidated(endUserId) }
         }
         self.client = client
         return client
@@ -207,36 +216,9 @@ final class PortalAccountService: AccountService {
         client = nil
     }
 
-    private func sessionWasInvalidated() {
+    private func sessionWasInvalidated(_ endUserId: String) {
         dropClient()
         Task { @MainActor in try? await self.portal().clearPersistedSession() }
-        onSessionInvalidated?()
-    }
-}
-
-/// Opens URLs with GIO and remembers the last one, for "Copy Link" and "Open Again".
-private final class RememberingBrowser: BrowserLauncher, Sendable {
-    private let launcher: any BrowserLauncher
-    private let remembered = Mutex<URL?>(nil)
-
-    init(_ launcher: any BrowserLauncher) { self.launcher = launcher }
-
-    var lastURL: URL? { remembered.withLock { $0 } }
-
-    func forget() { remembered.withLock { $0 = nil } }
-
-    func open(_ url: URL) async throws {
-        remembered.withLock { $0 = url }
-        try await launcher.open(url)
-    }
-}
-
-/// The core's log lines (which never hold a secret) on stderr, when PORTAL_DEBUG is set.
-private struct StandardErrorLogger: PortalAuthLogger {
-    static func ifRequested() -> (any PortalAuthLogger)? {
-        ProcessInfo.processInfo.environment["PORTAL_DEBUG"] == nil ? nil : StandardErrorLogger()
-    }
-    func log(_ message: String) {
-        FileHandle.standardError.write(Data("portal-sign-in: \(message)\n".utf8))
+        onSessionInvalidated?(endUserId)
     }
 }

@@ -14,10 +14,12 @@ final class SignInPage {
     private var shown: [SignInProvider] = []
     private var email: Entry!
     private var sendLink: Button!
+    private var back: Button!
     private var busy = false
 
     var onProvider: (@MainActor (SignInProvider) -> Void)?
     var onMagicLink: (@MainActor (String) -> Void)?
+    var onBack: (@MainActor () -> Void)?
 
     init() {
         scaffold = PageScaffold(icon: PageScaffold.icon("system-users-symbolic"),
@@ -43,15 +45,19 @@ final class SignInPage {
         emailSection = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12, children: [separator, email.widget, sendLink.widget])
         updateSendLink()
 
-        append(scaffold.body, providerBox, emailSection)
+        back = Button(tr("_Back to Your Accounts"), classes: ["pill"]) { [weak self] in self?.onBack?() }
+        gtk_widget_set_margin_top(back.widget, 12)
+        append(scaffold.body, providerBox, emailSection, back.widget)
     }
 
     func show(_ state: SignInPageState) {
         if state.providers != shown { rebuildButtons(state.providers) }
         gtk_widget_set_visible(emailSection, state.offersEmailLinks ? 1 : 0)
+        scaffold.title.text = state.backend == .turnkey ? tr("Sign in to Turnkey") : tr("Sign in to Portal")
         scaffold.description.text = state.offersEmailLinks
             ? tr("Use your Google or Apple account, or get a sign-in link by email.")
             : tr("Choose the account you want to sign in with.")
+        back.isVisible = state.canGoBack
         setBusy(state.busy)
     }
 

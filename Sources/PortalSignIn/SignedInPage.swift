@@ -1,59 +1,119 @@
 import CPortalUI
+import Foundation
 import SignInFlow
 
-/// "Signed in": who is signed in (end user, client, account abstraction) and Sign out.
+/// "Signed in": who is signed in (the facts the backend gives: end user, client, account
+/// abstraction for Portal; organization, user, provider and session expiry for Turnkey), the other
+/// signed-in accounts to switch to, Add Account where the backend keeps several, and Sign Out.
 @MainActor
 final class SignedInPage {
     let root: UnsafeMutablePointer<GtkWidget>
-    private let endUser: Label
-    private let client: Label
-    private let abstraction: Label
+    private let scaffold: PageScaffold
+    private let accountList: UnsafeMutablePointer<GtkWidget>
+    private let detailList: UnsafeMutablePointer<GtkWidget>
+    private var accountButtons: [Button] = []
+    private var detailRows: [UnsafeMutablePointer<GtkWidget>] = []
+    private var valueLabels: [Label] = []
+    private var addAccount: Button!
     private var signOut: Button!
+    private var shown: SignedInPageState?
 
     var onSignOut: (@MainActor () -> Void)?
+    var onAddAccount: (@MainActor () -> Void)?
+    var onSwitch: (@MainActor (String) -> Void)?
 
     init() {
-        let scaffold = PageScaffold(icon: PageScaffold.icon("emblem-ok-symbolic"),
-                                    title: tr("You're signed in"),
-                                    description: tr("Your session is saved in your keyring, so you stay signed in next time."))
+        scaffold = PageScaffold(icon: PageScaffold.icon("emblem-ok-symbolic"),
+                                title: tr("You're signed in"),
+                                description: tr("Your session is saved in your keyring, so you stay signed in next time."))
         root = scaffold.root
-        endUser = Label("", classes: ["account-value"], wrap: false, selectable: true)
-        client = Label("", classes: ["account-value"], wrap: false, selectable: true)
-        abstraction = Label("", classes: [], wrap: false)
 
-        let list = gtk_list_box_new()!
-        gtk_list_box_set_selection_mode(list.cast(), GTK_SELECTION_NONE)
-        gtk_widget_add_css_class(list, "boxed-list")
-        gtk_widget_add_css_class(list, "account-card")
-        for (title, value) in [(tr("End user"), endUser), (tr("Client"), client), (tr("Account abstraction"), abstraction)] {
-            // Heading above the value, so a full identifier fits the row.
-            let name = makeLabel(title, classes: ["caption-heading", "dim-label"], wrap: false)
-            gtk_widget_set_halign(name, GTK_ALIGN_START)
-            gtk_label_set_wrap(value.widget.cast(), 1)
-            gtk_label_set_wrap_mode(value.widget.cast(), PANGO_WRAP_CHAR)
-            gtk_label_set_xalign(value.widget.cast(), 0)
-            gtk_widget_set_halign(value.widget, GTK_ALIGN_START)
-            let row = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 4, children: [name, value.widget])
-            setMargins(row, 4)
-            gtk_list_box_append(list.cast(), row)
-        }
+        accountList = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 6)
+        detailList = gtk_list_box_new()!
+        gtk_list_box_set_selection_mode(detailList.cast(), GTK_SELECTION_NONE)
+        gtk_widget_add_css_class(detailList, "boxed-list")
+        gtk_widget_add_css_class(detailList, "account-card")
+
+        addAccount = Button(tr("_Add Account"), classes: ["pill"]) { [weak self] in self?.onAddAccount?() }
+        addAccount.setAccessibleDescription(tr("Signs in with another account and keeps this one"))
         signOut = Button(tr("_Sign Out"), classes: ["pill", "destructive-action"]) { [weak self] in self?.onSignOut?() }
-        gtk_widget_set_margin_top(signOut.widget, 12)
-        append(scaffold.body, list, signOut.widget)
+        gtk_widget_set_margin_top(addAccount.widget, 12)
+        append(scaffold.body, accountList, detailList, addAccount.widget, signOut.widget)
     }
 
-    func show(_ account: SignedInAccount) {
-        endUser.text = account.endUserId
-        client.text = account.clientId ?? tr("Unknown")
-        switch account.isAccountAbstracted {
-        case true?: abstraction.text = tr("On")
-        case false?: abstraction.text = tr("Off")
-        case nil: abstraction.text = tr("Unknown")
-        }
-        signOut.isSensitive = true
+    func show(_ state: SignedInPageState) {
+        guard state != shown else { return }
+        shown = state
+        showAccounts(state)
+        showDetails(state.current.details)
+        addAccount.isVisible = state.canAddAccounts
+        signOut.setTitle(state.accounts.count > 1 ? fill(tr("_Sign Out of %s"), state.current.title) : tr("_Sign Out"))
     }
 
-    func setBusy(_ busy: Bool) { signOut.isSensitive = !busy }
+    func setBusy(_ busy: Bool) {
+        signOut.isSensitive = !busy
+        addAccount.isSensitive = !busy
+    }
 
     func focusFirst() { signOut.grabFocus() }
+
+    /// With several accounts, one button per account; the one shown is marked and disabled.
+    private func showAccounts(_ state: SignedInPageState) {
+        for button in accountButtons { gtk_box_remove(accountList.cast(), button.widget) }
+        accountButtons = []
+        gtk_widget_set_visible(accountList, state.accounts.count > 1 ? 1 : 0)
+        guard state.accounts.count > 1 else { return }
+        for account in state.accounts {
+            let isCurrent = account.id == state.current.id
+            let title = isCurrent ? fill(tr("%s (shown)"), account.title) : account.title
+            let button = Button(title, classes: ["flat"]) { [weak self] in self?.onSwitch?(account.id) }
+            button.setAccessibleDescription(isCurrent ? tr("The account shown below") : tr("Shows this account"))
+            button.isSensitive = !isCurrent
+            accountButtons.append(button)
+            gtk_box_append(accountList.cast(), button.widget)
+        }
+    }
+
+    /// A heading above each value, so a full identifier fits the row.
+    private func showDetails(_ details: [AccountDetail]) {
+        for row in detailRows { gtk_list_box_remove(detailList.cast(), row) }
+        detailRows = []
+        valueLabels = []
+        for detail in details {
+            let (heading, value) = Self.words(for: detail)
+            let name = makeLabel(heading, classes: ["caption-heading", "dim-label"], wrap: false)
+            gtk_widget_set_halign(name, GTK_ALIGN_START)
+            let valueLabel = Label(value, classes: ["account-value"], wrap: true, selectable: true)
+            gtk_label_set_wrap_mode(valueLabel.widget.cast(), PANGO_WRAP_CHAR)
+            gtk_label_set_xalign(valueLabel.widget.cast(), 0)
+            gtk_widget_set_halign(valueLabel.widget, GTK_ALIGN_START)
+            let row = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 4, children: [name, valueLabel.widget])
+            setMargins(row, 4)
+            gtk_list_box_append(detailList.cast(), row)
+            // The list box wraps the box in a row: remember that row to remove it later.
+            if let listRow = gtk_widget_get_parent(row) { detailRows.append(listRow) }
+            valueLabels.append(valueLabel)
+        }
+    }
+
+    static func words(for detail: AccountDetail) -> (heading: String, value: String) {
+        switch detail {
+        case .endUser(let id): return (tr("End user"), id)
+        case .client(let id): return (tr("Client"), id ?? tr("Unknown"))
+        case .accountAbstraction(let on):
+            return (tr("Account abstraction"), on.map { $0 ? tr("On") : tr("Off") } ?? tr("Unknown"))
+        case .organization(let id): return (tr("Organization"), id)
+        case .user(let id): return (tr("User"), id)
+        case .provider(let provider): return (tr("Signed in with"), BrandButton.name(provider))
+        case .sessionExpires(let date): return (tr("Session renews before"), expiryText(date))
+        }
+    }
+
+    /// The expiry in the person's locale, with the time (sessions last minutes to hours).
+    private static func expiryText(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.dateStyle = .medium
+        formatter.timeStyle = .medium
+        return formatter.string(from: date)
+    }
 }

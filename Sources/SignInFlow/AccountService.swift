@@ -5,12 +5,17 @@ import Foundation
 /// a grant or a token.
 @MainActor
 public protocol AccountService: AnyObject {
+    /// Which platform this service signs in to.
+    var backend: Backend { get }
     /// The providers this backend enables, in the order the sign-in page shows them.
     func providers() async -> [SignInProvider]
     /// Whether email links are offered (Portal's magic links).
     var offersEmailLinks: Bool { get }
-    /// The stored session, checked with the backend; nil when there is none (or it was rejected).
-    func restore() async throws -> SignedInAccount?
+    /// Whether several accounts can be signed in at once (Turnkey's session keys): a new sign-in then
+    /// adds an account instead of replacing the one signed in.
+    var keepsSeveralAccounts: Bool { get }
+    /// The stored sessions, checked with the backend; empty when there are none (or all were rejected).
+    func restore() async throws -> [SignedInAccount]
     /// Opens the provider in the browser and waits for the redirect `deliverToWaitingSignIn` hands it.
     func signIn(with provider: SignInProvider) async throws -> SignInOutcome
     /// The authorize URL of the running browser sign-in ("Copy Link").
@@ -27,17 +32,25 @@ public protocol AccountService: AnyObject {
     /// Exchanges a redirect that is not the running sign-in's (an email link, a confirmed one).
     func complete(_ uri: String) async throws -> SignInOutcome
     func verify(code: String, for challenge: CodeChallenge) async throws -> SignedInAccount
-    /// Checks the current session with the backend (a rejection fires `onSessionInvalidated`).
-    func checkSession() async throws
-    func signOut() async throws
-    /// Called once when the backend rejects the signed-in session.
-    var onSessionInvalidated: (@MainActor () -> Void)? { get set }
+    /// Checks a session with the backend (a rejection fires `onSessionInvalidated`).
+    func checkSession(_ account: SignedInAccount) async throws
+    /// Signs out of one account: its session (and key) leave the keyring.
+    func signOut(_ account: SignedInAccount) async throws
+    /// Called once when the backend rejects (or ends) a signed-in session, with its account's `id`.
+    var onSessionInvalidated: (@MainActor (String) -> Void)? { get set }
+    /// Called when a session changed while the app runs (refreshed: a new expiry).
+    var onAccountUpdated: (@MainActor (SignedInAccount) -> Void)? { get set }
     /// The name of another app that handles the redirect scheme instead of this one, if any.
     func foreignSchemeHandler() -> String?
     /// Makes this app the scheme's default handler again.
     func claimSchemeHandler() throws
     /// The error in the user's words, with the next step the banner offers.
     func describe(_ error: any Error) -> UserFacingError
+}
+
+/// The embedded-wallet platform the app signs in to (GSettings `backend`, `PORTAL_SIGN_IN_BACKEND`).
+public enum Backend: String, Sendable, CaseIterable {
+    case portal, turnkey
 }
 
 /// A way to sign in, in the order the sign-in page lists them.
@@ -63,6 +76,9 @@ public enum IncomingURI: Sendable, Equatable {
     case failure(solicited: Bool)
     /// A redirect that can sign in, and whether this app asked for it.
     case signIn(SignInMethod, Solicitation)
+    /// A redirect for this app that can never finish here (its `state` is not one this app issued):
+    /// refused, nothing sent.
+    case refused(SignInMethod?)
 }
 
 public enum Solicitation: Sendable, Equatable {
@@ -79,17 +95,37 @@ public struct SessionEndedError: Error, Sendable {
     public init() {}
 }
 
-/// The signed-in account, as the "Signed in" page shows it.
-public struct SignedInAccount: Sendable, Equatable {
-    public let endUserId: String
-    public let clientId: String?
-    public let isAccountAbstracted: Bool?
+/// A sign-in link the banner reports as refused: this app did not start it (the service words it).
+public struct RefusedSignInLinkError: Error, Sendable {
+    public let method: SignInMethod?
+    public init(method: SignInMethod?) { self.method = method }
+}
 
-    public init(endUserId: String, clientId: String?, isAccountAbstracted: Bool?) {
-        self.endUserId = endUserId
-        self.clientId = clientId
-        self.isAccountAbstracted = isAccountAbstracted
+/// A signed-in account, as the "Signed in" page shows it.
+public struct SignedInAccount: Sendable, Equatable {
+    /// Stable for one stored session (Turnkey's session key; Portal's end user).
+    public let id: String
+    /// How the account list names it (a user name, an email, an ID).
+    public let title: String
+    /// The facts the page lists, in order.
+    public let details: [AccountDetail]
+
+    public init(id: String, title: String, details: [AccountDetail]) {
+        self.id = id
+        self.title = title
+        self.details = details
     }
+}
+
+/// One line of the "Signed in" page; the window words the heading.
+public enum AccountDetail: Sendable, Equatable {
+    case endUser(String)
+    case client(String?)
+    case accountAbstraction(Bool?)
+    case organization(String)
+    case user(String)
+    case provider(SignInProvider)
+    case sessionExpires(Date)
 }
 
 /// A sign-in that needs a two-factor code. The user JWT stays inside the service.

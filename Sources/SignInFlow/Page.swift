@@ -13,19 +13,39 @@ public enum Page: Sendable, Equatable {
     /// "Finish signing in?" for a redirect this app did not start (or one that would replace the
     /// signed-in account).
     case confirmRedirect(ConfirmRedirect)
-    case signedIn(SignedInAccount)
+    case signedIn(SignedInPageState)
+}
+
+public struct SignedInPageState: Sendable, Equatable {
+    /// Every signed-in account, in the order they were added.
+    public var accounts: [SignedInAccount]
+    /// The one the page shows.
+    public var current: SignedInAccount
+    /// Another account can be added (Turnkey's several sessions).
+    public var canAddAccounts: Bool
+
+    public init(accounts: [SignedInAccount], current: SignedInAccount, canAddAccounts: Bool) {
+        self.accounts = accounts
+        self.current = current
+        self.canAddAccounts = canAddAccounts
+    }
 }
 
 public struct SignInPageState: Sendable, Equatable {
+    public var backend: Backend
     public var providers: [SignInProvider]
     public var offersEmailLinks: Bool
     /// A request runs (sending an email link): the controls are disabled.
     public var busy: Bool
+    /// Accounts are signed in already (adding another): the page offers the way back to them.
+    public var canGoBack: Bool
 
-    public init(providers: [SignInProvider], offersEmailLinks: Bool, busy: Bool) {
+    public init(backend: Backend = .portal, providers: [SignInProvider], offersEmailLinks: Bool, busy: Bool, canGoBack: Bool = false) {
+        self.backend = backend
         self.providers = providers
         self.offersEmailLinks = offersEmailLinks
         self.busy = busy
+        self.canGoBack = canGoBack
     }
 }
 

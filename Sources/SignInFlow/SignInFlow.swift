@@ -1,13 +1,14 @@
 import Foundation
 
 /// The sign-in window's state machine: events in (start, a provider tapped, a redirect, Cancel, a
-/// code, sign-out, the session ending), the page to show out. No GTK: the window draws `page`,
-/// `banner` and `foreignSchemeHandler`, and calls the event methods; tests drive it with a fake
-/// `AccountService`.
+/// code, sign-out, a session ending or refreshing), the page to show out. No GTK: the window draws
+/// `page`, `banner` and `foreignSchemeHandler`, and calls the event methods; tests drive it with a
+/// fake `AccountService`.
 ///
 /// Redirects are untrusted input: only one this app started finishes without asking; anything
-/// else waits on "Finish signing in?" for the person's Continue. URIs that arrive while the flow
-/// is busy (loading, exchanging, signing out) wait their turn, so no two exchanges overlap.
+/// else waits on "Finish signing in?" for the person's Continue (or, when it can never finish here,
+/// is refused). URIs that arrive while the flow is busy (loading, exchanging, signing out) wait
+/// their turn, so no two exchanges overlap.
 @MainActor
 public final class SignInFlow {
     public private(set) var page: Page = .loading
@@ -24,7 +25,9 @@ public final class SignInFlow {
 
     private let service: any AccountService
     private var providers: [SignInProvider] = []
-    private var account: SignedInAccount?
+    /// Signed-in accounts, oldest first, and the one shown.
+    private var accounts: [SignedInAccount] = []
+    private var currentId: String?
     private var waiting: WaitingSignIn?
     private var challenge: CodeChallenge?
     /// The redirect shown on "Finish signing in?", and the page to return to on Ignore.
@@ -44,12 +47,17 @@ public final class SignInFlow {
 
     public init(service: any AccountService) {
         self.service = service
-        self.service.onSessionInvalidated = { [weak self] in self?.sessionInvalidated() }
+        self.service.onSessionInvalidated = { [weak self] id in self?.sessionInvalidated(id) }
+        self.service.onAccountUpdated = { [weak self] account in self?.accountUpdated(account) }
+    }
+
+    private var currentAccount: SignedInAccount? {
+        accounts.first { $0.id == currentId } ?? accounts.first
     }
 
     // MARK: - Start
 
-    /// Restores the saved session, then handles the URIs the app was started with.
+    /// Restores the saved sessions, then handles the URIs the app was started with.
     public func start(uris: [String] = []) {
         deferred += uris
         foreignSchemeHandler = service.foreignSchemeHandler()
@@ -57,7 +65,9 @@ public final class SignInFlow {
         Task {
             providers = await service.providers()
             do {
-                account = try await service.restore()
+                accounts = try await service.restore()
+                currentId = accounts.first?.id
+                lastSessionCheck = Date()
             } catch {
                 report(error) { [weak self] in self?.retryRestore() }
             }
@@ -131,7 +141,7 @@ public final class SignInFlow {
             deliver(link)
         case .signIn(.provider(current.provider), let solicitation) where solicitation != .unsolicited:
             deliver(link)
-        case .failure(solicited: false), .signIn:
+        case .failure(solicited: false), .signIn, .refused:
             show(.waitingForBrowser(provider: current.provider, pasteProblem: .anotherSignIn))
         }
     }
@@ -150,21 +160,25 @@ public final class SignInFlow {
         case .failure(let solicited):
             // A provider page pressed twice, a stale tab: not an alarm unless a sign-in waits for it.
             if solicited, waiting != nil { deliver(uri) } else { onNotice?(.redirectIgnored) }
+        case .refused(let method):
+            report(RefusedSignInLinkError(method: method), retry: nil)
         case .signIn(let method, let solicitation):
             route(uri, method: method, solicitation: solicitation)
         }
     }
 
     private func route(_ uri: String, method: SignInMethod, solicitation: Solicitation) {
+        let addsRatherThanReplaces = accounts.isEmpty || service.keepsSeveralAccounts
         if let current = waiting, solicitation == .started, method == .provider(current.provider) {
             deliver(uri)
-        } else if solicitation == .repeated || (solicitation == .started && account == nil && waiting == nil) {
+        } else if solicitation == .repeated || (solicitation == .started && addsRatherThanReplaces && waiting == nil) {
             exchange(uri)
         } else {
             // Unsolicited, or it would replace the signed-in account: the person decides.
             let previous = confirming?.previous ?? page
             confirming = (uri, previous)
-            show(.confirmRedirect(ConfirmRedirect(method: method, replacesAccount: account)))
+            let replaces = service.keepsSeveralAccounts ? nil : currentAccount
+            show(.confirmRedirect(ConfirmRedirect(method: method, replacesAccount: replaces)))
         }
     }
 
@@ -203,7 +217,7 @@ public final class SignInFlow {
             do {
                 finish(try await service.complete(uri))
             } catch {
-                show(account.map(Page.signedIn) ?? signInPage())
+                show(signedInPage() ?? signInPage())
                 report(error, retry: nil)
                 settle()
             }
@@ -224,11 +238,39 @@ public final class SignInFlow {
         settle()
     }
 
+    /// Adds (or, on a backend with one account, replaces) the account and shows it.
     private func showSignedIn(_ signedIn: SignedInAccount) {
-        account = signedIn
+        if service.keepsSeveralAccounts {
+            if let index = accounts.firstIndex(where: { $0.id == signedIn.id }) { accounts[index] = signedIn } else { accounts.append(signedIn) }
+        } else {
+            accounts = [signedIn]
+        }
+        currentId = signedIn.id
         challenge = nil
         lastSessionCheck = Date()
-        show(.signedIn(signedIn))
+        show(signedInPage() ?? signInPage())
+    }
+
+    // MARK: - Several accounts
+
+    /// Shows another signed-in account.
+    public func switchAccount(to id: String) {
+        guard case .signedIn = page, accounts.contains(where: { $0.id == id }) else { return }
+        currentId = id
+        show(signedInPage() ?? signInPage())
+    }
+
+    /// "Add Account": the sign-in page, with the way back to the signed-in accounts.
+    public func addAccount() {
+        guard case .signedIn = page, service.keepsSeveralAccounts, !isSigningOut else { return }
+        banner = nil
+        show(signInPage())
+    }
+
+    /// "Back" on the sign-in page while accounts are signed in.
+    public func backToAccounts() {
+        guard case .signIn(let state) = page, !state.busy, let signedIn = signedInPage() else { return }
+        show(signedIn)
     }
 
     // MARK: - Two-factor code
@@ -284,18 +326,19 @@ public final class SignInFlow {
         show(signInPage())
     }
 
-    // MARK: - Sign out and the session ending
+    // MARK: - Sign out and sessions ending
 
+    /// Signs out of the account shown; another signed-in account (if any) is shown next.
     public func signOut() {
-        guard case .signedIn = page, !isSigningOut else { return }
+        guard case .signedIn = page, !isSigningOut, let account = currentAccount else { return }
         isSigningOut = true
         changed()
         Task {
             do {
-                try await service.signOut()
-                account = nil
+                try await service.signOut(account)
+                remove(account.id)
                 isSigningOut = false
-                show(signInPage())
+                show(signedInPage() ?? signInPage())
                 onNotice?(.signedOut)
             } catch {
                 isSigningOut = false
@@ -305,19 +348,31 @@ public final class SignInFlow {
         }
     }
 
-    private func sessionInvalidated() {
-        guard account != nil else { return }
-        account = nil
-        if case .signedIn = page { show(signInPage()) }
+    private func sessionInvalidated(_ id: String) {
+        guard accounts.contains(where: { $0.id == id }) else { return }
+        remove(id)
+        if case .signedIn = page { show(signedInPage() ?? signInPage()) }
         report(SessionEndedError(), retry: nil)
     }
 
-    /// The window became active: re-check the session (at most once a minute), so a session revoked
-    /// meanwhile returns to Sign in instead of showing a stale "Signed in".
+    private func accountUpdated(_ account: SignedInAccount) {
+        guard let index = accounts.firstIndex(where: { $0.id == account.id }) else { return }
+        accounts[index] = account
+        if case .signedIn = page { show(signedInPage() ?? signInPage()) }
+    }
+
+    private func remove(_ id: String) {
+        accounts.removeAll { $0.id == id }
+        if currentId == id { currentId = accounts.first?.id }
+    }
+
+    /// The window became active: re-check the session shown (at most once a minute), so a session
+    /// revoked meanwhile returns to Sign in instead of showing a stale "Signed in".
     public func windowActivated() {
-        guard case .signedIn = page, Date().timeIntervalSince(lastSessionCheck) > 60 else { return }
+        guard case .signedIn = page, let account = currentAccount,
+              Date().timeIntervalSince(lastSessionCheck) > 60 else { return }
         lastSessionCheck = Date()
-        Task { try? await service.checkSession() }
+        Task { try? await service.checkSession(account) }
     }
 
     /// The window closed: a sign-in still waiting is over.
@@ -334,7 +389,7 @@ public final class SignInFlow {
         banner = nil
         switch current.nextStep {
         case .tryAgain: retry?()
-        case .signInAgain: if account == nil, !isBusy { show(signInPage()) }
+        case .signInAgain: if !isBusy { show(signInPage()) }
         case .dismiss: break
         }
         retry = nil
@@ -369,14 +424,20 @@ public final class SignInFlow {
 
     /// Leaves a transient page and handles the URIs that waited meanwhile.
     private func settle() {
-        if case .loading = page { show(account.map(Page.signedIn) ?? signInPage()) }
+        if case .loading = page { show(signedInPage() ?? signInPage()) }
         while !deferred.isEmpty && !isBusy && confirming == nil {
             receive(deferred.removeFirst())
         }
     }
 
     private func signInPage() -> Page {
-        .signIn(SignInPageState(providers: providers, offersEmailLinks: service.offersEmailLinks, busy: false))
+        .signIn(SignInPageState(backend: service.backend, providers: providers, offersEmailLinks: service.offersEmailLinks,
+                                busy: false, canGoBack: !accounts.isEmpty))
+    }
+
+    private func signedInPage() -> Page? {
+        guard let current = currentAccount else { return nil }
+        return .signedIn(SignedInPageState(accounts: accounts, current: current, canAddAccounts: service.keepsSeveralAccounts))
     }
 
     private func report(_ error: any Error, retry: (@MainActor () -> Void)?) {

@@ -68,6 +68,15 @@ public struct TurnkeyWhoami: Sendable, Equatable {
     public let username: String?
 }
 
+/// `get_user`: the session's user, with the providers its sign-ins come from.
+public struct TurnkeyUser: Sendable, Equatable {
+    public let userId: String
+    public let userName: String?
+    public let userEmail: String?
+    /// The linked OAuth identities this app knows, in the order Turnkey lists them.
+    public let providers: [TurnkeyProvider]
+}
+
 /// Time, injectable: `now` for expiry, `sleep` between polls of a pending activity.
 public struct TurnkeyClock: Sendable {
     public var now: @Sendable () -> Date

@@ -17,6 +17,11 @@ struct TurnkeyAPI: Sendable {
                        as: TurnkeyWire.WhoamiResponse.self)
     }
 
+    func getUser(organizationId: String, userId: String, key: SigningKey) async throws -> TurnkeyWire.GetUserResponse {
+        try await post(TurnkeyWire.APIPath.getUser, TurnkeyWire.GetUserRequest(organizationId: organizationId, userId: userId),
+                       key: key, as: TurnkeyWire.GetUserResponse.self)
+    }
+
     func stampLogin(_ request: TurnkeyWire.StampLoginRequest, key: SigningKey) async throws -> TurnkeyWire.ActivityResponse {
         try await post(TurnkeyWire.APIPath.stampLogin, request, key: key, as: TurnkeyWire.ActivityResponse.self)
     }

@@ -88,4 +88,25 @@ extension TurnkeyAuth {
         return TurnkeyWhoami(organizationId: organizationId, organizationName: answer.organizationName,
                              userId: userId, username: answer.username)
     }
+
+    /// `get_user` for the session's own user, stamped with its key: its name, email and the
+    /// providers it signs in with (`oauthProviders[].providerName`).
+    public func user(sessionKey: String? = nil) async throws -> TurnkeyUser {
+        let key = try resolvedSessionKey(sessionKey)
+        let (session, signingKey) = try await mutex.withLock { try await self.signingSession(key) }
+        let path = TurnkeyWire.APIPath.getUser
+        let answer = try await api.getUser(organizationId: session.organizationId, userId: session.userId, key: signingKey)
+        guard case .object(let user)? = answer.user, let userId = user["userId"]?.stringValue?.nonBlank else {
+            throw TurnkeyAuthError.malformedResponse(path: path, missing: "user.userId")
+        }
+        var providers: [TurnkeyProvider] = []
+        if case .array(let linked)? = user["oauthProviders"] {
+            for case .object(let entry) in linked {
+                if let provider = entry["providerName"]?.stringValue.flatMap({ TurnkeyProvider(providerName: $0.lowercased()) }),
+                   !providers.contains(provider) { providers.append(provider) }
+            }
+        }
+        return TurnkeyUser(userId: userId, userName: user["userName"]?.stringValue?.nonBlank,
+                           userEmail: user["userEmail"]?.stringValue?.nonBlank, providers: providers)
+    }
 }

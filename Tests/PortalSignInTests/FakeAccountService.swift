@@ -9,9 +9,11 @@ final class FakeAccountService: AccountService {
     struct Refused: Error {}
     struct WrongCode: Error {}
 
+    var backend = Backend.portal
     var providerList: [SignInProvider] = [.google, .apple]
     var offersEmailLinks = true
-    var restoreResult: Result<SignedInAccount?, any Error> = .success(nil)
+    var keepsSeveralAccounts = false
+    var restoreResult: Result<[SignedInAccount], any Error> = .success([])
     var classifications: [String: IncomingURI] = [:]
     var completeResults: [String: Result<SignInOutcome, any Error>] = [:]
     var verifyResult: Result<SignedInAccount, any Error> = .success(FakeAccountService.alice)
@@ -24,15 +26,16 @@ final class FakeAccountService: AccountService {
     private var signOutWaiter: CheckedContinuation<Void, Never>?
     private var completeWaiter: CheckedContinuation<Void, Never>?
 
-    static let alice = SignedInAccount(endUserId: "eu-alice", clientId: "cl-alice", isAccountAbstracted: false)
-    static let bob = SignedInAccount(endUserId: "eu-bob", clientId: "cl-bob", isAccountAbstracted: true)
+    static let alice = SignedInAccount(id: "eu-alice", title: "eu-alice", details: [.endUser("eu-alice"), .client("cl-alice")])
+    static let bob = SignedInAccount(id: "eu-bob", title: "eu-bob", details: [.endUser("eu-bob"), .client("cl-bob")])
 
-    var onSessionInvalidated: (@MainActor () -> Void)?
+    var onSessionInvalidated: (@MainActor (String) -> Void)?
+    var onAccountUpdated: (@MainActor (SignedInAccount) -> Void)?
     var currentAuthorizeURL: URL? { signInWaiter == nil ? nil : URL(string: "https://accounts.example/authorize?state=s") }
 
     func providers() async -> [SignInProvider] { providerList }
 
-    func restore() async throws -> SignedInAccount? {
+    func restore() async throws -> [SignedInAccount] {
         calls.append("restore")
         return try restoreResult.get()
     }
@@ -81,10 +84,10 @@ final class FakeAccountService: AccountService {
         return try verifyResult.get()
     }
 
-    func checkSession() async throws { calls.append("checkSession") }
+    func checkSession(_ account: SignedInAccount) async throws { calls.append("checkSession(\(account.id))") }
 
-    func signOut() async throws {
-        calls.append("signOut")
+    func signOut(_ account: SignedInAccount) async throws {
+        calls.append("signOut(\(account.id))")
         if holdSignOut { await withCheckedContinuation { signOutWaiter = $0 } }
     }
 
@@ -106,6 +109,7 @@ final class FakeAccountService: AccountService {
         case is Closed: return UserFacingError(message: "", nextStep: .dismiss, kind: .cancelled)
         case is WrongCode: return UserFacingError(message: "wrong code", nextStep: .dismiss, kind: .wrongCode)
         case is SessionEndedError: return UserFacingError(message: "session ended", nextStep: .signInAgain, kind: .sessionEnded)
+        case is RefusedSignInLinkError: return UserFacingError(message: "refused link", nextStep: .dismiss)
         default: return UserFacingError(message: "refused", nextStep: .tryAgain)
         }
     }

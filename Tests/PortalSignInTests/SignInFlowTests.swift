@@ -20,6 +20,10 @@ struct SignInFlowTests {
         .signIn(SignInPageState(providers: [.google, .apple], offersEmailLinks: true, busy: false))
     }
 
+    private func signedIn(_ account: SignedInAccount, among accounts: [SignedInAccount]? = nil) -> Page {
+        .signedIn(SignedInPageState(accounts: accounts ?? [account], current: account, canAddAccounts: service.keepsSeveralAccounts))
+    }
+
     private func started() async {
         flow.start()
         #expect(await until { flow.page == signInPage })
@@ -40,9 +44,9 @@ struct SignInFlowTests {
     }
 
     @Test func aSavedSessionShowsTheSignedInPage() async {
-        service.restoreResult = .success(FakeAccountService.alice)
+        service.restoreResult = .success([FakeAccountService.alice])
         flow.start()
-        #expect(await until { flow.page == .signedIn(FakeAccountService.alice) })
+        #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
     }
 
     @Test func aFailedRestoreOffersToTryAgain() async {
@@ -50,9 +54,9 @@ struct SignInFlowTests {
         flow.start()
         #expect(await until { flow.page == signInPage })
         #expect(flow.banner?.nextStep == .tryAgain)
-        service.restoreResult = .success(FakeAccountService.alice)
+        service.restoreResult = .success([FakeAccountService.alice])
         flow.bannerAction()
-        #expect(await until { flow.page == .signedIn(FakeAccountService.alice) })
+        #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
     }
 
     @Test func aURIReceivedWhileLoadingWaitsForTheRestore() async {
@@ -69,7 +73,7 @@ struct SignInFlowTests {
         service.classifications[google] = .signIn(.provider(.google), .started)
         service.completeResults[google] = .success(.signedIn(FakeAccountService.alice))
         flow.start(uris: [google])
-        #expect(await until { flow.page == .signedIn(FakeAccountService.alice) })
+        #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
         #expect(service.calls == ["restore", "complete(\(google))"])
     }
 
@@ -82,7 +86,7 @@ struct SignInFlowTests {
         #expect(flow.page == .completing)
         #expect(service.calls.last == "deliver(\(google))")
         service.answerSignIn(.success(.signedIn(FakeAccountService.alice)))
-        #expect(await until { flow.page == .signedIn(FakeAccountService.alice) })
+        #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
     }
 
     @Test func cancelEndsThePendingSignInAndShowsNoError() async {
@@ -122,7 +126,7 @@ struct SignInFlowTests {
         service.completeResults[emailLink] = .success(.signedIn(FakeAccountService.bob))
         flow.receive(emailLink)
         flow.continueConfirmed()
-        #expect(await until { flow.page == .signedIn(FakeAccountService.bob) })
+        #expect(await until { flow.page == signedIn(FakeAccountService.bob) })
         #expect(service.calls.filter { $0.hasPrefix("complete") } == ["complete(\(emailLink))"])
     }
 
@@ -134,7 +138,7 @@ struct SignInFlowTests {
         #expect(flow.page == .completing)
         #expect(!service.calls.contains("cancelSignIn"))
         service.answerSignIn(.success(.signedIn(FakeAccountService.alice)))
-        #expect(await until { flow.page == .signedIn(FakeAccountService.alice) })
+        #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
     }
 
     @Test func twoDeliveriesOfOneRedirectAtOnceExchangeOnce() async {
@@ -147,8 +151,8 @@ struct SignInFlowTests {
         service.classifications[google] = .signIn(.provider(.google), .repeated)
         service.completeResults[google] = .success(.signedIn(FakeAccountService.alice))
         service.answerSignIn(.success(.signedIn(FakeAccountService.alice)))
-        #expect(await until { flow.page == .signedIn(FakeAccountService.alice) && service.calls.last == "complete(\(google))" })
-        #expect(flow.page == .signedIn(FakeAccountService.alice))
+        #expect(await until { flow.page == signedIn(FakeAccountService.alice) && service.calls.last == "complete(\(google))" })
+        #expect(flow.page == signedIn(FakeAccountService.alice))
     }
 
     @Test func garbagePastedWhileWaitingShowsAnInlineErrorAndKeepsWaiting() async {
@@ -166,12 +170,12 @@ struct SignInFlowTests {
     }
 
     @Test func anUnsolicitedErrorRedirectIsDroppedQuietly() async {
-        service.restoreResult = .success(FakeAccountService.alice)
+        service.restoreResult = .success([FakeAccountService.alice])
         flow.start()
-        #expect(await until { flow.page == .signedIn(FakeAccountService.alice) })
+        #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
         service.classifications["io.github.portalauth.signin://auth/callback?error=oauth_failed"] = .failure(solicited: false)
         flow.receive("io.github.portalauth.signin://auth/callback?error=oauth_failed")
-        #expect(flow.page == .signedIn(FakeAccountService.alice))
+        #expect(flow.page == signedIn(FakeAccountService.alice))
         #expect(flow.banner == nil)
     }
 
@@ -187,27 +191,27 @@ struct SignInFlowTests {
     // MARK: signed in
 
     @Test func aRedirectWhileSignedInAsksBeforeReplacingTheAccount() async {
-        service.restoreResult = .success(FakeAccountService.alice)
+        service.restoreResult = .success([FakeAccountService.alice])
         flow.start()
-        #expect(await until { flow.page == .signedIn(FakeAccountService.alice) })
+        #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
         service.classifications[other] = .signIn(.provider(.google), .started)
         flow.receive(other)
         #expect(flow.page == .confirmRedirect(ConfirmRedirect(method: .provider(.google), replacesAccount: FakeAccountService.alice)))
         flow.ignoreConfirmed()
-        #expect(flow.page == .signedIn(FakeAccountService.alice))
+        #expect(flow.page == signedIn(FakeAccountService.alice))
     }
 
     @Test func aRedirectDuringSignOutWaitsAndThenAsks() async {
-        service.restoreResult = .success(FakeAccountService.alice)
+        service.restoreResult = .success([FakeAccountService.alice])
         flow.start()
-        #expect(await until { flow.page == .signedIn(FakeAccountService.alice) })
+        #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
         service.holdSignOut = true
         flow.signOut()
-        #expect(await until { service.calls.last == "signOut" })
+        #expect(await until { service.calls.last == "signOut(eu-alice)" })
         service.classifications[google] = .signIn(.provider(.google), .unsolicited)
         flow.receive(google)
         #expect(flow.isSigningOut)
-        #expect(flow.page == .signedIn(FakeAccountService.alice), "nothing happens while the sign-out runs")
+        #expect(flow.page == signedIn(FakeAccountService.alice), "nothing happens while the sign-out runs")
         service.releaseSignOut()
         #expect(await until {
             flow.page == .confirmRedirect(ConfirmRedirect(method: .provider(.google), replacesAccount: nil))
@@ -216,10 +220,10 @@ struct SignInFlowTests {
     }
 
     @Test func theEndedSessionReturnsToSignInWithAMessage() async {
-        service.restoreResult = .success(FakeAccountService.alice)
+        service.restoreResult = .success([FakeAccountService.alice])
         flow.start()
-        #expect(await until { flow.page == .signedIn(FakeAccountService.alice) })
-        service.onSessionInvalidated?()
+        #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
+        service.onSessionInvalidated?("eu-alice")
         #expect(flow.page == signInPage)
         #expect(flow.banner?.kind == .sessionEnded)
     }
@@ -238,7 +242,7 @@ struct SignInFlowTests {
         #expect(await until { if case .code(_, let problem?) = flow.page { problem.kind == .wrongCode } else { false } })
         service.verifyResult = .success(FakeAccountService.alice)
         flow.submitCode("123456")
-        #expect(await until { flow.page == .signedIn(FakeAccountService.alice) })
+        #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
     }
 
     @Test func anEmailLinkThisAppSentSignsInWithoutAsking() async {
@@ -248,7 +252,7 @@ struct SignInFlowTests {
         service.classifications[emailLink] = .signIn(.emailLink(email: "alice@example.com"), .started)
         service.completeResults[emailLink] = .success(.signedIn(FakeAccountService.alice))
         flow.receive(emailLink)
-        #expect(await until { flow.page == .signedIn(FakeAccountService.alice) })
+        #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
     }
 
     @Test func anotherAppOwningTheSchemeIsShownAndCanBeFixed() async {
@@ -265,5 +269,75 @@ struct SignInFlowTests {
         flow.windowClosed()
         #expect(service.calls.contains("cancelSignIn"))
         #expect(await until { !service.isSignInRunning })
+    }
+
+    // MARK: several accounts (Turnkey's session keys)
+
+    @Test func aNewSignInAddsAnAccountAndTheListSwitchesBetweenThem() async {
+        service.keepsSeveralAccounts = true
+        service.restoreResult = .success([FakeAccountService.alice])
+        flow.start()
+        #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
+        flow.addAccount()
+        guard case .signIn(let state) = flow.page else { Issue.record("not on the sign-in page"); return }
+        #expect(state.canGoBack)
+        flow.signIn(with: .google)
+        #expect(await until { service.isSignInRunning })
+        service.classifications[google] = .signIn(.provider(.google), .started)
+        flow.receive(google)
+        service.answerSignIn(.success(.signedIn(FakeAccountService.bob)))
+        let both = [FakeAccountService.alice, FakeAccountService.bob]
+        #expect(await until { flow.page == signedIn(FakeAccountService.bob, among: both) })
+        flow.switchAccount(to: "eu-alice")
+        #expect(flow.page == signedIn(FakeAccountService.alice, among: both))
+    }
+
+    @Test func signingOutOfOneAccountShowsTheNext() async {
+        service.keepsSeveralAccounts = true
+        service.restoreResult = .success([FakeAccountService.alice, FakeAccountService.bob])
+        flow.start()
+        #expect(await until { flow.page == signedIn(FakeAccountService.alice, among: [FakeAccountService.alice, FakeAccountService.bob]) })
+        flow.signOut()
+        #expect(await until { flow.page == signedIn(FakeAccountService.bob) })
+        #expect(service.calls.contains("signOut(eu-alice)"))
+    }
+
+    @Test func backFromAddingAnAccountReturnsToTheAccounts() async {
+        service.keepsSeveralAccounts = true
+        service.restoreResult = .success([FakeAccountService.alice])
+        flow.start()
+        #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
+        flow.addAccount()
+        flow.backToAccounts()
+        #expect(flow.page == signedIn(FakeAccountService.alice))
+    }
+
+    @Test func aStartedRedirectWhileSignedInAddsAnAccountWithoutAsking() async {
+        service.keepsSeveralAccounts = true
+        service.restoreResult = .success([FakeAccountService.alice])
+        flow.start()
+        #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
+        service.classifications[google] = .signIn(.provider(.google), .started)
+        service.completeResults[google] = .success(.signedIn(FakeAccountService.bob))
+        flow.receive(google)
+        #expect(await until { flow.page == signedIn(FakeAccountService.bob, among: [FakeAccountService.alice, FakeAccountService.bob]) })
+    }
+
+    @Test func aRefreshedSessionUpdatesThePage() async {
+        service.restoreResult = .success([FakeAccountService.alice])
+        flow.start()
+        #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
+        let refreshed = SignedInAccount(id: "eu-alice", title: "eu-alice", details: [.sessionExpires(Date(timeIntervalSince1970: 2_000_000_000))])
+        service.onAccountUpdated?(refreshed)
+        #expect(flow.page == signedIn(refreshed))
+    }
+
+    @Test func aLinkThatCanNeverFinishHereIsRefusedWithAMessageAndNothingSent() async {
+        await started()
+        service.classifications["io.github.portalauth.signin://?code=c&state=forged"] = .refused(.provider(.discord))
+        flow.receive("io.github.portalauth.signin://?code=c&state=forged")
+        #expect(flow.page == signInPage)
+        #expect(flow.banner?.message == "refused link")
+        #expect(!service.calls.contains { $0.hasPrefix("complete") || $0.hasPrefix("deliver") })
     }
 }

@@ -139,4 +139,27 @@ struct SessionTests {
         await #expect(throws: TurnkeyAuthError.sessionExpired(sessionKey: "default")) { try await f.auth.whoami() }
         #expect(f.sessions.items.items.isEmpty)
     }
+
+    @Test func userIsStampedAndNamesTheProvidersItSignsInWith() async throws {
+        let f = try Fixture()
+        let result = try await f.signIn(sessionKey: "main")
+        f.transport.reply(#"{"user":{"userId":"user-1","userName":"alice","userEmail":"alice@example.com","oauthProviders":[{"providerName":"Discord","issuer":"https://auth.turnkey.com"},{"providerName":"twitter"},{"providerName":"discord"},{"providerName":"OpenID Connect Provider 1800000000"}]}}"#)
+        let user = try await f.auth.user(sessionKey: "main")
+        #expect(user == TurnkeyUser(userId: "user-1", userName: "alice", userEmail: "alice@example.com", providers: [.discord, .x]))
+        let request = try #require(f.transport.requests.last)
+        #expect(request.url.absoluteString == "http://127.0.0.1:8790/turnkey/api/public/v1/query/get_user")
+        #expect(request.bodyText == #"{"organizationId":"sub-org-1","userId":"user-1"}"#)
+        let stamp = try #require(request.headers["X-Stamp"].flatMap(Base64URL.decode))
+        let decoded = try #require(try JSONSerialization.jsonObject(with: Data(stamp)) as? [String: String])
+        #expect(decoded["publicKey"] == result.session.publicKey)
+    }
+
+    @Test func userWithoutAnIdIsAMalformedAnswer() async throws {
+        let f = try Fixture()
+        try await f.signIn(sessionKey: "main")
+        f.transport.reply(#"{"user":{"userName":"alice"}}"#)
+        await #expect(throws: TurnkeyAuthError.malformedResponse(path: "/public/v1/query/get_user", missing: "user.userId")) {
+            _ = try await f.auth.user(sessionKey: "main")
+        }
+    }
 }
