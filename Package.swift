@@ -29,10 +29,10 @@ let package = Package(
         .systemLibrary(name: "CGtk4", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         .systemLibrary(name: "CAdwaita", pkgConfig: "libadwaita-1", providers: [.apt(["libadwaita-1-dev"])]),
         .systemLibrary(name: "CQrencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
-        .systemLibrary(name: "CLibcrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // One C module per layer.
-        .target(name: "CPortalPlatform", dependencies: ["CLibsoup", "CLibsecret", "CLibcrypto"],
+        // crypto.c includes OpenSSL's headers (libssl-dev) but opens libcrypto only when first used.
+        .target(name: "CPortalPlatform", dependencies: ["CLibsoup", "CLibsecret"],
                 linkerSettings: [.linkedLibrary("dispatch")]),
         .target(name: "CPortalServer", dependencies: ["CLibsoup"]),
         .target(name: "CPortalUI", dependencies: ["CGtk4", "CAdwaita", "CQrencode"]),

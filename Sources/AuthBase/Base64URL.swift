@@ -1,20 +1,24 @@
-import Foundation
+import FoundationEssentials
 
 /// base64url (RFC 4648 §5) as tokens use it: encoded without padding; decoded from either
 /// alphabet (`-_` or `+/`), padding optional, so a JWT segment from any issuer reads.
 public enum Base64URL {
     public static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        String(Data(bytes).base64EncodedString().compactMap { character -> Character? in
+            switch character {
+            case "+": "-"
+            case "/": "_"
+            case "=": nil
+            default: character
+            }
+        })
     }
 
     public static func decode(_ text: some StringProtocol) -> [UInt8]? {
         var base64 = String(text)
         while base64.hasSuffix("=") { base64.removeLast() }
         guard !base64.contains("=") else { return nil }
-        base64 = base64.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 = String(base64.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
         switch base64.utf8.count % 4 {
         case 1: return nil
         case 2: base64 += "=="

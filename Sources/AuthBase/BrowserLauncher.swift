@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Opens a URL in the user's own browser (never an embedded web view, RFC 8252 §8.12).
 /// Throwing means no browser could be started; a sign-in reports that as unavailable.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One HTTP request as a core builds it; the platform layer sends it unchanged.
 public struct HTTPRequest: Sendable, Equatable {

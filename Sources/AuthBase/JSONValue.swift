@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Any JSON value, decoded into something Sendable and typed: claims of a token, fields the
 /// cores read leniently.
@@ -9,6 +9,11 @@ public enum JSONValue: Sendable, Equatable, Codable {
     case array([JSONValue])
     case object([String: JSONValue])
     case null
+
+    /// `body` as JSON (any value, also a bare string or number), or nil when it is not JSON.
+    public static func parse(_ body: Data) -> JSONValue? {
+        try? JSONDecoder().decode(JSONValue.self, from: body)
+    }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The claims of a JWT (`header.claims.signature`), read, not verified: the cores hold no key for
 /// the tokens they carry. Every later call is authorised by the server, which does verify them.

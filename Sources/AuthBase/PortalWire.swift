@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Portal's v3 client-auth API on the wire, shared by the client core and the emulator: paths,
 /// headers and the JSON bodies. Response fields decode leniently (a field of the wrong type counts

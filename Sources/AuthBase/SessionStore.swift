@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where a signed-in session is kept between runs (GNOME Keyring in the app and CLI, memory in
 /// unit tests). It stores the secret text a core hands it and nothing else; the core owns the format.
@@ -9,6 +9,14 @@ public protocol SessionStore: Sendable {
     func save(_ secret: String, authEnvironmentId: String) async throws
     /// Removes the stored secret; removing nothing is not an error.
     func delete(authEnvironmentId: String) async throws
+    /// A save is likely soon: start whatever makes it faster (connecting to the keyring) in the
+    /// background, while the caller waits on something else. Never fails; a save still checks everything.
+    func prepareToSave()
+}
+
+extension SessionStore {
+    /// Nothing to prepare.
+    public func prepareToSave() {}
 }
 
 /// A store could not do what was asked: which failure, as a fact. The app and the CLI turn it

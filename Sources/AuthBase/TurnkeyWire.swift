@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Turnkey's Auth Proxy and API on the wire (docs/TURNKEY.md), shared by the
 /// `TurnkeyAuth` core and the emulator: paths, headers, the JSON bodies. Optional fields are left out

@@ -1,5 +1,7 @@
 #include "platform.h"
 #include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 extern int _dispatch_get_main_queue_handle_4CF(void);
 extern void _dispatch_main_queue_callback_4CF(void *msg);
@@ -20,4 +22,8 @@ void portal_platform_attach_dispatch_main_queue(void) {
         g_unix_fd_add(_dispatch_get_main_queue_handle_4CF(), G_IO_IN, on_main_queue_ready, NULL);
         g_once_init_leave(&attached, 1);
     }
+}
+
+gboolean portal_platform_is_main_thread(void) {
+    return syscall(SYS_gettid) == getpid();
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Turns the configured `apiHost` into the base URL every request starts with.
 ///
@@ -8,13 +8,13 @@ import Foundation
 enum ApiHost {
     static func baseURL(from apiHost: String) throws -> URL {
         let invalid = PortalAuthError.invalidArgument(name: "apiHost")
-        var text = apiHost.trimmingCharacters(in: .whitespacesAndNewlines)
+        var text = apiHost.trimmed
         while text.hasSuffix("/") { text.removeLast() }
         guard !text.isEmpty else { throw invalid }
 
         let scheme: String
         let rest: Substring
-        if let separator = text.range(of: "://") {
+        if let separator = text.firstRange(of: "://") {
             scheme = text[..<separator.lowerBound].lowercased()
             rest = text[separator.upperBound...]
         } else {

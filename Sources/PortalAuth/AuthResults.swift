@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What an auth environment allows (`GET /api/v3/auth/methods`).
 public struct AuthMethods: Sendable, Equatable {
@@ -70,7 +70,7 @@ public struct TotpRequiredResult: Sendable, CustomStringConvertible {
     public var totpSecret: String? {
         guard let link = totpLink else { return nil }
         let secret = RedirectURL.queryParameters(of: link)["secret"]?
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+            .trimmed
         return secret?.isEmpty == false ? secret : nil
     }
 

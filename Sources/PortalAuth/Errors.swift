@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // The ways a sign-in can fail, as in Portal's iOS `PortalAuth` 8.x. Each carries the facts (status,
 // path, provider, which store failure, retry-after); the app and the CLI each turn them into words

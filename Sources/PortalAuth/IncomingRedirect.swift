@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What an incoming URL is to this instance, before anything is sent: the app asks this first and
 /// exchanges only what a person started (or confirmed).
@@ -21,7 +21,7 @@ extension PortalAuth {
     public func incomingRedirect(_ url: String) -> IncomingRedirect? {
         guard !url.isEmpty, url.utf16.count <= RedirectURL.maxLength,
               RedirectURL.matches(url, redirectUrl: redirectUrl) else { return nil }
-        let parameters = RedirectURL.queryParameters(of: url.trimmingCharacters(in: .whitespacesAndNewlines))
+        let parameters = RedirectURL.queryParameters(of: url.trimmed)
         let pending = livePendingSignIn()
         if parameters[PortalWire.RedirectQuery.error] != nil {
             let waitingForProvider = if case .oauth? = pending?.method { true } else { false }

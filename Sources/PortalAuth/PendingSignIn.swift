@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// A sign-in this instance started and has not finished: the proof that an incoming redirect was

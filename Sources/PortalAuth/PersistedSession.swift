@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The stored form of a session, shared with Portal's other SDKs:
 /// `{"clientSessionToken":…,"endUserId":…}` with the keys sorted.

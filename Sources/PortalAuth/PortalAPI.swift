@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Builds Portal requests, sends them through the injected transport and turns the answer
 /// into a payload or an error. Knows nothing about sessions, storage or ordering.
@@ -70,7 +70,7 @@ struct PortalAPI: Sendable {
 
     /// A 429's `Retry-After` in seconds, when the server gave a number.
     static func retryAfterSeconds(_ response: HTTPResponse) -> Int? {
-        response.header("Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 >= 0 ? $0 : nil }
+        response.header("Retry-After").flatMap { Int($0.trimmed) }.flatMap { $0 >= 0 ? $0 : nil }
     }
 
     /// The `error` text of a `{"error":"…"}` body, redacted and bounded, or nil.
@@ -82,7 +82,7 @@ struct PortalAPI: Sendable {
     /// A 2xx body must be JSON (else `couldNotParseHttpResponse`) with a `data` of the
     /// documented shape (else `malformedResponse(path:, missing: "data")`).
     static func unwrap<Payload: Codable>(_ body: Data, path: String) throws -> Payload {
-        guard (try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])) != nil else {
+        guard JSONValue.parse(body) != nil else {
             throw PortalRequestsError.couldNotParseHttpResponse(path: path)
         }
         guard let envelope = try? JSONDecoder().decode(PortalWire.Envelope<Payload>.self, from: body),

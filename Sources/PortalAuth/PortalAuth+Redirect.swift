@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension PortalAuth {
     /// Completes a sign-in from the redirect URL the desktop handed the app. Forwards
@@ -25,7 +25,7 @@ extension PortalAuth {
         guard !url.isEmpty, url.utf16.count <= RedirectURL.maxLength else { return nil }
         guard RedirectURL.matches(url, redirectUrl: redirectUrl) else { return nil }
 
-        let parameters = RedirectURL.queryParameters(of: url.trimmingCharacters(in: .whitespacesAndNewlines))
+        let parameters = RedirectURL.queryParameters(of: url.trimmed)
         if let error = parameters[PortalWire.RedirectQuery.error] {
             log("the redirect reported a failed sign-in")
             let bounded = SecretRedaction.redact(String(error.prefix(RedirectURL.maxErrorLength)))
@@ -53,6 +53,8 @@ extension PortalAuth {
         }
 
         log(route.logLine)
+        // Exchanges mostly end in a save: connect to the store while the request is in flight.
+        store.prepareToSave()
         let grant = try await api.call("POST", route.path, body: PortalWire.GrantTokenBody(token: token), as: PortalWire.Grant.self)
 
         if let sessionToken = grant.clientSessionToken, !sessionToken.isBlank {

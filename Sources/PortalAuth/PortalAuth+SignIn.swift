@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension PortalAuth {
     /// The whole Google sign-in: fetches a fresh authorize URL, opens it in the user's browser,

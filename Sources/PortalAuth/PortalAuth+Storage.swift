@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension PortalAuth {
     /// The session saved by an earlier run, or nil. No network: a restored token is worth

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension PortalAuth {
     /// Finishes a sign-in that returned `.totpRequired` with the code the user typed.

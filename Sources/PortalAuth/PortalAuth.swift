@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Portal's client-auth flows for one auth environment: the Linux counterpart of the iOS
@@ -53,11 +53,11 @@ public final class PortalAuth: Sendable {
     ) throws {
         guard Self.isValidAuthEnvironmentId(authEnvironmentId) else { throw PortalAuthError.invalidArgument(name: "authEnvironmentId") }
         guard !redirectUrl.isBlank else { throw PortalAuthError.invalidArgument(name: "redirectUrl") }
-        let environment = authEnvironmentId.trimmingCharacters(in: .whitespacesAndNewlines)
+        let environment = authEnvironmentId.trimmed
         let baseURL = try ApiHost.baseURL(from: apiHost)
 
         self.authEnvironmentId = environment
-        self.redirectUrl = redirectUrl.trimmingCharacters(in: .whitespacesAndNewlines)
+        self.redirectUrl = redirectUrl.trimmed
         self.apiBaseURL = baseURL
         self.magicLink = magicLink
         self.isAccountAbstracted = isAccountAbstracted
@@ -118,7 +118,7 @@ public final class PortalAuth: Sendable {
             mapStatus: accountAbstractionError
         )
         let raw = method == .apple ? urls.apple : (method == .google ? urls.google : nil)
-        let url = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let url = (raw ?? "").trimmed
         guard !url.isEmpty else {
             log("\(method.rawValue) is not enabled for auth environment \(authEnvironmentId)")
             throw PortalAuthError.authMethodUnavailable(method)
@@ -138,7 +138,7 @@ public final class PortalAuth: Sendable {
     /// rate-limited email, so it is never retried automatically.
     public func sendMagicLink(email: String) async throws {
         guard let magicLink else { throw PortalAuthError.magicLinkNotConfigured }
-        let address = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let address = email.trimmed.lowercased()
         guard !address.isEmpty else { throw PortalAuthError.invalidArgument(name: "email") }
         let body = PortalWire.MagicLinkBody(
             email: address, redirectUrl: redirectUrl, fromEmail: magicLink.fromEmail,

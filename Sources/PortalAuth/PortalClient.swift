@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// What Portal knows about the signed-in client (`GET /api/v3/clients/me`).
@@ -44,7 +44,7 @@ public final class PortalClient: Sendable {
         self.session = session
         self.api = PortalAPI(
             baseURL: baseURL,
-            authEnvironmentId: authEnvironmentId.trimmingCharacters(in: .whitespacesAndNewlines),
+            authEnvironmentId: authEnvironmentId.trimmed,
             transport: transport
         )
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// A signed-in session: the client session token in memory, and the end user it belongs to.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The rules for the redirect that ends every sign-in: does an incoming URL target our
 /// `redirectUrl`, and what does its query say. The byte-level work is `URLText` and `QueryString`

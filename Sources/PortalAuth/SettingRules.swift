@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The rules `PortalAuth.init` applies to its settings, for a settings screen that checks a value
 /// before saving it: one set of rules, so the screen never accepts what a sign-in would refuse.
@@ -11,9 +11,16 @@ extension PortalAuth {
 
     /// An auth environment ID is sent as a header value: not blank, no whitespace or control characters.
     public static func isValidAuthEnvironmentId(_ id: String) -> Bool {
-        let trimmed = id.trimmingCharacters(in: .whitespacesAndNewlines)
-        return !trimmed.isEmpty && !trimmed.unicodeScalars.contains {
-            CharacterSet.whitespacesAndNewlines.contains($0) || CharacterSet.controlCharacters.contains($0)
+        let trimmed = id.trimmed
+        return !trimmed.isEmpty && !trimmed.unicodeScalars.contains(where: isSpaceOrControl)
+    }
+
+    /// White space, line breaks, control and format characters (what Foundation's
+    /// `.whitespacesAndNewlines` and `.controlCharacters` hold, up to their oddities in plane 14).
+    private static func isSpaceOrControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format: return true
+        default: return scalar.properties.isWhitespace
         }
     }
 

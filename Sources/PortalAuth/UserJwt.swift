@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads the `endUserId` claim of a `userJwt` (the TOTP step's token).
 ///

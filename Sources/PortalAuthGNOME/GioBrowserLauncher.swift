@@ -1,5 +1,5 @@
 import CPortalPlatform
-import Foundation
+import FoundationEssentials
 import PortalAuth
 
 /// Opens URLs in the user's default browser through GIO (the OpenURI portal under Flatpak).

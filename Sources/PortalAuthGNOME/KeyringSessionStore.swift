@@ -28,6 +28,10 @@ public final class KeyringSessionStore: SessionStore, Sendable {
         try await items.load(attributes(authEnvironmentId))
     }
 
+    /// Connects to the Secret Service (and opens its encrypted session) while the caller waits for
+    /// the network, instead of after.
+    public func prepareToSave() { items.prepare() }
+
     public func save(_ secret: String, authEnvironmentId: String) async throws {
         try await items.save(secret, label: label(authEnvironmentId: authEnvironmentId), attributes: attributes(authEnvironmentId))
     }

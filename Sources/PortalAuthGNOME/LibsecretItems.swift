@@ -1,11 +1,15 @@
 import AuthBase
 import CPortalPlatform
+import Synchronization
 
 /// `SecretItems` on libsecret's asynchronous API, called on GLib's main context (so the app's loop
 /// never blocks on D-Bus). Items go to the default collection ("login").
 public final class LibsecretItems: SecretItems, Sendable {
     public let schemaName: String
     private let schema: MainContextPointer<UnsafeMutablePointer<SecretSchema>>
+    /// The Secret Service connection, once asked for: every call (and `prepare`) shares it, so one
+    /// started ahead of a save is the one the save uses. A failed one is forgotten, to be tried again.
+    private let connection = Mutex<Task<SecretServiceHandle, any Error>?>(nil)
 
     /// A schema of string attributes. `SECRET_SCHEMA_NONE` keeps the schema name in `xdg:schema`,
     /// so lookups find only this schema's items.
@@ -74,19 +78,45 @@ public final class LibsecretItems: SecretItems, Sendable {
         }
     }
 
+    /// Connects in the background and opens the Secret Service session (the key exchange that
+    /// `store` and `lookup` need), so a save that follows soon finds both ready.
+    public func prepare() {
+        _ = connectionTask(openingSession: true)
+    }
+
     // MARK: - Plumbing
+
+    private func connect() async throws -> MainContextPointer<UnsafeMutablePointer<SecretService>> {
+        let task = connectionTask(openingSession: false)
+        do {
+            return try await task.value.service
+        } catch {
+            connection.withLock { if $0 == task { $0 = nil } }
+            throw error
+        }
+    }
+
+    private func connectionTask(openingSession: Bool) -> Task<SecretServiceHandle, any Error> {
+        connection.withLock { slot in
+            if let task = slot { return task }
+            let task = Task { try await Self.openService(openingSession: openingSession) }
+            slot = task
+            return task
+        }
+    }
 
     /// The Secret Service connection (libsecret keeps one per process). Any failure here means
     /// there is no usable Secret Service.
-    private func connect() async throws -> MainContextPointer<UnsafeMutablePointer<SecretService>> {
-        try await withCheckedThrowingContinuation { continuation in
+    private static func openService(openingSession: Bool) async throws -> SecretServiceHandle {
+        let flags = openingSession ? SECRET_SERVICE_OPEN_SESSION : SECRET_SERVICE_NONE
+        return try await withCheckedThrowingContinuation { continuation in
             MainLoopBridge.invoke {
                 let box = Unmanaged.passRetained(ServiceCall(continuation)).toOpaque()
-                secret_service_get(SECRET_SERVICE_NONE, nil, { _, result, userData in
+                secret_service_get(flags, nil, { _, result, userData in
                     let call = Unmanaged<ServiceCall>.fromOpaque(userData!).takeRetainedValue()
                     var error: UnsafeMutablePointer<GError>?
                     if let service = secret_service_get_finish(result, &error) {
-                        call.continuation.resume(returning: MainContextPointer(service))
+                        call.continuation.resume(returning: SecretServiceHandle(service))
                     } else {
                         let failure = GLibError.take(&error)
                         call.continuation.resume(throwing: SessionStoreError(.noService, detail: failure?.message ?? ""))
@@ -134,9 +164,19 @@ public final class LibsecretItems: SecretItems, Sendable {
 }
 
 private final class ServiceCall {
-    let continuation: CheckedContinuation<MainContextPointer<UnsafeMutablePointer<SecretService>>, any Error>
-    init(_ continuation: CheckedContinuation<MainContextPointer<UnsafeMutablePointer<SecretService>>, any Error>) {
+    let continuation: CheckedContinuation<SecretServiceHandle, any Error>
+    init(_ continuation: CheckedContinuation<SecretServiceHandle, any Error>) {
         self.continuation = continuation
+    }
+}
+
+/// One reference to libsecret's SecretService, released on the main context when the last holder goes.
+private final class SecretServiceHandle: Sendable {
+    let service: MainContextPointer<UnsafeMutablePointer<SecretService>>
+    init(_ service: UnsafeMutablePointer<SecretService>) { self.service = MainContextPointer(service) }
+    deinit {
+        let service = self.service
+        MainLoopBridge.invoke { g_object_unref(service.pointer) }
     }
 }
 

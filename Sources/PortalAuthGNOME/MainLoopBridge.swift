@@ -1,5 +1,5 @@
 import CPortalPlatform
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Connects Swift concurrency to the GLib main loop.
@@ -27,7 +27,7 @@ public enum MainLoopBridge {
     /// started as a MainActor task, finishes; returns its result or rethrows its error.
     /// This is how the CLI runs an async command on GLib's main context.
     public static func run<T: Sendable>(_ body: @escaping @MainActor () async throws -> T) throws -> T {
-        precondition(Thread.isMainThread, "MainLoopBridge.run must be called on the main thread")
+        precondition(portal_platform_is_main_thread() != 0, "MainLoopBridge.run must be called on the main thread")
         attach()
         let loop = MainContextPointer(g_main_loop_new(nil, 0)!)
         defer { g_main_loop_unref(loop.pointer) }

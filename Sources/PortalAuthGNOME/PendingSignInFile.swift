@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PortalAuth
 
 /// Keeps the pending sign-in record in `$XDG_STATE_HOME/portal-sign-in/pending-sign-in-<environment>.json`
@@ -10,9 +10,12 @@ public final class PendingSignInFile: PendingSignInStore, Sendable {
 
     public init(authEnvironmentId: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
         let state = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
-        let safeName = String(authEnvironmentId.unicodeScalars.map {
-            CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "-" || $0 == "_" ? Character($0) : "_"
+            ?? (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.local/state"
+        let safeName = String(authEnvironmentId.unicodeScalars.map { scalar -> Character in
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9", "-", "_": Character(scalar)
+            default: "_"
+            }
         })
         url = URL(fileURLWithPath: state).appendingPathComponent("portal-sign-in")
             .appendingPathComponent("pending-sign-in-\(safeName).json")
@@ -32,6 +35,6 @@ public final class PendingSignInFile: PendingSignInStore, Sendable {
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
         guard let data = try? JSONEncoder().encode(record) else { return }
-        FileManager.default.createFile(atPath: url.path, contents: data, attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(atPath: url.path, contents: data, attributes: [.posixPermissions: 0o600])
     }
 }

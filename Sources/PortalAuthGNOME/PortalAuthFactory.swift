@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PortalAuth
 
 /// Builds a `PortalAuth` wired to the desktop: libsoup for HTTP, GNOME Keyring for the session,

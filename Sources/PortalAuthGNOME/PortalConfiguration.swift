@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where to sign in and how, resolved from (highest first) command-line flags, environment variables,
 /// the app's GSettings, then the local emulator's defaults. Blank values count as unset.
@@ -64,7 +64,7 @@ public struct PortalConfiguration: Sendable, Equatable {
 }
 
 private func nonBlank(_ value: String?) -> String? {
-    guard let trimmed = value?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+    guard let trimmed = value?.trimmed, !trimmed.isEmpty else { return nil }
     return trimmed
 }
 

@@ -1,5 +1,5 @@
 import CPortalPlatform
-import Foundation
+import FoundationEssentials
 
 /// Who handles `io.github.portalauth.signin://` on this desktop. Any installed app can claim a
 /// custom scheme and so collect every grant; the app checks that it is the default handler and can

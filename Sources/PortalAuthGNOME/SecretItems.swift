@@ -24,4 +24,10 @@ public protocol SecretItems: Sendable {
     func clear(_ attributes: [String: String]) async throws
     /// The items matching `attributes` (all of them for `[:]`), locked or not.
     func search(_ attributes: [String: String]) async throws -> [SecretItemSummary]
+    /// Starts connecting in the background, so that the next call finds the connection ready.
+    func prepare()
+}
+
+extension SecretItems {
+    public func prepare() {}
 }

@@ -1,5 +1,5 @@
 import CPortalPlatform
-import Foundation
+import FoundationEssentials
 import PortalAuth
 import Synchronization
 
@@ -14,14 +14,23 @@ import Synchronization
 /// per read, and an answer larger than `maxResponseBytes` is refused without being read to its end.
 /// Certificates must chain to the system's CAs or to the configured extra CA file; verification is
 /// never switched off, and a request whose connection failed verification sends nothing.
+///
+/// Proxies: requests to this machine (`localhost`, `127.0.0.1`, `::1`) go direct; every other host
+/// goes through the desktop's proxy settings (GIO's default `GProxyResolver`: GNOME's settings,
+/// libproxy, `http_proxy`/`https_proxy`/`no_proxy`). A proxy could not reach this machine's loopback
+/// anyway, and asking the default resolver costs a short process ~5 ms: it loads GIO's proxy modules
+/// (libproxy, the GNOME one, dconf) and reads the settings over D-Bus (docs/PERFORMANCE.md).
 public final class SoupTransport: HTTPTransport, Sendable {
     public let configuration: TransportConfiguration
     /// Seconds the whole request may take before `timedOut`.
     public var timeoutSeconds: UInt32 { configuration.timeoutSeconds }
-    /// Created on first use, on the main context, and only touched there.
-    private let session = Mutex<MainContextPointer<UnsafeMutablePointer<SoupSession>>?>(nil)
+    /// Created on first use, on the main context, and only touched there: one for loopback hosts
+    /// (no proxy resolver), one for all others (the default one).
+    private let sessions = Mutex<[Route: MainContextPointer<UnsafeMutablePointer<SoupSession>>]>([:])
     /// The extra CA file, loaded on first use (on the main context): the database or why it failed.
     private let extraAuthorities = Mutex<ExtraAuthorities?>(nil)
+
+    private enum Route { case direct, desktopProxy }
 
     public convenience init(timeoutSeconds: UInt32 = TransportConfiguration.defaultTimeoutSeconds) {
         self.init(configuration: TransportConfiguration(timeoutSeconds: timeoutSeconds))
@@ -32,7 +41,7 @@ public final class SoupTransport: HTTPTransport, Sendable {
     }
 
     deinit {
-        if let session = session.withLock({ $0 }) {
+        for session in sessions.withLock({ Array($0.values) }) {
             MainLoopBridge.invoke { g_object_unref(session.pointer) }
         }
         if case .loaded(let database)? = extraAuthorities.withLock({ $0 }) {
@@ -89,21 +98,24 @@ public final class SoupTransport: HTTPTransport, Sendable {
                                      continuation: continuation)
         pending.watchCertificate()
         pending.startDeadline(seconds: configuration.timeoutSeconds)
-        soup_session_send_async(currentSession(), message, G_PRIORITY_DEFAULT, cancellable.pointer, { source, result, userData in
+        let route: Route = request.url.host.map(URLPolicy.isLoopbackHost) == true ? .direct : .desktopProxy
+        soup_session_send_async(session(for: route), message, G_PRIORITY_DEFAULT, cancellable.pointer, { source, result, userData in
             let pending = Unmanaged<PendingRequest>.fromOpaque(userData!).takeRetainedValue()
             pending.sent(session: UnsafeMutableRawPointer(source!).assumingMemoryBound(to: SoupSession.self), result: result!)
         }, Unmanaged.passRetained(pending).toOpaque())
     }
 
     /// Runs on the main context.
-    private func currentSession() -> UnsafeMutablePointer<SoupSession> {
-        session.withLock { slot in
-            if let existing = slot { return existing.pointer }
+    private func session(for route: Route) -> UnsafeMutablePointer<SoupSession> {
+        sessions.withLock { sessions in
+            if let existing = sessions[route] { return existing.pointer }
             let created = soup_session_new()!
             // Per read or write; the deadline covers the whole request.
             soup_session_set_timeout(created, guint(configuration.timeoutSeconds))
             soup_session_set_user_agent(created, "portal-auth-linux/\(ProductVersion.current)")
-            slot = MainContextPointer(created)
+            // NULL means no proxy at all; left unset, libsoup asks g_proxy_resolver_get_default().
+            if route == .direct { soup_session_set_proxy_resolver(created, nil) }
+            sessions[route] = MainContextPointer(created)
             return created
         }
     }

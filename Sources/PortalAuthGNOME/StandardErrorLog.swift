@@ -1,5 +1,6 @@
 import AuthBase
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The cores' log lines (which never hold a secret) on stderr, "PROGRAM: line", when PORTAL_DEBUG is
 /// set (and not blank). One logger for the app and the CLI; `script/test` runs with it on.
@@ -12,6 +13,6 @@ public struct StandardErrorLog: AuthLogger {
     }
 
     public func log(_ message: String) {
-        FileHandle.standardError.write(Data("\(program): \(message)\n".utf8))
+        fputs("\(program): \(message)\n", stderr)
     }
 }

@@ -1,5 +1,5 @@
 import AuthBase
-import Foundation
+import FoundationEssentials
 
 /// How `SoupTransport` talks to a backend, shared by Portal and Turnkey: which extra certificate
 /// authority it trusts and how long a request may take. Resolved from (highest first) command-line

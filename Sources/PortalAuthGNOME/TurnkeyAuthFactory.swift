@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TurnkeyAuth
 
 /// Builds a `TurnkeyAuth` wired to the desktop: libsoup for HTTP, GNOME Keyring for sessions, keys

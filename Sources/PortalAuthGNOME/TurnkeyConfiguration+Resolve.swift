@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TurnkeyAuth
 
 extension TurnkeyConfiguration {
@@ -53,7 +53,7 @@ extension TurnkeyConfiguration {
 
     /// `scheme://host[:port]` of a loopback URL (the emulator), or nil for any other host.
     static func emulatorOrigin(of url: String) -> String? {
-        guard let components = URLComponents(string: url.trimmingCharacters(in: .whitespacesAndNewlines)),
+        guard let components = URLComponents(string: url.trimmed),
               let scheme = components.scheme, let host = components.host, Loopback.isLoopbackHost(host) else { return nil }
         return "\(scheme)://\(host)" + (components.port.map { ":\($0)" } ?? "")
     }

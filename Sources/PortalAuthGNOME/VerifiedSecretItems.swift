@@ -12,6 +12,9 @@ public struct VerifiedSecretItems: Sendable {
         self.items = items
     }
 
+    /// Connects ahead of a save (see `SecretItems.prepare`).
+    public func prepare() { items.prepare() }
+
     public func load(_ attributes: [String: String]) async throws -> String? {
         if let secret = try await items.lookup(attributes) { return secret }
         if try await items.search(attributes).contains(where: \.isLocked) { throw SessionStoreError(.locked) }

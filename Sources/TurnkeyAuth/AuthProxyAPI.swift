@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Turnkey's Auth Proxy: one method per endpoint, every one a POST with the config ID header and no
 /// stamp. A thin transport: it knows nothing about keys, sessions or ordering.

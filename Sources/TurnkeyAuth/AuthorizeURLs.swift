@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The URLs a sign-in opens in the browser, as the SDK builds them, with configurable endpoints.
 /// Values are encoded like Java's `URLEncoder` (space as `%20`), so the redirect URI arrives

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension TurnkeyAuth {
     /// Finishes a sign-in with an OIDC token whose nonce is bound to `publicKey` (a key this
@@ -27,7 +27,7 @@ extension TurnkeyAuth {
 
     /// A compressed P-256 public key in lower-case hex, or `invalidArgument(publicKey)`.
     static func publicKey(_ text: String) throws -> String {
-        let lowered = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let lowered = text.trimmed.lowercased()
         guard lowered.utf8.count == 66, lowered.hasPrefix("02") || lowered.hasPrefix("03"), Hex.decode(lowered) != nil else {
             throw TurnkeyAuthError.invalidArgument(name: "publicKey")
         }

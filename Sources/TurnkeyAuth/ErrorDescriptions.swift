@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // Errors describe themselves as facts for logs and bug reports, always through `SecretRedaction`.
 // What a person reads is the app's and the CLI's business.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // The ways a Turnkey sign-in can fail. Each carries facts (which field, provider, path, status,
 // store failure); the app and the CLI each turn them into words in one table of their own.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A sign-in the app started and has not finished: what its redirect must match and what finishing
 /// it needs. Kept in the store for an hour (`lifetime`), so a `login-url` in one process can be

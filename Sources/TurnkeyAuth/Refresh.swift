@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension TurnkeyAuth {
     static let completedStatus = "ACTIVITY_STATUS_COMPLETED"

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a provider's callback yielded when the caller asked to finish the sign-in itself
 /// (`onOAuthSuccess`): the OIDC token, the provider name and the public key its nonce is bound to.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A P-256 session key as the stamper uses it. `description` never shows the private half.
 struct SigningKey: Sendable, CustomStringConvertible {

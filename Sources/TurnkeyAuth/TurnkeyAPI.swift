@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Turnkey's API with a session key: every request stamped over its exact body bytes. A thin
 /// transport, one method per endpoint.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What an incoming URL is to this instance, before anything is sent: the app asks this first, so
 /// only a callback of a sign-in it started (and still waits for) can finish.

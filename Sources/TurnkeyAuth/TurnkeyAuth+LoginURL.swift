@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension TurnkeyAuth {
     /// Starts a sign-in for a browser of the caller's choice; finish it with `handleRedirect`.

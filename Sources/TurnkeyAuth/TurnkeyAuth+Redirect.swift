@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension TurnkeyAuth {
     /// Longer URLs are not callbacks (UTF-16 code units, as PortalAuth counts).
@@ -46,7 +46,7 @@ extension TurnkeyAuth {
     func callback(in url: String) -> Callback? {
         guard !url.isEmpty, url.utf16.count <= Self.maxRedirectLength,
               URLText(url).sameTarget(as: URLText(config.appRedirect)) else { return nil }
-        let callback = Callback(URLText(url.trimmingCharacters(in: .whitespacesAndNewlines)).queryParameters)
+        let callback = Callback(URLText(url.trimmed).queryParameters)
         return callback.idToken != nil || callback.code != nil || callback.error != nil ? callback : nil
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension TurnkeyAuth {
     /// The session stored under `sessionKey` (the default one when nil), or nil. No network. A

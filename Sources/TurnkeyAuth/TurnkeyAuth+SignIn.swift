@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension TurnkeyAuth {
     /// The whole Google sign-in, as the SDK's `handleGoogleOAuth`: starts it (`loginURL`), opens the

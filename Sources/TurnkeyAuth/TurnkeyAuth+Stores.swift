@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The core's access to its three stores: every failure becomes `storageFailure` naming the item,
 /// and the rules that span them (a key outlives its pending sign-in only if a session uses it).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Turnkey's social logins for one Auth Proxy config: the Linux counterpart of the SDK's

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A provider's OAuth client IDs: the primary one the sign-in uses, and secondary ones registered as
 /// further audiences of the sub-organization at signup (a web and a desktop app sharing one user).
@@ -137,7 +137,7 @@ public struct TurnkeyConfiguration: Sendable, Equatable {
             throw TurnkeyAuthError.invalidConfiguration(field: "organizationId", problem: URLProblem.malformed.rawValue)
         }
         let api = try url(apiUrl, "apiUrl")
-        let scheme = appScheme.trimmingCharacters(in: .whitespacesAndNewlines)
+        let scheme = appScheme.trimmed
         guard Self.isAppScheme(scheme) else {
             throw TurnkeyAuthError.invalidConfiguration(field: "appScheme", problem: "notACustomScheme")
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the Auth Proxy and the API share on the wire: JSON bodies encoded once (the stamp signs
 /// those exact bytes), the client-version header, and Turnkey's error shape turned into facts.
@@ -28,7 +28,7 @@ struct TurnkeyHTTP: Sendable {
         allHeaders[TurnkeyWire.Header.clientVersion] = Self.clientVersion
         let response = try await transport.send(HTTPRequest(method: "POST", url: url, headers: allHeaders, body: body))
         guard (200..<300).contains(response.status) else { throw Self.error(for: response, path: path) }
-        guard (try? JSONSerialization.jsonObject(with: response.body)) is [String: Any],
+        guard JSONValue.parse(response.body)?.objectValue != nil,
               let decoded = try? JSONDecoder().decode(Response.self, from: response.body) else {
             throw TurnkeyRequestError.unreadableResponse(path: path)
         }
@@ -49,6 +49,6 @@ struct TurnkeyHTTP: Sendable {
     }
 
     private static func retryAfterSeconds(_ response: HTTPResponse) -> Int? {
-        response.header("Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 >= 0 ? $0 : nil }
+        response.header("Retry-After").flatMap { Int($0.trimmed) }.flatMap { $0 >= 0 ? $0 : nil }
     }
 }

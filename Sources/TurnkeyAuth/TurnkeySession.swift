@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A Turnkey session: the claims of its JWT, read, not verified (the core holds no key for it, and
 /// every stamped request is checked by Turnkey), and the session key it is kept under. The JWT

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the command line asked for.
 struct Invocation {
@@ -58,7 +58,7 @@ enum Arguments {
                 index += 1
             }
             // A value given but blank is a mistake, not "unset": it must not quietly fall back to a default.
-            guard let given = value, !given.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            guard let given = value, !given.trimmed.isEmpty else {
                 throw ErrorReport.usage("--\(name) needs a value that is not blank.")
             }
             if name == "user-jwt" {

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// One line of the CLI's output: a JSON object whose keys keep the order they are given in,
 /// so `result` or `error` comes first for a person reading along.
@@ -32,7 +32,7 @@ enum JSONValue {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            case _ where scalar.value < 0x20: out += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
             default: out.unicodeScalars.append(scalar)
             }
         }
@@ -43,11 +43,24 @@ enum JSONValue {
 enum Output {
     /// Writes one JSON object as a line on stdout and flushes, so a reader sees each result at once.
     static func line(_ pairs: [(String, JSONValue)]) {
-        FileHandle.standardOutput.write(Data((JSONValue.object(pairs).encoded + "\n").utf8))
+        write(JSONValue.object(pairs).encoded + "\n", to: STDOUT_FILENO)
     }
 
     /// A line for a person on stderr (usage hints, error explanations); never contains a secret.
     static func note(_ text: String) {
-        FileHandle.standardError.write(Data(("portal-auth: " + text + "\n").utf8))
+        write("portal-auth: " + text + "\n", to: STDERR_FILENO)
+    }
+
+    /// Unbuffered, all of it: each line reaches a reader at once, even one that waits for it.
+    private static func write(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return   // stdout closed or full disk: nothing left to tell anyone
+            }
+            bytes = bytes.dropFirst(written)
+        }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TurnkeyAuth
 
 /// What `portal-auth turnkey …` asked for.

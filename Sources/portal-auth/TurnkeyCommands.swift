@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TurnkeyAuth
 
 /// Runs one `portal-auth turnkey` command against a `TurnkeyAuth` and prints its result lines, as
@@ -101,8 +101,6 @@ struct TurnkeyCommands {
 
     /// ISO 8601 in UTC, to the second.
     static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
+        date.formatted(.iso8601)
     }
 }

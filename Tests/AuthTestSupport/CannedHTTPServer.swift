@@ -3,17 +3,19 @@ import Synchronization
 
 /// A server that answers every connection with the same raw HTTP response: a backend that says
 /// something the emulator never would (a 200 without Portal's `{"data":…}` envelope, an endless
-/// body, an answer trickled a few bytes at a time).
+/// body, an answer trickled a few bytes at a time), or a proxy that only records what it was asked for.
 public final class CannedHTTPServer: @unchecked Sendable {
     public let port: Int
     public let address: String
     private let listener: Int32
     private let response: Data
     private let trickle: (bytes: Int, interval: TimeInterval)?
-    private let received = Mutex(0)
+    private let received = Mutex<[String]>([])
 
     /// How many requests arrived so far (counted once read, before anything is answered).
-    public var requestsReceived: Int { received.withLock { $0 } }
+    public var requestsReceived: Int { received.withLock { $0.count } }
+    /// The first line of every request so far (`GET /path HTTP/1.1`, `CONNECT host:443 HTTP/1.1`).
+    public var requestLines: [String] { received.withLock { $0 } }
 
     /// - Parameters:
     ///   - address: the IPv4 address to listen on (loopback unless a test needs another).
@@ -63,8 +65,9 @@ public final class CannedHTTPServer: @unchecked Sendable {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { return }
             var buffer = [UInt8](repeating: 0, count: 65536)
-            _ = read(connection, &buffer, buffer.count)   // one request; its content does not matter
-            received.withLock { $0 += 1 }
+            let count = read(connection, &buffer, buffer.count)   // one request; only its first line is kept
+            let request = String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
+            received.withLock { $0.append(request.components(separatedBy: "\r\n").first ?? "") }
             if let trickle {
                 var offset = 0
                 while offset < response.count {

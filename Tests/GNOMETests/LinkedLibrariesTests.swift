@@ -22,6 +22,24 @@ import Testing
         #expect(libraries.contains { $0.hasPrefix("libsoup-3") }, "\(program) should link libsoup")
     }
 
+    /// Most of a `portal-auth` run is loading libraries, so it loads only what every command needs:
+    /// FoundationEssentials rather than all of Foundation (every module of AuthBase, PortalAuth,
+    /// TurnkeyAuth, PortalAuthGNOME and portal-auth imports FoundationEssentials), and libcrypto
+    /// not at start but when a Turnkey command first signs (crypto.c opens it).
+    @Test func theCLILinksNeitherFoundationNorLibcrypto() throws {
+        let libraries = try linkedLibraries(Binaries.directory.appendingPathComponent("portal-auth").path)
+        #expect(!libraries.contains { $0.hasPrefix("libFoundation.so") || $0.hasPrefix("libFoundationInternationalization") },
+                "portal-auth links all of Foundation: a module it uses imports Foundation")
+        #expect(!libraries.contains { $0.hasPrefix("libcrypto.so") }, "portal-auth links libcrypto")
+    }
+
+    /// The positive control: the same check finds Foundation in the emulator, which imports it
+    /// (a debug build links the Swift runtime and Foundation as shared libraries).
+    @Test func theEmulatorLinksFoundation() throws {
+        let libraries = try linkedLibraries(Binaries.directory.appendingPathComponent("portal-auth-emulator").path)
+        #expect(libraries.contains { $0.hasPrefix("libFoundation.so") })
+    }
+
     /// The positive control: the same check finds GTK and libadwaita in the app.
     @Test func theAppLinksGTKAndLibadwaita() throws {
         let found = uiLibraries(try linkedLibraries(Binaries.app))

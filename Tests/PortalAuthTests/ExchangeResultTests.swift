@@ -18,6 +18,17 @@ struct ExchangeResultTests {
         #expect(f.store.saveCount == 1)
     }
 
+    /// The keyring connects while the grant is on the wire, not after: one less wait in a sign-in.
+    @Test func theStoreIsToldToGetReadyBeforeTheGrantIsSent() async throws {
+        let f = try Fixture()
+        let preparedWhenSent = Box(-1)
+        f.transport.enqueue(.act({ preparedWhenSent.withLock { $0 = f.store.state.withLock(\.prepares) } },
+                                 status: 200, body: Wire.session()))
+        #expect(try await f.auth.handleRedirect(Fixture.redirect())?.authenticated != nil)
+        #expect(preparedWhenSent.withLock { $0 } == 1)
+        #expect(f.store.state.withLock(\.saves) == 1)
+    }
+
     @Test func userJwtMeansTotpRequiredAndNothingSaved() async throws {
         let f = try Fixture()
         f.transport.reply(Wire.totpStep())

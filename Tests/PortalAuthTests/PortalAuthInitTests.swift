@@ -16,6 +16,26 @@ struct PortalAuthInitTests {
         #expect(throws: PortalAuthError.invalidArgument(name: "authEnvironmentId")) { try make("", Fixture.redirectUrl) }
     }
 
+    /// The settings screen's check, written without Foundation, refuses exactly what Foundation's
+    /// white space, line break and control character sets hold, below plane 14 (where Foundation's
+    /// set also holds unassigned scalars and variation selectors but, oddly, not U+E0000); in plane
+    /// 14 it refuses the tag characters.
+    @Test func authEnvironmentIdRefusesWhatFoundationCallsSpaceOrControl() {
+        #expect(!PortalAuth.isValidAuthEnvironmentId("env\u{E0001}id") && !PortalAuth.isValidAuthEnvironmentId("env\u{E0041}"))
+        var refused = 0
+        for value in 0..<0xE0000 {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let expected = !(CharacterSet.whitespacesAndNewlines.contains(scalar) || CharacterSet.controlCharacters.contains(scalar))
+            if PortalAuth.isValidAuthEnvironmentId("env\(scalar)id") != expected {
+                Issue.record("U+\(String(value, radix: 16)) should be \(expected ? "accepted" : "refused")")
+            }
+            if !expected { refused += 1 }
+        }
+        #expect(refused > 100)
+        #expect(PortalAuth.isValidAuthEnvironmentId("local-dev"))
+        #expect(!PortalAuth.isValidAuthEnvironmentId(" \t"))
+    }
+
     @Test func blankRedirectUrlIsRejected() {
         #expect(throws: PortalAuthError.invalidArgument(name: "redirectUrl")) { try make("local-dev", " \t ") }
     }

@@ -12,3 +12,6 @@
 
 /* Makes libdispatch's main queue (MainActor, DispatchQueue.main) run under a GLib main loop. */
 void portal_platform_attach_dispatch_main_queue(void);
+
+/* Whether the caller runs on the process's main thread (Foundation's Thread.isMainThread, without Foundation). */
+gboolean portal_platform_is_main_thread(void);

@@ -20,8 +20,9 @@ struct CLI {
         var last: [String: Any] { lines.last ?? [:] }
     }
 
-    func run(_ arguments: [String], input: String? = nil, viaDBusSessionWithoutKeyring: Bool = false) -> Run {
-        var environment = ProcessInfo.processInfo.environment
+    func run(_ arguments: [String], input: String? = nil, viaDBusSessionWithoutKeyring: Bool = false,
+             extraEnvironment: [String: String] = [:]) -> Run {
+        var environment = ProcessInfo.processInfo.environment.merging(extraEnvironment) { $1 }
         for key in ["PORTAL_AUTH_ENVIRONMENT_ID", "PORTAL_REDIRECT_URL", "PORTAL_SESSION_KEY", "PORTAL_ACCOUNT_ABSTRACTED",
                     "PORTAL_MAGIC_LINK_FROM", "PORTAL_MAGIC_LINK_TEMPLATE", "PORTAL_CA_FILE", "PORTAL_HTTP_TIMEOUT_SECONDS"] {
             environment.removeValue(forKey: key)

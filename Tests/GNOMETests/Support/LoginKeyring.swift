@@ -16,8 +16,13 @@ enum LoginKeyring {
     }
 
     static func unlock() throws {
+        // The Secret Service closes a session when the connection that opened it closes, so both
+        // calls go over one connection held open until the unlock is done (nothing else in the
+        // test process may be keeping the shared session bus connection alive).
+        let bus = try sessionBus()
+        defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
         let opened = try call("/org/freedesktop/secrets", "org.freedesktop.Secret.Service", "OpenSession",
-                              "('plain', <''>)")
+                              "('plain', <''>)", on: bus)
         defer { g_variant_unref(opened) }
         let sessionPath = g_variant_get_child_value(opened, 1)!
         defer { g_variant_unref(sessionPath) }
@@ -25,7 +30,8 @@ enum LoginKeyring {
         let bytes = password.utf8.map(String.init).joined(separator: ", ")
         let unlocked = try call("/org/freedesktop/secrets", "org.gnome.keyring.InternalUnsupportedGuiltRiddenInterface",
                                 "UnlockWithMasterPassword",
-                                "(objectpath '\(collection)', (objectpath '\(session)', @ay [], @ay [\(bytes)], 'text/plain'))")
+                                "(objectpath '\(collection)', (objectpath '\(session)', @ay [], @ay [\(bytes)], 'text/plain'))",
+                                on: bus)
         g_variant_unref(unlocked)
         guard try !isLocked else { throw Failure(description: "the login keyring stayed locked") }
     }
@@ -48,9 +54,17 @@ enum LoginKeyring {
         return g_variant_get_boolean(value) != 0
     }
 
-    private static func call(_ path: String, _ interface: String, _ method: String, _ parameters: String) throws -> OpaquePointer {
+    private static func sessionBus() throws -> OpaquePointer {
         var error: UnsafeMutablePointer<GError>?
         guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else { throw failure(error) }
+        return bus
+    }
+
+    private static func call(_ path: String, _ interface: String, _ method: String, _ parameters: String,
+                             on connection: OpaquePointer? = nil) throws -> OpaquePointer {
+        var error: UnsafeMutablePointer<GError>?
+        let bus = try connection.map { OpaquePointer(g_object_ref(UnsafeMutableRawPointer($0))) }
+            ?? sessionBus()
         defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
         guard let arguments = g_variant_parse(nil, parameters, nil, nil, &error) else { throw failure(error) }
         defer { g_variant_unref(arguments) }

@@ -14,6 +14,7 @@ final class InMemorySessionStore: SessionStore, Sendable {
         var saves = 0
         var loads = 0
         var deletes = 0
+        var prepares = 0
     }
 
     let state = Box(State())
@@ -24,6 +25,10 @@ final class InMemorySessionStore: SessionStore, Sendable {
             if !state.loadFailures.isEmpty { throw state.loadFailures.removeFirst() }
             return state.secrets[authEnvironmentId]
         }
+    }
+
+    func prepareToSave() {
+        state.withLock { $0.prepares += 1 }
     }
 
     func save(_ secret: String, authEnvironmentId: String) async throws {
