@@ -5,7 +5,7 @@ import SignInFlow
 /// "Continue in your browser": waits for the redirect; Cancel, Open again, Copy link, and a field to
 /// paste the redirect link for browsers that do not hand custom schemes to the desktop.
 @MainActor
-final class BrowserWaitPage {
+final class BrowserWaitPage: StackPage {
     let root: UnsafeMutablePointer<GtkWidget>
     private var cancel: Button!
     private var openAgain: Button!

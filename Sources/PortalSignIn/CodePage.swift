@@ -4,7 +4,7 @@ import SignInFlow
 /// "Two-factor code": a six-digit field that accepts a pasted code and submits itself at six digits.
 /// On first enrolment it also shows the otpauth:// QR code and the secret as text.
 @MainActor
-final class CodePage {
+final class CodePage: StackPage {
     let root: UnsafeMutablePointer<GtkWidget>
     private let scaffold: PageScaffold
     private let enrolment: UnsafeMutablePointer<GtkWidget>

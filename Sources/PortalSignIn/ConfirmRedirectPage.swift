@@ -5,7 +5,7 @@ import SignInFlow
 /// replace the signed-in account). Nothing is sent until the person chooses Continue; Ignore drops
 /// it and the grant stays unspent.
 @MainActor
-final class ConfirmRedirectPage {
+final class ConfirmRedirectPage: StackPage {
     let root: UnsafeMutablePointer<GtkWidget>
     private let scaffold: PageScaffold
     private let detail: Label

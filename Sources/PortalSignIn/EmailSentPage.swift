@@ -2,7 +2,7 @@ import CPortalUI
 
 /// "Check your email": the magic link is on its way; opening it on this computer signs in.
 @MainActor
-final class EmailSentPage {
+final class EmailSentPage: StackPage {
     let root: UnsafeMutablePointer<GtkWidget>
     private let scaffold: PageScaffold
     private var back: Button!

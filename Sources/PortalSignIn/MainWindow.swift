@@ -17,12 +17,35 @@ final class MainWindow {
     private let banner = ErrorBanner()
     private let schemeBanner = SchemeHandlerBanner()
     private let statusPage = StatusPage()
-    private let signInPage = SignInPage()
-    private let browserPage = BrowserWaitPage()
-    private let confirmPage = ConfirmRedirectPage()
-    private let codePage = CodePage()
-    private let emailPage = EmailSentPage()
-    private let signedInPage = SignedInPage()
+    // The other pages are built the first time they are shown: only the status page stands between
+    // start-up and the first frame.
+    private lazy var signInPage: SignInPage = install(SignInPage(), .signIn) { page in
+        page.onProvider = { [weak self] provider in self?.flow.signIn(with: provider) }
+        page.onMagicLink = { [weak self] email in self?.flow.sendMagicLink(to: email) }
+        page.onBack = { [weak self] in self?.flow.backToAccounts() }
+    }
+    private lazy var browserPage: BrowserWaitPage = install(BrowserWaitPage(), .browser) { page in
+        page.onCancel = { [weak self] in self?.flow.cancelWaiting() }
+        page.onCopyLink = { [weak self] in self?.copyLink() }
+        page.onOpenAgain = { [weak self] in self?.flow.openAgain() }
+        page.onPastedLink = { [weak self] link in self?.flow.submitPasted(link) }
+    }
+    private lazy var confirmPage: ConfirmRedirectPage = install(ConfirmRedirectPage(), .confirm) { page in
+        page.onContinue = { [weak self] in self?.flow.continueConfirmed() }
+        page.onIgnore = { [weak self] in self?.flow.ignoreConfirmed() }
+    }
+    private lazy var codePage: CodePage = install(CodePage(), .code) { page in
+        page.onSubmit = { [weak self] code in self?.flow.submitCode(code) }
+        page.onCancel = { [weak self] in self?.flow.cancelCode() }
+    }
+    private lazy var emailPage: EmailSentPage = install(EmailSentPage(), .email) { page in
+        page.onBack = { [weak self] in self?.flow.backFromEmail() }
+    }
+    private lazy var signedInPage: SignedInPage = install(SignedInPage(), .signedIn) { page in
+        page.onSignOut = { [weak self] in self?.flow.signOut() }
+        page.onAddAccount = { [weak self] in self?.flow.addAccount() }
+        page.onSwitch = { [weak self] id in self?.flow.switchAccount(to: id) }
+    }
     private var keys: GObjectRef!
     private var stackRef: GObjectRef!
     private var roots: [PageName: UnsafeMutablePointer<GtkWidget>] = [:]
@@ -41,15 +64,8 @@ final class MainWindow {
         stack = gtk_stack_new()!
         gtk_stack_set_transition_type(stack.cast(), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
         gtk_widget_set_vexpand(stack, 1)
-        let pages: [(PageName, UnsafeMutablePointer<GtkWidget>)] = [
-            (.status, statusPage.root), (.signIn, signInPage.root), (.browser, browserPage.root),
-            (.confirm, confirmPage.root), (.code, codePage.root), (.email, emailPage.root), (.signedIn, signedInPage.root),
-        ]
-        for (name, root) in pages {
-            gtk_stack_add_named(stack.cast(), root, name.rawValue)
-            roots[name] = root
-            gtk_widget_set_visible(root, name == .status ? 1 : 0)
-        }
+        gtk_stack_add_named(stack.cast(), statusPage.root, PageName.status.rawValue)
+        roots[.status] = statusPage.root
         toasts = adw_toast_overlay_new()!
         adw_toast_overlay_set_child(toasts.cast(), stack)
 
@@ -78,12 +94,21 @@ final class MainWindow {
 
     func present() { gtk_window_present(window.widget.cast()) }
 
+    /// Puts a page built on first use into the stack (hidden until shown) and connects its events.
+    private func install<Page: AnyObject & StackPage>(_ page: Page, _ name: PageName, wire: (Page) -> Void) -> Page {
+        gtk_widget_set_visible(page.root, 0)
+        gtk_stack_add_named(stack.cast(), page.root, name.rawValue)
+        roots[name] = page.root
+        wire(page)
+        return page
+    }
+
     // MARK: - Drawing the flow's state
 
     private func render() {
         banner.show(flow.banner)
         schemeBanner.show(owner: flow.foreignSchemeHandler)
-        signedInPage.setBusy(flow.isSigningOut)
+        if roots[.signedIn] != nil { signedInPage.setBusy(flow.isSigningOut) }
         let page = flow.page
         guard page != shown else { return }
         let previous = shown
@@ -168,21 +193,6 @@ final class MainWindow {
     // MARK: - Events into the flow
 
     private func wireEvents() {
-        signInPage.onProvider = { [weak self] provider in self?.flow.signIn(with: provider) }
-        signInPage.onMagicLink = { [weak self] email in self?.flow.sendMagicLink(to: email) }
-        browserPage.onCancel = { [weak self] in self?.flow.cancelWaiting() }
-        browserPage.onCopyLink = { [weak self] in self?.copyLink() }
-        browserPage.onOpenAgain = { [weak self] in self?.flow.openAgain() }
-        browserPage.onPastedLink = { [weak self] link in self?.flow.submitPasted(link) }
-        confirmPage.onContinue = { [weak self] in self?.flow.continueConfirmed() }
-        confirmPage.onIgnore = { [weak self] in self?.flow.ignoreConfirmed() }
-        codePage.onSubmit = { [weak self] code in self?.flow.submitCode(code) }
-        codePage.onCancel = { [weak self] in self?.flow.cancelCode() }
-        emailPage.onBack = { [weak self] in self?.flow.backFromEmail() }
-        signedInPage.onSignOut = { [weak self] in self?.flow.signOut() }
-        signedInPage.onAddAccount = { [weak self] in self?.flow.addAccount() }
-        signedInPage.onSwitch = { [weak self] id in self?.flow.switchAccount(to: id) }
-        signInPage.onBack = { [weak self] in self?.flow.backToAccounts() }
         banner.onAction = { [weak self] in self?.flow.bannerAction() }
         banner.onClose = { [weak self] in self?.flow.dismissBanner() }
         schemeBanner.onMakeDefault = { [weak self] in self?.flow.claimSchemeHandler() }

@@ -35,3 +35,9 @@ struct PageScaffold {
         makeIcon(name, size: 64, classes: ["page-icon"])
     }
 }
+
+/// A page of the main window's stack: its root widget goes into the stack.
+@MainActor
+protocol StackPage: AnyObject {
+    var root: UnsafeMutablePointer<GtkWidget> { get }
+}

@@ -5,7 +5,7 @@ import SignInFlow
 /// "Sign in": a button per provider the backend enables (in a stable order: Google, Apple, Discord,
 /// X), and an email field for a sign-in link where the backend offers one.
 @MainActor
-final class SignInPage {
+final class SignInPage: StackPage {
     let root: UnsafeMutablePointer<GtkWidget>
     private let scaffold: PageScaffold
     private let providerBox: UnsafeMutablePointer<GtkWidget>

@@ -6,7 +6,7 @@ import SignInFlow
 /// abstraction for Portal; organization, user, provider and session expiry for Turnkey), the other
 /// signed-in accounts to switch to, Add Account where the backend keeps several, and Sign Out.
 @MainActor
-final class SignedInPage {
+final class SignedInPage: StackPage {
     let root: UnsafeMutablePointer<GtkWidget>
     private let scaffold: PageScaffold
     private let accountList: UnsafeMutablePointer<GtkWidget>

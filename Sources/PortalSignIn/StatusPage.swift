@@ -2,7 +2,7 @@ import CPortalUI
 
 /// A page with a spinner and a line of text ("Checking your saved session…").
 @MainActor
-final class StatusPage {
+final class StatusPage: StackPage {
     let root: UnsafeMutablePointer<GtkWidget>
     private let spinner: UnsafeMutablePointer<GtkWidget>
     private let scaffold: PageScaffold

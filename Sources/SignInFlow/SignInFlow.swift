@@ -60,10 +60,11 @@ public final class SignInFlow {
     /// Restores the saved sessions, then handles the URIs the app was started with.
     public func start(uris: [String] = []) {
         deferred += uris
-        foreignSchemeHandler = service.foreignSchemeHandler()
         show(.loading)
         Task {
             providers = await service.providers()
+            // Asked after the first await, so reading the desktop's MIME defaults never delays the first frame.
+            foreignSchemeHandler = service.foreignSchemeHandler()
             do {
                 accounts = try await service.restore()
                 currentId = accounts.first?.id
