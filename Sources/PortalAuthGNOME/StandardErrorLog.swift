@@ -13,6 +13,7 @@ public struct StandardErrorLog: AuthLogger {
     }
 
     public func log(_ message: String) {
-        fputs("\(program): \(message)\n", stderr)
+        var line = "\(program): \(message)\n"
+        line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }   // one write: lines never interleave
     }
 }
