@@ -111,6 +111,7 @@ public final class LibsecretItems: SecretItems, Sendable {
         let flags = openingSession ? SECRET_SERVICE_OPEN_SESSION : SECRET_SERVICE_NONE
         return try await withCheckedThrowingContinuation { continuation in
             MainLoopBridge.invoke {
+                GIOTypes.register()   // before libsecret's worker thread connects to the bus
                 let box = Unmanaged.passRetained(ServiceCall(continuation)).toOpaque()
                 secret_service_get(flags, nil, { _, result, userData in
                     let call = Unmanaged<ServiceCall>.fromOpaque(userData!).takeRetainedValue()

@@ -109,6 +109,7 @@ public final class SoupTransport: HTTPTransport, Sendable {
     private func session(for route: Route) -> UnsafeMutablePointer<SoupSession> {
         sessions.withLock { sessions in
             if let existing = sessions[route] { return existing.pointer }
+            GIOTypes.register()   // before libsoup's resolver threads start
             let created = soup_session_new()!
             // Per read or write; the deadline covers the whole request.
             soup_session_set_timeout(created, guint(configuration.timeoutSeconds))
