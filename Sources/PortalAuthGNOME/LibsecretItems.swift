@@ -60,8 +60,22 @@ public final class LibsecretItems: SecretItems, Sendable {
 
     public func search(_ attributes: [String: String]) async throws -> [SecretItemSummary] {
         let service = try await connect()
+        // Which items are locked, as the daemon answers now: an item object's Locked property can
+        // still say unlocked just after the keyring locked.
+        let lockedPaths: Set<String> = try await call(attributes) { schema, table, callback, box in
+            secret_service_search_for_dbus_paths(service.pointer, schema, table, nil, callback, box)
+        } finish: { result, error in
+            var unlocked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
+            var locked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
+            guard secret_service_search_for_dbus_paths_finish(service.pointer, result, &unlocked, &locked, &error) != 0 else { return [] }
+            defer { g_strfreev(unlocked); g_strfreev(locked) }
+            var paths: Set<String> = []
+            var index = 0
+            while let path = locked?[index] { paths.insert(String(cString: path)); index += 1 }
+            return paths
+        }
         // SECRET_SEARCH_ALL without UNLOCK: never raises a prompt, and also returns locked items.
-        return try await call(attributes) { schema, table, callback, box in
+        let found: [SecretItemSummary] = try await call(attributes) { schema, table, callback, box in
             secret_service_search(service.pointer, schema, table, SECRET_SEARCH_ALL, nil, callback, box)
         } finish: { result, error in
             var summaries: [SecretItemSummary] = []
@@ -69,13 +83,15 @@ public final class LibsecretItems: SecretItems, Sendable {
             let list = node
             while let current = node {
                 let item = current.pointee.data.assumingMemoryBound(to: SecretItem.self)
+                let path = String(cString: g_dbus_proxy_get_object_path(UnsafeMutableRawPointer(item).assumingMemoryBound(to: GDBusProxy.self)))
                 summaries.append(SecretItemSummary(attributes: Self.dictionary(secret_item_get_attributes(item)),
-                                                   isLocked: secret_item_get_locked(item) != 0))
+                                                   isLocked: secret_item_get_locked(item) != 0 || lockedPaths.contains(path)))
                 node = current.pointee.next
             }
             g_list_free_full(list, g_object_unref)
             return summaries
         }
+        return found
     }
 
     /// Connects in the background and opens the Secret Service session (the key exchange that
