@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "PortalAuthGNOME", dependencies: ["AuthBase", "PortalAuth", "TurnkeyAuth", "CPortalPlatform"]),
         .target(name: "PortalAuthEmulator", dependencies: ["AuthBase", "PortalAuthGNOME", "CPortalServer"]),
         // The sign-in window's state machine: no GTK, tested without a display.
-        .target(name: "SignInFlow"),
+        .target(name: "SignInFlow", dependencies: ["AuthBase"]),
         .target(name: "PortalSignIn", dependencies: ["SignInFlow", "PortalAuth", "TurnkeyAuth", "PortalAuthGNOME", "CPortalUI"],
                 plugins: ["GResourceEmbedder"]),
         // The stylesheet, icons and brand marks, compiled into the app at build time.

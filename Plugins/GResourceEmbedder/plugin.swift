@@ -9,18 +9,16 @@ struct GResourceEmbedder: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         let data = context.package.directoryURL.appending(path: "data")
         let manifest = data.appending(path: "io.github.portalauth.SignIn.gresource.xml")
-        let bundle = context.pluginWorkDirectoryURL.appending(path: "app.gresource")
         let source = context.pluginWorkDirectoryURL.appending(path: "EmbeddedGResource.swift")
         let inputs = [manifest] + resourceFiles(in: manifest, relativeTo: data)
+        // One command with one Swift output: a compiled bundle declared as an output would become a
+        // SwiftPM resource, and its generated Bundle accessor would link all of Foundation.
         return [
-            .buildCommand(displayName: "Compiling the app's GResource bundle",
-                          executable: try systemTool(named: "glib-compile-resources"),
-                          arguments: ["--sourcedir", data.path(), "--target", bundle.path(), manifest.path()],
-                          inputFiles: inputs, outputFiles: [bundle]),
-            .buildCommand(displayName: "Embedding the GResource bundle",
+            .buildCommand(displayName: "Compiling and embedding the app's GResource bundle",
                           executable: try context.tool(named: "embed-gresource").url,
-                          arguments: [bundle.path(), source.path()],
-                          inputFiles: [bundle], outputFiles: [source]),
+                          arguments: [try systemTool(named: "glib-compile-resources").path(), data.path(),
+                                      manifest.path(), source.path()],
+                          inputFiles: inputs, outputFiles: [source]),
         ]
     }
 

@@ -7,6 +7,8 @@ import Glibc
 public struct StandardErrorLog: AuthLogger {
     public let program: String
 
+    public init(program: String) { self.program = program }
+
     public static func ifRequested(program: String,
                                    environment: [String: String] = ProcessInfo.processInfo.environment) -> StandardErrorLog? {
         environment["PORTAL_DEBUG"]?.isBlank == false ? StandardErrorLog(program: program) : nil

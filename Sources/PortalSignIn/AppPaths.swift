@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where the app finds what is installed beside it (`<exe>/../share/…`): translations and, when
 /// the prefix is not on XDG_DATA_DIRS, its GSettings schema. Its stylesheet, icons and brand marks

@@ -1,5 +1,5 @@
 import AuthBase
-import Foundation
+import FoundationEssentials
 import SignInFlow
 
 /// Which service the window signs in to: `PORTAL_SIGN_IN_BACKEND`, then the GSettings key
@@ -12,9 +12,9 @@ enum BackendChoice {
     static func resolve(environment: [String: String], settings: [String: String]) -> (backend: Backend, warning: String?) {
         var warning: String?
         for (source, value) in [(environmentVariable, environment[environmentVariable]), (settingsKey, settings[settingsKey])] {
-            guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { continue }
+            guard let value = value?.trimmed, !value.isEmpty else { continue }
             if let backend = Backend(rawValue: value.lowercased()) { return (backend, warning) }
-            warning = warning ?? "portal-sign-in: \(source) is “\(String(value.withoutControlCharacters.prefix(40)))”, which is neither “portal” nor “turnkey”; ignoring it"
+            warning = warning ?? "\(source) is “\(String(value.withoutControlCharacters.prefix(40)))”, which is neither “portal” nor “turnkey”; ignoring it"
         }
         return (.portal, warning)
     }

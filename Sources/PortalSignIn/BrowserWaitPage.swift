@@ -1,5 +1,5 @@
 import CPortalUI
-import Foundation
+import FoundationEssentials
 import SignInFlow
 
 /// "Continue in your browser": waits for the redirect; Cancel, Open again, Copy link, and a field to
@@ -78,10 +78,10 @@ final class BrowserWaitPage: StackPage {
 
     func focusFirst() { cancel.grabFocus() }
 
-    private func updateContinue() { continueButton.isSensitive = !pasted.text.trimmingCharacters(in: .whitespaces).isEmpty }
+    private func updateContinue() { continueButton.isSensitive = !pasted.text.trimmed.isEmpty }
 
     private func submitPasted() {
-        let link = pasted.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let link = pasted.text.trimmed
         guard !link.isEmpty else { return }
         onPastedLink?(link)
     }

@@ -1,5 +1,5 @@
 import CPortalUI
-import Foundation
+import FoundationEssentials
 
 /// Translates a message in the "portal-sign-in" gettext domain (xgettext --keyword=tr).
 /// gettext returns the msgid's own pointer when there is no translation, so the result is read
@@ -17,10 +17,10 @@ func trn(_ singular: String, _ plural: String, _ count: Int) -> String {
 
 /// Puts `values` into a translated message's `%s` placeholders, in order.
 func fill(_ message: String, _ values: String...) -> String {
-    var result = message
-    for value in values {
-        guard let range = result.range(of: "%s") else { break }
-        result.replaceSubrange(range, with: value)
+    let pieces = message.split(separator: "%s", omittingEmptySubsequences: false)
+    var result = String(pieces[0])
+    for (index, piece) in pieces.dropFirst().enumerated() {
+        result += (index < values.count ? values[index] : "%s") + piece
     }
     return result
 }

@@ -1,5 +1,5 @@
 import CPortalUI
-import Foundation
+import FoundationEssentials
 import SignInFlow
 
 /// The one window: a header bar with the app menu, the banners, and a stack of pages. It draws

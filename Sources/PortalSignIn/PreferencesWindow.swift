@@ -1,5 +1,5 @@
 import CPortalUI
-import Foundation
+import FoundationEssentials
 import PortalAuthGNOME
 import SignInFlow
 import TurnkeyAuth

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The command line, moved out of the process's argument area before anything runs: a launcher
 /// without D-Bus starts `portal-sign-in URI`, and that URI carries a single-use grant which every

@@ -1,5 +1,6 @@
 import CPortalUI
-import Foundation
+import PortalAuthGNOME
+import FoundationEssentials
 
 /// The app's GResource bundle (stylesheet, icons, brand marks), compiled into the program by the
 /// GResourceEmbedder plugin. Registered before the application starts, so AdwApplication finds
@@ -13,7 +14,7 @@ enum Resources {
         guard let resource = g_resource_new_from_data(bytes, &error) else {
             let reason = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? ""
             if let error { g_error_free(error) }
-            FileHandle.standardError.write(Data("portal-sign-in: the built-in resources could not be read (\(reason))\n".utf8))
+            StandardErrorLog(program: "portal-sign-in").log("the built-in resources could not be read (\(reason))")
             return
         }
         g_resources_register(resource)

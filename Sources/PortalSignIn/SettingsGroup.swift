@@ -1,5 +1,5 @@
 import CPortalUI
-import Foundation
+import FoundationEssentials
 
 /// A Preferences group of text settings: entry rows that save their GSettings key on apply when the
 /// value is valid, a line under the rows that says why a value was not saved, and a Reset button
@@ -103,7 +103,7 @@ private final class SettingRow: Widget {
     private var text: String { String(cString: gtk_editable_get_text(widget.cast())) }
 
     private func save() {
-        let value = text.trimmingCharacters(in: .whitespaces)
+        let value = text.trimmed
         if let problem = field.check(value) {
             addClass("error")
             setAccessibleDescription(problem)

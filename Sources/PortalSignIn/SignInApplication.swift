@@ -1,5 +1,5 @@
 import CPortalUI
-import Foundation
+import FoundationEssentials
 import PortalAuth
 import PortalAuthGNOME
 import SignInFlow
@@ -43,7 +43,7 @@ public final class SignInApplication {
         if preferences == nil { preferences = PreferencesWindow.presenter() }
         MainLoopBridge.attach()
         let choice = BackendChoice.resolve(environment: ProcessInfo.processInfo.environment, settings: SettingsLocation.read())
-        if let warning = choice.warning { FileHandle.standardError.write(Data((warning + "\n").utf8)) }
+        if let warning = choice.warning { StandardErrorLog(program: "portal-sign-in").log(warning) }
         let application = SignInApplication(makeService: {
             switch choice.backend {
             case .portal: PortalAccountService.makeDefault()

@@ -1,5 +1,5 @@
 import CPortalUI
-import Foundation
+import FoundationEssentials
 import SignInFlow
 
 /// "Sign in": a button per provider the backend enables (in a stable order: Google, Apple, Discord,
@@ -85,13 +85,13 @@ final class SignInPage: StackPage {
     private func updateSendLink() { sendLink.isSensitive = !busy && isPlausibleEmail(email.text) }
 
     private func submitEmail() {
-        let address = email.text.trimmingCharacters(in: .whitespaces)
+        let address = email.text.trimmed
         guard !busy, isPlausibleEmail(address) else { return }
         onMagicLink?(address)
     }
 
     private func isPlausibleEmail(_ text: String) -> Bool {
-        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: "@", omittingEmptySubsequences: false)
+        let parts = text.trimmed.split(separator: "@", omittingEmptySubsequences: false)
         return parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".") && !parts[1].hasSuffix(".")
     }
 }

@@ -1,5 +1,5 @@
 import CPortalUI
-import Foundation
+import FoundationEssentials
 import SignInFlow
 
 /// "Signed in": who is signed in (the facts the backend gives: end user, client, account
@@ -110,10 +110,12 @@ final class SignedInPage: StackPage {
 
     /// The expiry in the person's locale, with the time (sessions last minutes to hours).
     private static func expiryText(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.dateStyle = .medium
-        formatter.timeStyle = .medium
-        return formatter.string(from: date)
+        // GLib's strftime in the local time zone: %c is the locale's own date and time.
+        guard let local = g_date_time_new_from_unix_local(gint64(date.timeIntervalSince1970)) else { return "" }
+        defer { g_date_time_unref(local) }
+        guard let text = g_date_time_format(local, "%c") else { return "" }
+        defer { g_free(text) }
+        return String(cString: text)
     }
 }
 

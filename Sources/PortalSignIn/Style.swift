@@ -1,5 +1,5 @@
 import CPortalUI
-import Foundation
+import FoundationEssentials
 
 /// The light or dark style. The stylesheets themselves are data (style.css, style-dark.css in the
 /// app's GResource), loaded by AdwApplication. The style follows the system (libadwaita reads the

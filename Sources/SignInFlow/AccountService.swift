@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the sign-in window asks of a backend (Portal today; Turnkey next). An implementation turns
 /// its core's errors into `UserFacingError`s; the flow and the window never see HTTP, the keyring,

@@ -1,4 +1,5 @@
-import Foundation
+import AuthBase
+import FoundationEssentials
 
 /// The sign-in window's state machine: events in (start, a provider tapped, a redirect, Cancel, a
 /// code, sign-out, a session ending or refreshing), the page to show out. No GTK: the window draws
@@ -134,7 +135,7 @@ public final class SignInFlow {
     /// The text pasted on the waiting page: taken only when it is this sign-in's redirect.
     public func submitPasted(_ text: String) {
         guard let current = waiting, !current.redirectDelivered else { return }
-        let link = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let link = text.trimmed
         switch service.classify(link) {
         case .notOurs:
             show(.waitingForBrowser(provider: current.provider, pasteProblem: .notASignInLink))

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import PortalSignIn
 
 exit(MainActor.assumeIsolated { SignInApplication.main() })
