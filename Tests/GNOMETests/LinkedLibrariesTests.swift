@@ -28,9 +28,20 @@ import Testing
     /// not at start but when a Turnkey command first signs (crypto.c opens it).
     @Test func theCLILinksNeitherFoundationNorLibcrypto() throws {
         let libraries = try linkedLibraries(Binaries.directory.appendingPathComponent("portal-auth").path)
-        #expect(!libraries.contains { $0.hasPrefix("libFoundation.so") || $0.hasPrefix("libFoundationInternationalization") },
-                "portal-auth links all of Foundation: a module it uses imports Foundation")
+        #expect(!linksAllOfFoundation(libraries), "portal-auth links all of Foundation: a module it uses imports Foundation")
         #expect(!libraries.contains { $0.hasPrefix("libcrypto.so") }, "portal-auth links libcrypto")
+    }
+
+    /// The app's start-up pays for every library too: its modules import FoundationEssentials, and
+    /// its GResource bundle is Swift source, not a SwiftPM resource (whose accessor imports Foundation).
+    @Test func theAppLinksFoundationEssentialsOnly() throws {
+        let libraries = try linkedLibraries(Binaries.app)
+        #expect(!linksAllOfFoundation(libraries), "portal-sign-in links all of Foundation: a module or a resource accessor imports it")
+        #expect(libraries.contains { $0.hasPrefix("libFoundationEssentials.so") })
+    }
+
+    private func linksAllOfFoundation(_ libraries: [String]) -> Bool {
+        libraries.contains { $0.hasPrefix("libFoundation.so") || $0.hasPrefix("libFoundationInternationalization") }
     }
 
     /// The positive control: the same check finds Foundation in the emulator, which imports it
