@@ -263,7 +263,7 @@ def test_the_waiting_page_opens_again_and_takes_a_pasted_x_redirect(turnkey_sess
     assert [e["path"] for e in turnkey_session.browser_events("opened")] == ["/idp/x/authorize"] * 2
     assert len(turnkey_session.turnkey_items(PENDING)) == 1, "Open Again started a second sign-in"
 
-    window.type_into("Redirect link from the browser", saved.read_text())
+    window.type_into("Redirect link from the browser", turnkey_session.take_saved(saved))
     window.click("Continue")
     window.wait_for_text("You're signed in")
     assert detail(window, "Signed in with") == "X"
