@@ -175,6 +175,9 @@ class Session:
                                    env=self.env, capture_output=True, text=True)
             assert query.stdout.strip() == handler, f"{handler} is not the {scheme} handler"
         self.processes = []
+        # Wrappers (a private bus's dbus-run-session) end when the app does, and only then stop
+        # what they started: a wrapper sent SIGTERM itself leaves its dbus-daemon running.
+        self.wrappers = set()
         self.browse(email="alice@example.com", action="continue")
         self.enable_dbus_activation()
 
@@ -260,6 +263,8 @@ class Session:
         process = subprocess.Popen([*wrapper, str(self.prefix / "bin" / "portal-sign-in"), *arguments], env=env,
                                    stdout=log, stderr=subprocess.STDOUT)
         self.processes.append(process)
+        if wrapper:
+            self.wrappers.add(process.pid)
         # Under a wrapper the app is the wrapper's child: any portal-sign-in will do.
         wanted = None if wrapper else process.pid
         try:
@@ -300,7 +305,7 @@ class Session:
 
     def quit_app(self):
         """Ends every portal-sign-in this test started (by the test or by the desktop)."""
-        pids = {p.pid for p in self.processes if p.poll() is None}
+        pids = {p.pid for p in self.processes if p.poll() is None and p.pid not in self.wrappers}
         running = desktop.find_application()
         if running is not None:
             try:
