@@ -4,7 +4,7 @@ import AuthBase
 ///
 /// - a write counts only once the item reads back (a dismissed unlock prompt can look like success);
 /// - an item behind a locked collection is reported as locked, never as "nothing stored";
-/// - a delete counts only once nothing matching is left, and never touches a locked item.
+/// - a delete counts only once nothing matching is left, and never touches (or prompts for) a locked item.
 public struct VerifiedSecretItems: Sendable {
     public let items: any SecretItems
 
@@ -28,13 +28,11 @@ public struct VerifiedSecretItems: Sendable {
     }
 
     public func delete(_ attributes: [String: String]) async throws {
-        // gnome-keyring lets a locked item be deleted, but not for good: it is back once the keyring
-        // is unlocked. So a locked item is unlocked first (lookup asks the person for the keyring's
-        // password) and stays untouched, reported as locked, when it cannot be.
-        if try await items.search(attributes).contains(where: \.isLocked) {
-            _ = try? await items.lookup(attributes)
-            if try await items.search(attributes).contains(where: \.isLocked) { throw SessionStoreError(.locked) }
-        }
+        // A locked item is left alone and reported, without a prompt: libsecret's clear would ask to
+        // unlock, and gnome-keyring may then unlock the login keyring by itself with the login
+        // password even after the person dismissed the prompt, so whether a sign-out deleted
+        // anything would depend on a race. The person unlocks the keyring and signs out again.
+        if try await items.search(attributes).contains(where: \.isLocked) { throw SessionStoreError(.locked) }
         try await items.clear(attributes)
         // A locked collection can leave the item in place without an error.
         let left = try await items.search(attributes)
