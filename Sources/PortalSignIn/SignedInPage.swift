@@ -110,10 +110,11 @@ final class SignedInPage: StackPage {
 
     /// The expiry in the person's locale, with the time (sessions last minutes to hours).
     private static func expiryText(_ date: Date) -> String {
-        // GLib's strftime in the local time zone: %c is the locale's own date and time.
+        // In the local time zone, with the month named in the person's language ("1 December 2026,
+        // 00:01:55"; %c would read "Tue Dec  1 00:01:55 2026" in the C locale).
         guard let local = g_date_time_new_from_unix_local(gint64(date.timeIntervalSince1970)) else { return "" }
         defer { g_date_time_unref(local) }
-        guard let text = g_date_time_format(local, "%c") else { return "" }
+        guard let text = g_date_time_format(local, "%-d %B %Y, %H:%M:%S") else { return "" }
         defer { g_free(text) }
         return String(cString: text)
     }
