@@ -64,12 +64,9 @@ extension UserFacingErrors {
 
     static func describe(_ error: TurnkeySignInError) -> UserFacingError {
         switch error {
-        case .closed:
-            return UserFacingError(message: "", nextStep: .dismiss, kind: .cancelled)
-        case .unavailable:
-            return UserFacingError(message: tr("Your web browser could not be opened. Check that a default browser is set, then try again."), nextStep: .tryAgain)
-        case .signInInProgress:
-            return UserFacingError(message: tr("A sign-in is already running. Finish or cancel it first."), nextStep: .dismiss)
+        case .closed: return cancelled
+        case .unavailable: return browserUnavailable
+        case .signInInProgress: return signInAlreadyRunning
         }
     }
 

@@ -8,12 +8,21 @@ import TurnkeyAuth
 /// The one table of the GUI (Turnkey's part in UserFacingErrors+Turnkey.swift); the errors
 /// themselves carry only facts (AppAuth's model). `service` names who could not be reached.
 enum UserFacingErrors {
+    /// How a browser sign-in of either backend can end, in the same words for both.
+    static let cancelled = UserFacingError(message: "", nextStep: .dismiss, kind: .cancelled)
+    static var browserUnavailable: UserFacingError {
+        UserFacingError(message: tr("Your web browser could not be opened. Check that a default browser is set, then try again."), nextStep: .tryAgain)
+    }
+    static var signInAlreadyRunning: UserFacingError {
+        UserFacingError(message: tr("A sign-in is already running. Finish or cancel it first."), nextStep: .dismiss)
+    }
+
     static func describe(_ error: any Error, service: Backend = .portal) -> UserFacingError {
         switch error {
         case let error as UserFacingError:
             return error
         case is CancellationError:
-            return UserFacingError(message: "", nextStep: .dismiss, kind: .cancelled)
+            return cancelled
         case is SessionEndedError:
             return UserFacingError(message: tr("Your session has ended. Sign in again to continue."), nextStep: .signInAgain, kind: .sessionEnded)
         case let error as PortalAuthSignInError:
@@ -45,12 +54,9 @@ enum UserFacingErrors {
 
     private static func describe(_ error: PortalAuthSignInError) -> UserFacingError {
         switch error {
-        case .closed:
-            return UserFacingError(message: "", nextStep: .dismiss, kind: .cancelled)
-        case .unavailable:
-            return UserFacingError(message: tr("Your web browser could not be opened. Check that a default browser is set, then try again."), nextStep: .tryAgain)
-        case .signInInProgress:
-            return UserFacingError(message: tr("A sign-in is already running. Finish or cancel it first."), nextStep: .dismiss)
+        case .closed: return cancelled
+        case .unavailable: return browserUnavailable
+        case .signInInProgress: return signInAlreadyRunning
         case .callbackIncomplete:
             return UserFacingError(message: tr("The browser came back without a sign-in result for this app. Try again."), nextStep: .tryAgain)
         }
@@ -102,7 +108,7 @@ enum UserFacingErrors {
         case .timedOut:
             return UserFacingError(message: tr("The sign-in service did not answer in time. Try again in a moment."), nextStep: .tryAgain)
         case .cancelled:
-            return UserFacingError(message: "", nextStep: .dismiss, kind: .cancelled)
+            return cancelled
         case .caFileUnreadable:
             return UserFacingError(message: tr("The file of extra certificate authorities could not be read, so nothing was sent. Check its path in the settings."), nextStep: .dismiss)
         default:
