@@ -1,15 +1,12 @@
 import AuthBase
 import CPortalPlatform
-import Synchronization
 
 /// `SecretItems` on libsecret's asynchronous API, called on GLib's main context (so the app's loop
 /// never blocks on D-Bus). Items go to the default collection ("login").
 public final class LibsecretItems: SecretItems, Sendable {
     public let schemaName: String
     private let schema: MainContextPointer<UnsafeMutablePointer<SecretSchema>>
-    /// The Secret Service connection, once asked for: every call (and `prepare`) shares it, so one
-    /// started ahead of a save is the one the save uses. A failed one is forgotten, to be tried again.
-    private let connection = Mutex<Task<SecretServiceHandle, any Error>?>(nil)
+    private let connection = SecretServiceConnection()
 
     /// A schema of string attributes. `SECRET_SCHEMA_NONE` keeps the schema name in `xdg:schema`,
     /// so lookups find only this schema's items.
@@ -23,51 +20,51 @@ public final class LibsecretItems: SecretItems, Sendable {
         g_hash_table_unref(types)
     }
 
-    deinit { secret_schema_unref(schema.pointer) }
+    deinit {
+        secret_schema_unref(schema.pointer)
+        let connection = self.connection
+        MainLoopBridge.invoke { connection.close() }
+    }
 
     public func lookup(_ attributes: [String: String]) async throws -> String? {
-        let service = try await connect()
-        return try await call(attributes) { schema, table, callback, box in
-            secret_service_lookup(service.pointer, schema, table, nil, callback, box)
-        } finish: { result, error in
-            guard let value = secret_service_lookup_finish(service.pointer, result, &error) else { return nil }
+        try await call(attributes) { service, schema, table, callback, box in
+            secret_service_lookup(service, schema, table, nil, callback, box)
+        } finish: { service, result, error in
+            guard let value = secret_service_lookup_finish(service, result, &error) else { return nil }
             defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
             return secret_value_get_text(value).map { String(cString: $0) }
         }
     }
 
     public func store(_ secret: String, label: String, attributes: [String: String]) async throws {
-        let service = try await connect()
         let value = MainContextPointer(secret_value_new(secret, -1, "text/plain")!)
         defer { secret_value_unref(UnsafeMutableRawPointer(value.pointer)) }
-        let stored: Bool = try await call(attributes) { schema, table, callback, box in
-            secret_service_store(service.pointer, schema, table, SECRET_COLLECTION_DEFAULT, label, value.pointer, nil, callback, box)
-        } finish: { result, error in
-            secret_service_store_finish(service.pointer, result, &error) != 0
+        let stored: Bool = try await call(attributes) { service, schema, table, callback, box in
+            secret_service_store(service, schema, table, SECRET_COLLECTION_DEFAULT, label, value.pointer, nil, callback, box)
+        } finish: { service, result, error in
+            secret_service_store_finish(service, result, &error) != 0
         }
         if !stored { throw SessionStoreError(.notKept) }
     }
 
     public func clear(_ attributes: [String: String]) async throws {
-        let service = try await connect()
         // FALSE without an error means nothing matched, which is fine.
-        let _: Bool = try await call(attributes) { schema, table, callback, box in
-            secret_service_clear(service.pointer, schema, table, nil, callback, box)
-        } finish: { result, error in
-            secret_service_clear_finish(service.pointer, result, &error) != 0
+        let _: Bool = try await call(attributes) { service, schema, table, callback, box in
+            secret_service_clear(service, schema, table, nil, callback, box)
+        } finish: { service, result, error in
+            secret_service_clear_finish(service, result, &error) != 0
         }
     }
 
     public func search(_ attributes: [String: String]) async throws -> [SecretItemSummary] {
-        let service = try await connect()
         // Which items are locked, as the daemon answers now: an item object's Locked property can
         // still say unlocked just after the keyring locked.
-        let lockedPaths: Set<String> = try await call(attributes) { schema, table, callback, box in
-            secret_service_search_for_dbus_paths(service.pointer, schema, table, nil, callback, box)
-        } finish: { result, error in
+        let lockedPaths: Set<String> = try await call(attributes) { service, schema, table, callback, box in
+            secret_service_search_for_dbus_paths(service, schema, table, nil, callback, box)
+        } finish: { service, result, error in
             var unlocked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
             var locked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
-            guard secret_service_search_for_dbus_paths_finish(service.pointer, result, &unlocked, &locked, &error) != 0 else { return [] }
+            guard secret_service_search_for_dbus_paths_finish(service, result, &unlocked, &locked, &error) != 0 else { return [] }
             defer { g_strfreev(unlocked); g_strfreev(locked) }
             var paths: Set<String> = []
             var index = 0
@@ -75,11 +72,11 @@ public final class LibsecretItems: SecretItems, Sendable {
             return paths
         }
         // SECRET_SEARCH_ALL without UNLOCK: never raises a prompt, and also returns locked items.
-        let found: [SecretItemSummary] = try await call(attributes) { schema, table, callback, box in
-            secret_service_search(service.pointer, schema, table, SECRET_SEARCH_ALL, nil, callback, box)
-        } finish: { result, error in
+        let found: [SecretItemSummary] = try await call(attributes) { service, schema, table, callback, box in
+            secret_service_search(service, schema, table, SECRET_SEARCH_ALL, nil, callback, box)
+        } finish: { service, result, error in
             var summaries: [SecretItemSummary] = []
-            var node = secret_service_search_finish(service.pointer, result, &error)
+            var node = secret_service_search_finish(service, result, &error)
             let list = node
             while let current = node {
                 let item = current.pointee.data.assumingMemoryBound(to: SecretItem.self)
@@ -97,64 +94,35 @@ public final class LibsecretItems: SecretItems, Sendable {
     /// Connects in the background and opens the Secret Service session (the key exchange that
     /// `store` and `lookup` need), so a save that follows soon finds both ready.
     public func prepare() {
-        _ = connectionTask(openingSession: true)
+        let connection = self.connection
+        MainLoopBridge.invoke { connection.withService(openingSession: true) { _ in } }
     }
 
     // MARK: - Plumbing
 
-    private func connect() async throws -> MainContextPointer<UnsafeMutablePointer<SecretService>> {
-        let task = connectionTask(openingSession: false)
-        do {
-            return try await task.value.service
-        } catch {
-            connection.withLock { if $0 == task { $0 = nil } }
-            throw error
-        }
-    }
-
-    private func connectionTask(openingSession: Bool) -> Task<SecretServiceHandle, any Error> {
-        connection.withLock { slot in
-            if let task = slot { return task }
-            let task = Task { try await Self.openService(openingSession: openingSession) }
-            slot = task
-            return task
-        }
-    }
-
-    /// The Secret Service connection (libsecret keeps one per process). Any failure here means
-    /// there is no usable Secret Service.
-    private static func openService(openingSession: Bool) async throws -> SecretServiceHandle {
-        let flags = openingSession ? SECRET_SERVICE_OPEN_SESSION : SECRET_SERVICE_NONE
-        return try await withCheckedThrowingContinuation { continuation in
-            MainLoopBridge.invoke {
-                GIOTypes.register()   // before libsecret's worker thread connects to the bus
-                let box = Unmanaged.passRetained(ServiceCall(continuation)).toOpaque()
-                secret_service_get(flags, nil, { _, result, userData in
-                    let call = Unmanaged<ServiceCall>.fromOpaque(userData!).takeRetainedValue()
-                    var error: UnsafeMutablePointer<GError>?
-                    if let service = secret_service_get_finish(result, &error) {
-                        call.continuation.resume(returning: SecretServiceHandle(service))
-                    } else {
-                        let failure = GLibError.take(&error)
-                        call.continuation.resume(throwing: SessionStoreError(.noService, detail: failure?.message ?? ""))
-                    }
-                }, box)
-            }
-        }
-    }
-
-    /// Starts one libsecret call on the main context with `attributes` as a GHashTable, and finishes
-    /// it in its callback; a GError becomes the `SessionStoreError` it stands for.
+    /// Starts one libsecret call on the main context, once connected, with `attributes` as a
+    /// GHashTable, and finishes it in its callback; a GError becomes the `SessionStoreError` it
+    /// stands for.
     private func call<T: Sendable>(
         _ attributes: [String: String],
-        start: @escaping @Sendable (UnsafePointer<SecretSchema>, OpaquePointer, GAsyncReadyCallback, UnsafeMutableRawPointer) -> Void,
-        finish: @escaping @Sendable (OpaquePointer, inout UnsafeMutablePointer<GError>?) -> T
+        start: @escaping @Sendable (UnsafeMutablePointer<SecretService>, UnsafePointer<SecretSchema>, OpaquePointer,
+                                    GAsyncReadyCallback, UnsafeMutableRawPointer) -> Void,
+        finish: @escaping @Sendable (UnsafeMutablePointer<SecretService>, OpaquePointer, inout UnsafeMutablePointer<GError>?) -> T
     ) async throws -> T {
-        let schema = self.schema
+        let schema = self.schema, connection = self.connection
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             MainLoopBridge.invoke {
-                PendingCall.begin(attributes: Self.table(attributes), schema: schema, start: start,
-                                  finish: finish, continuation: continuation)
+                connection.withService(openingSession: false) { opened in
+                    switch opened {
+                    case .failure(let error):
+                        continuation.resume(throwing: error)
+                    case .success(let service):
+                        PendingCall.begin(attributes: Self.table(attributes), schema: schema,
+                                          start: { start(service.pointer, $0, $1, $2, $3) },
+                                          finish: { result, error in finish(service.pointer, result, &error) },
+                                          continuation: continuation)
+                    }
+                }
             }
         }
     }
@@ -180,20 +148,46 @@ public final class LibsecretItems: SecretItems, Sendable {
     }
 }
 
-private final class ServiceCall {
-    let continuation: CheckedContinuation<SecretServiceHandle, any Error>
-    init(_ continuation: CheckedContinuation<SecretServiceHandle, any Error>) {
-        self.continuation = continuation
-    }
-}
+/// The Secret Service connection (libsecret keeps one per process), opened once and shared by every
+/// call, so one `prepare` started ahead of a save is the one the save uses; a failed one is
+/// forgotten, to be tried again. It lives on the main context only (every method runs inside
+/// `MainLoopBridge.invoke` or a GLib callback there), so its state needs no lock and no Swift task
+/// carries the connection from thread to thread.
+private final class SecretServiceConnection: @unchecked Sendable {
+    typealias Opened = Result<MainContextPointer<UnsafeMutablePointer<SecretService>>, SessionStoreError>
+    private var service: UnsafeMutablePointer<SecretService>?
+    /// Who waits for the connection being opened; nil when none is.
+    private var waiting: [(Opened) -> Void]?
 
-/// One reference to libsecret's SecretService, released on the main context when the last holder goes.
-private final class SecretServiceHandle: Sendable {
-    let service: MainContextPointer<UnsafeMutablePointer<SecretService>>
-    init(_ service: UnsafeMutablePointer<SecretService>) { self.service = MainContextPointer(service) }
-    deinit {
-        let service = self.service
-        MainLoopBridge.invoke { g_object_unref(service.pointer) }
+    /// Main context only: hands `use` the connection, opening it first if need be (with its
+    /// session when `openingSession`).
+    func withService(openingSession: Bool, _ use: @escaping (Opened) -> Void) {
+        if let service { return use(.success(MainContextPointer(service))) }
+        if waiting != nil { waiting?.append(use); return }
+        waiting = [use]
+        GIOTypes.register() // before libsecret's worker thread connects to the bus
+        let flags = openingSession ? SECRET_SERVICE_OPEN_SESSION : SECRET_SERVICE_NONE
+        secret_service_get(flags, nil, { _, result, userData in
+            let connection = Unmanaged<SecretServiceConnection>.fromOpaque(userData!).takeRetainedValue()
+            var error: UnsafeMutablePointer<GError>?
+            let opened: Opened
+            if let service = secret_service_get_finish(result, &error) {
+                connection.service = service
+                opened = .success(MainContextPointer(service))
+            } else {
+                let failure = GLibError.take(&error)
+                opened = .failure(SessionStoreError(.noService, detail: failure?.message ?? ""))
+            }
+            let waiting = connection.waiting ?? []
+            connection.waiting = nil
+            for use in waiting { use(opened) }
+        }, Unmanaged.passRetained(self).toOpaque())
+    }
+
+    /// Main context only: lets go of libsecret's connection.
+    func close() {
+        if let service { g_object_unref(service) }
+        service = nil
     }
 }
 

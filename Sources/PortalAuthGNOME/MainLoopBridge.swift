@@ -16,7 +16,9 @@ public enum MainLoopBridge {
     /// owns it (or nobody does), otherwise as soon as that context's loop gets to it.
     public static func invoke(_ body: @escaping @Sendable () -> Void) {
         let box = Unmanaged.passRetained(InvokeBox(body)).toOpaque()
+        portal_platform_handoff_release(box)
         g_main_context_invoke(nil, { userData in
+            portal_platform_handoff_acquire(userData)
             let box = Unmanaged<InvokeBox>.fromOpaque(userData!).takeRetainedValue()
             box.body()
             return gboolean(0) // G_SOURCE_REMOVE

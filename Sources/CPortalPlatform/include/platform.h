@@ -18,3 +18,10 @@ void portal_platform_attach_dispatch_main_queue(void);
 
 /* Whether the caller runs on the process's main thread (Foundation's Thread.isMainThread, without Foundation). */
 gboolean portal_platform_is_main_thread(void);
+
+/* ThreadSanitizer cannot see GLib's own locks (futexes in uninstrumented libglib), so a Swift object
+ * handed to the main context with g_main_context_invoke looks unsynchronised to it. `release` before
+ * the hand-over and `acquire` where it arrives tell TSan about the edge GLib really provides; in a
+ * build without TSan both do nothing. */
+void portal_platform_handoff_release(const void *address);
+void portal_platform_handoff_acquire(const void *address);
