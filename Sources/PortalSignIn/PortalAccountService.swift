@@ -164,7 +164,7 @@ final class PortalAccountService: AccountService {
     }
 
     func signOut(_ account: SignedInAccount) async throws {
-        try await portal().clearPersistedSession()
+        do { try await portal().clearPersistedSession() } catch { throw SignOutError(underlying: error) }
         client?.clearSession()
         dropClient()
     }

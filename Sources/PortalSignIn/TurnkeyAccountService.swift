@@ -180,7 +180,7 @@ final class TurnkeyAccountService: AccountService {
 
     func signOut(_ account: SignedInAccount) async throws {
         refreshTasks.removeValue(forKey: account.id)?.cancel()
-        try await turnkey().signOut(sessionKey: account.id)
+        do { try await turnkey().signOut(sessionKey: account.id) } catch { throw SignOutError(underlying: error) }
         facts.removeValue(forKey: account.id)
     }
 

@@ -43,6 +43,9 @@ enum UserFacingErrors {
             return describe(error)
         case let error as RefusedSignInLinkError:
             return describe(error)
+        case let error as SignOutError:
+            guard let failure = storeFailure(in: error.underlying) else { return describe(error.underlying, service: service) }
+            return UserFacingError(message: removalAdvice(failure), nextStep: .tryAgain)
         case let error as SessionStoreError:
             return UserFacingError(message: keyringAdvice(error), nextStep: .tryAgain)
         case is SchemeHandlerError:
@@ -118,6 +121,30 @@ enum UserFacingErrors {
             case .turnkey:
                 return UserFacingError(message: tr("Turnkey could not be reached. Check your network connection, then try again."), nextStep: .tryAgain)
             }
+        }
+    }
+
+    /// The keyring's failure inside either backend's error, if that is what it was.
+    private static func storeFailure(in error: any Error) -> SessionStoreError? {
+        switch error {
+        case let failure as SessionStoreError: return failure
+        case PortalAuthError.sessionStorageFailure(let failure): return failure
+        case TurnkeyAuthError.storageFailure(_, let failure): return failure
+        default: return nil
+        }
+    }
+
+    /// The keyring's advice when it would not let a session go: the person is still signed in.
+    static func removalAdvice(_ failure: SessionStoreError) -> String {
+        switch failure.kind {
+        case .locked:
+            return tr("You are still signed in: the login keyring is locked, so your session could not be removed from it. Unlock it in Passwords and Keys, then sign out again.")
+        case .dismissed:
+            return tr("You are still signed in: the keyring stayed locked because its unlock prompt was dismissed. Unlock your login keyring, then sign out again.")
+        case .noService:
+            return tr("You are still signed in: no keyring service is running, so your session could not be removed. Start GNOME Keyring, then sign out again.")
+        case .noCollection, .notKept, .notRemoved, .other:
+            return tr("You are still signed in: the keyring could not remove your session. Check it in Passwords and Keys, then sign out again.")
         }
     }
 

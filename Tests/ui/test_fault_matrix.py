@@ -197,7 +197,8 @@ def test_saving_with_the_unlock_prompt_dismissed(session, emulator):
     session.browse(email="alice@example.com", action="continue")
     with keyring.locked(session.root, "dismiss") as prompts:
         window.click("Continue with Google")
-        banner(window, "keyring")
+        # Not just "keyring": the signed-in page says the session is "saved in your keyring".
+        banner(window, "login keyring")
         assert "password" in prompts(), "the daemon never asked for the keyring password"
         assert keyring.is_locked(), "a dismissed prompt leaves the keyring locked"
     assert len(emulator.requests("POST", TOKENS)) == 1, "the grant was sent more than once"
@@ -210,10 +211,13 @@ def test_signing_out_with_the_unlock_prompt_dismissed(session, emulator):
     stored = session.stored_session()
     with keyring.locked(session.root, "dismiss"):
         window.click("Sign Out")
-        banner(window, "keyring")
+        # Waiting for these words, not just "keyring" (the signed-in page already says "saved in
+        # your keyring"): the keyring must unlock only after the sign-out has been refused.
+        said = banner(window, "You are still signed in")
+    assert "locked" in said and "sign out again" in said, said
     # The keyring still holds the session, and the app still shows it: the two agree.
     assert session.stored_session() == stored
-    assert window.has_text(SIGNED_IN)
+    assert window.has_text(SIGNED_IN), f"the window shows {window.labels()}"
 
 
 def test_restoring_without_a_secret_service(session, emulator, tmp_path):
