@@ -272,8 +272,17 @@ class Session:
                                              what="portal-sign-in on the accessibility bus")
         except AssertionError as error:
             raise AssertionError(f"{error}; exit status {process.poll()}; the app's log ends with:\n"
-                                 + self.log_tail(log.name)) from None
+                                 + self.log_tail(log.name) + "\n" + self.display_state(env)) from None
         return desktop.AppWindow(application)
+
+    @staticmethod
+    def display_state(env):
+        """Whether the test display answers now, and which X servers run: a "cannot open display"
+        seen once (a neighbouring session's server on the same machine?) is told apart from a dead one."""
+        answer = subprocess.run(["xdotool", "getdisplaygeometry"], env=env, capture_output=True, text=True)
+        servers = subprocess.run(["pgrep", "-a", "Xvfb"], capture_output=True, text=True).stdout.strip()
+        return (f"display {env.get('DISPLAY')} now answers: {answer.returncode == 0} "
+                f"({(answer.stdout or answer.stderr).strip()}); X servers running:\n{servers}")
 
     def app_log(self, index=-1):
         """What a launched app wrote so far (its log may hold debug lines, never a secret)."""
