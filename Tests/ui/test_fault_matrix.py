@@ -214,6 +214,7 @@ def test_signing_out_with_the_unlock_prompt_dismissed(session, emulator):
         # Waiting for these words, not just "keyring" (the signed-in page already says "saved in
         # your keyring"): the keyring must unlock only after the sign-out has been refused.
         said = banner(window, "You are still signed in")
+        session.screenshot("sign-out-refused")
     assert "locked" in said and "sign out again" in said, said
     # The keyring still holds the session, and the app still shows it: the two agree.
     assert session.stored_session() == stored
