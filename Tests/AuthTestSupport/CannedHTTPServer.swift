@@ -11,6 +11,7 @@ public final class CannedHTTPServer: @unchecked Sendable {
     private let response: Data
     private let trickle: (bytes: Int, interval: TimeInterval)?
     private let received = Mutex<[String]>([])
+    private let stopped = Mutex(false)
 
     /// How many requests arrived so far (counted once read, before anything is answered).
     public var requestsReceived: Int { received.withLock { $0.count } }
@@ -56,8 +57,24 @@ public final class CannedHTTPServer: @unchecked Sendable {
     public var apiHost: String { "\(address):\(port)" }
     public var baseURL: URL { URL(string: "http://\(address):\(port)")! }
 
-    /// Stops accepting; the serving thread ends with the failed accept.
-    public func stop() { shutdown(listener, Int32(SHUT_RDWR)); close(listener) }
+    /// Stops accepting, and a trickle in progress: the serving thread (which keeps the server alive)
+    /// ends with its test, not seconds later or never (LeakSanitizer would report what it still holds
+    /// at exit).
+    public func stop() {
+        stopped.withLock { $0 = true }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    /// Waits `interval`, in short steps so that `stop` ends the wait; false once stopped.
+    private func pause(_ interval: TimeInterval) -> Bool {
+        let end = Date().addingTimeInterval(interval)
+        while Date() < end {
+            if stopped.withLock({ $0 }) { return false }
+            Thread.sleep(forTimeInterval: min(0.05, max(0, end.timeIntervalSinceNow)))
+        }
+        return !stopped.withLock { $0 }
+    }
 
     private func serve() {
         signal(SIGPIPE, SIG_IGN)   // a client that gives up mid-answer must not end the test process
@@ -71,7 +88,7 @@ public final class CannedHTTPServer: @unchecked Sendable {
             if let trickle {
                 var offset = 0
                 while offset < response.count {
-                    Thread.sleep(forTimeInterval: trickle.interval)
+                    guard pause(trickle.interval) else { break }
                     let end = min(offset + trickle.bytes, response.count)
                     let written = response[offset..<end].withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
                     if written <= 0 { break }
