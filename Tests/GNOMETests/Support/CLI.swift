@@ -110,13 +110,12 @@ enum BareSessionBus {
 /// inside an oidcToken line (a later command or the person needs them). The shapes are
 /// script/check-no-secrets'.
 enum SecretShapes {
-    /// Built per check, not kept in a static: LeakSanitizer (script/sanitize) reports a static
-    /// NSRegularExpression's storage as leaked at exit.
-    static var pattern: NSRegularExpression { try! NSRegularExpression(
-        pattern: #"(pg_[A-Za-z0-9_-]{16,}|pst_[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_+/-]{8,}={0,2}\.eyJ[A-Za-z0-9_+/-]{8,}|otpauth://|(^|[^A-Za-z0-9])[A-Z2-7]{32}([^A-Za-z0-9=]|$)|[A-Z2-7]{4}( [A-Z2-7]{4}){7}|(discordc|xc)_[A-Za-z0-9_-]{16,}|(codeVerifier|code_verifier|privateKey|private_key)[^A-Za-z0-9_-]{1,3}[A-Za-z0-9_-]{32,})"#) }
+    /// A Swift `Regex`, not `NSRegularExpression`: Foundation's leaks the C storage of every one it
+    /// compiles, which LeakSanitizer (script/sanitize) reports.
+    static var pattern: Regex<AnyRegexOutput> { try! Regex(#"(pg_[A-Za-z0-9_-]{16,}|pst_[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_+/-]{8,}={0,2}\.eyJ[A-Za-z0-9_+/-]{8,}|otpauth://|(^|[^A-Za-z0-9])[A-Z2-7]{32}([^A-Za-z0-9=]|$)|[A-Z2-7]{4}( [A-Z2-7]{4}){7}|(discordc|xc)_[A-Za-z0-9_-]{16,}|(codeVerifier|code_verifier|privateKey|private_key)[^A-Za-z0-9_-]{1,3}[A-Za-z0-9_-]{32,})"#) }
 
     static func contains(_ text: String) -> Bool {
-        pattern.firstMatch(in: text, range: NSRange(location: 0, length: (text as NSString).length)) != nil
+        text.contains(pattern)
     }
 
     /// stdout with what a later command needs masked: the userJwt and totpLink of totpRequired lines
