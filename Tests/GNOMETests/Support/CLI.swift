@@ -110,8 +110,8 @@ enum BareSessionBus {
 /// inside an oidcToken line (a later command or the person needs them). The shapes are
 /// script/check-no-secrets'.
 enum SecretShapes {
-    /// A Swift `Regex`, not `NSRegularExpression`: Foundation's leaks the C storage of every one it
-    /// compiles, which LeakSanitizer (script/sanitize) reports.
+    /// A Swift `Regex`: with the `NSRegularExpression` this used, LeakSanitizer (script/sanitize)
+    /// reported Foundation's C storage behind it as leaked, kept in a static or built per check.
     static var pattern: Regex<AnyRegexOutput> { try! Regex(#"(pg_[A-Za-z0-9_-]{16,}|pst_[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_+/-]{8,}={0,2}\.eyJ[A-Za-z0-9_+/-]{8,}|otpauth://|(^|[^A-Za-z0-9])[A-Z2-7]{32}([^A-Za-z0-9=]|$)|[A-Z2-7]{4}( [A-Z2-7]{4}){7}|(discordc|xc)_[A-Za-z0-9_-]{16,}|(codeVerifier|code_verifier|privateKey|private_key)[^A-Za-z0-9_-]{1,3}[A-Za-z0-9_-]{32,})"#) }
 
     static func contains(_ text: String) -> Bool {
