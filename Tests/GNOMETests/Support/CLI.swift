@@ -108,11 +108,11 @@ enum BareSessionBus {
 /// the emulator's Discord and X codes (discordc_…, xc_…), PKCE verifiers and private keys must never
 /// reach the CLI's output, except a userJwt and totpLink inside a totpRequired line and an oidcToken
 /// inside an oidcToken line (a later command or the person needs them). The shapes are
-/// script/check-no-secrets'.
+/// script/check-no-secrets' (a prefixed token counts only where a token can start, see there).
 enum SecretShapes {
     /// A Swift `Regex`: with the `NSRegularExpression` this used, LeakSanitizer (script/sanitize)
     /// reported Foundation's C storage behind it as leaked, kept in a static or built per check.
-    static var pattern: Regex<AnyRegexOutput> { try! Regex(#"(pg_[A-Za-z0-9_-]{16,}|pst_[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_+/-]{8,}={0,2}\.eyJ[A-Za-z0-9_+/-]{8,}|otpauth://|(^|[^A-Za-z0-9])[A-Z2-7]{32}([^A-Za-z0-9=]|$)|[A-Z2-7]{4}( [A-Z2-7]{4}){7}|(discordc|xc)_[A-Za-z0-9_-]{16,}|(codeVerifier|code_verifier|privateKey|private_key)[^A-Za-z0-9_-]{1,3}[A-Za-z0-9_-]{32,})"#) }
+    static var pattern: Regex<AnyRegexOutput> { try! Regex(#"((^|[^A-Za-z0-9_-]|%[0-9A-Fa-f]{2})(pg|pst)_[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_+/-]{8,}={0,2}\.eyJ[A-Za-z0-9_+/-]{8,}|otpauth://|(^|[^A-Za-z0-9])[A-Z2-7]{32}([^A-Za-z0-9=]|$)|[A-Z2-7]{4}( [A-Z2-7]{4}){7}|(^|[^A-Za-z0-9_-]|%[0-9A-Fa-f]{2})(discordc|xc)_[A-Za-z0-9_-]{16,}|(codeVerifier|code_verifier|privateKey|private_key)[^A-Za-z0-9_-]{1,3}[A-Za-z0-9_-]{32,})"#) }
 
     static func contains(_ text: String) -> Bool {
         text.contains(pattern)
