@@ -66,6 +66,48 @@ extension GNOMEIntegration {
             }
         }
 
+        @Test func aServersIdsAreEscapedOnStandardOutputAndInTheDebugLog() throws {
+            // IDs the server chooses, with a right-to-left override, a C1 line break (NEL), a C1 CSI,
+            // an escape sequence that would clear the screen and a left-to-right isolate.
+            let endUserId = "eu_\u{202E}fdp.exe\u{85}\u{1B}[2J\u{2066}x"
+            let clientId = "cl_\u{9B}31m\u{202D}\u{7F}"
+            let server = try CannedHTTPServer(body: #"{"data":{"endUserId":"eu_\u202Efdp.exe\u0085\u001b[2J\u2066x","#
+                                                + #""clientId":"cl_\u009b31m\u202d\u007f","clientSessionToken":"\#(Secrets.sessionToken)"}}"#)
+            defer { server.stop() }
+            let configuration = ["--api-host", server.apiHost, "--environment-id", "local-dev",
+                                 "--redirect-url", "io.github.portalauth.signin://auth/callback"]
+            let result = cli.run(configuration + ["handle-redirect", "-"],
+                                 input: "io.github.portalauth.signin://auth/callback?token=\(Secrets.grant)&login_type=GOOGLE\n",
+                                 extraEnvironment: ["PORTAL_DEBUG": "1"])
+            SecretShapes.expectNone(in: result)
+            defer { _ = cli.run(configuration + ["sign-out"]) }
+            #expect(result.status == 0, "\(result.stderr)")
+
+            func expectNoControls(_ text: String, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+                let raw = text.unicodeScalars.filter { $0 != "\n" && ($0.properties.generalCategory == .control || $0.properties.isBidiControl) }
+                #expect(raw.isEmpty, "\(what) carries \(raw.map { "U+" + String($0.value, radix: 16, uppercase: true) })",
+                        sourceLocation: sourceLocation)
+            }
+            // The JSON line: escaped bytes, still JSON that decodes to the very IDs the server sent.
+            expectNoControls(result.stdout, "stdout")
+            let bytes = Array(result.stdout.utf8)
+            for sequence: [UInt8] in [[0x1B], [0xC2, 0x85], [0xC2, 0x9B], [0xE2, 0x80, 0xAE], [0xE2, 0x81, 0xA6], [0x7F]] {
+                #expect(!bytes.indices.contains { bytes[$0...].starts(with: sequence) }, "stdout holds the bytes \(sequence)")
+            }
+            #expect(result.stdout.contains(#""endUserId":"eu_\u202efdp.exe\u0085\u001b[2J\u2066x""#), "\(result.stdout)")
+            #expect(result.last["endUserId"] as? String == endUserId)
+            #expect(result.last["clientId"] as? String == clientId)
+
+            // The debug log names the end user, escaped the same way.
+            expectNoControls(result.stderr, "the debug log")
+            #expect(result.stderr.contains(#"session saved for end user eu_\u202efdp.exe\u0085\u001b[2J\u2066x"#), "\(result.stderr)")
+
+            let restored = cli.run(configuration + ["session"], extraEnvironment: ["PORTAL_DEBUG": "1"])
+            expectNoControls(restored.stdout + restored.stderr, "the session command's output")
+            #expect((restored.last["session"] as? [String: Any])?["endUserId"] as? String == endUserId)
+            #expect(restored.stderr.contains(#"restored the session for end user eu_\u202efdp.exe"#), "\(restored.stderr)")
+        }
+
         @Test func aServersControlCharactersNeverReachTheTerminal() throws {
             // An error message with an escape sequence that would recolour or rewrite the terminal,
             // a bell and a line break that would forge a second output line.
