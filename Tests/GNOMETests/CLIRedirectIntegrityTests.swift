@@ -44,13 +44,25 @@ extension GNOMEIntegration {
         }
 
         @Test func aBlankOptionValueIsAUsageErrorNotTheDefault() {
-            for arguments in [["--session-key", " ", "session"], ["--api-host", "", "methods"],
-                              ["--environment-id", "\t", "methods"]] {
+            for arguments in [["--session-key", " ", "session"], ["--api-host", "", "methods"]] {
                 let result = run(arguments)
                 #expect(result.status == 2, "\(arguments) fell back to a default")
                 #expect(result.last["error"] as? String == "usage")
                 #expect(result.stderr.contains("needs a value that is not blank"))
             }
+        }
+
+        @Test func aBlankEnvironmentIdOrRedirectUrlIsTheCoresInvalidArgument() async throws {
+            // As PortalSwift's PortalAuth(authEnvironmentId:redirectUrl:) refuses them, and with exit status 2.
+            for (arguments, name) in [(["--environment-id", "\t", "methods"], "authEnvironmentId"),
+                                      (["--redirect-url", " ", "login-url", "google"], "redirectUrl"),
+                                      (["--redirect-url=", "methods"], "redirectUrl")] {
+                let result = run(arguments)
+                #expect(result.status == 2, "\(arguments)")
+                #expect(result.last["error"] as? String == "invalidArgument", "\(arguments)")
+                #expect((result.last["message"] as? String)?.contains(name) == true, "\(arguments): \(result.stderr)")
+            }
+            #expect(try await emulator.requests("GET", "/api/v3/auth/methods").isEmpty)
         }
 
         @Test func anAuthorizeAddressThatIsNotAWebPageIsRefusedAndNotPrinted() throws {
@@ -64,6 +76,19 @@ extension GNOMEIntegration {
                 #expect(!result.stdout.contains("/etc/passwd") && !result.stdout.contains("alert("))
                 #expect(result.stderr.contains("not a web page"))
             }
+        }
+
+        @Test func anUnreadableUserJwtSaysWhichCheckFailedAndSendsNothing() async throws {
+            for (jwt, words) in [("eyJhbGciOiJIUzI1NiJ9", "not a JWT"),
+                                 ("eyJhbGciOiJIUzI1NiJ9.e$J!.sig", "not base64"),
+                                 ("h." + Secrets.segment(Data("[1]".utf8)) + ".s", "not a JSON object"),
+                                 (Secrets.jwt(claims: ["sub": "x"]), "no endUserId")] {
+                let result = run(["verify-totp", "123456", "--user-jwt", "-"], input: jwt + "\n")
+                #expect(result.status == 2)
+                #expect(result.last["error"] as? String == "invalidUserJwt")
+                #expect((result.last["message"] as? String)?.contains(words) == true, "\(result.last)")
+            }
+            #expect(try await emulator.requests("POST", "/api/v3/auth/totps/validations").isEmpty)
         }
 
         @Test func aServersIdsAreEscapedOnStandardOutputAndInTheDebugLog() throws {
