@@ -18,11 +18,12 @@ public final class SignInApplication {
     public static var preferences: (@MainActor (UnsafeMutablePointer<GtkWindow>) -> Void)?
 
     private let app: GObjectRef
-    private let makeService: @MainActor () -> any AccountService
+    /// What the window signs in to; read again once the set-up page saved a choice.
+    private var setup: AppSetup
     private var window: MainWindow?
 
-    init(makeService: @escaping @MainActor () -> any AccountService) {
-        self.makeService = makeService
+    init(setup: AppSetup) {
+        self.setup = setup
         let created = UnsafeMutableRawPointer(adw_application_new(Self.applicationId, G_APPLICATION_HANDLES_OPEN))!
         app = GObjectRef(adopting: created)
         g_object_unref(created)   // the wrapper's reference is the only one
@@ -42,14 +43,9 @@ public final class SignInApplication {
         Resources.register()
         if preferences == nil { preferences = PreferencesWindow.presenter() }
         MainLoopBridge.attach()
-        let choice = BackendChoice.resolve(environment: ProcessInfo.processInfo.environment, settings: SettingsLocation.read())
-        if let warning = choice.warning { StandardErrorLog(program: "portal-sign-in").log(warning) }
-        let application = SignInApplication(makeService: {
-            switch choice.backend {
-            case .portal: PortalAccountService.makeDefault()
-            case .turnkey: TurnkeyAccountService.makeDefault()
-            }
-        })
+        let setup = AppSetup.resolve()
+        if let warning = setup.warning { StandardErrorLog(program: "portal-sign-in").log(warning) }
+        let application = SignInApplication(setup: setup)
         return arguments.withArgv { argc, argv in
             g_application_run(application.app.object.assumingMemoryBound(to: GApplication.self), argc, argv)
         }
@@ -86,7 +82,7 @@ public final class SignInApplication {
             }
         }
         if let window {
-            for uri in uris { window.flow.receive(uri) }
+            for uri in uris { window.receive(uri) }
             window.present()
         } else {
             ensureWindow(uris: uris).present()
@@ -96,10 +92,30 @@ public final class SignInApplication {
     @discardableResult
     private func ensureWindow(uris: [String]) -> MainWindow {
         if let window { return window }
-        let created = MainWindow(application: gtkApplication, flow: SignInFlow(service: makeService()))
+        let created = MainWindow(application: gtkApplication, flow: SignInFlow(service: setup.makeService()))
         window = created
-        created.flow.start(uris: uris)
+        created.showTestEnvironment(setup.usesEmulator)
+        created.onSetUpSaved = { [weak self] in self?.setUpSaved() }
+        if setup.isSetUp {
+            created.flow.start(uris: uris)
+        } else {
+            // No ID, no sign-in: nothing is sent anywhere until the person sets the app up.
+            created.showSetUp(backend: setup.backend, canSave: setup.canSave, uris: uris)
+        }
         return created
+    }
+
+    /// The set-up page saved its choice: the window signs in with it at once, or (when the
+    /// environment still overrides it) stays on the set-up page.
+    private func setUpSaved() {
+        guard let window else { return }
+        setup = AppSetup.resolve()
+        window.showTestEnvironment(setup.usesEmulator)
+        if setup.isSetUp {
+            window.replace(flow: SignInFlow(service: setup.makeService()))
+        } else {
+            window.showSetUp(backend: setup.backend, canSave: setup.canSave)
+        }
     }
 
     private func showAbout() {
