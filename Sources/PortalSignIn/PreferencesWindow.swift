@@ -64,6 +64,7 @@ final class PreferencesWindow {
         let page = adw_preferences_page_new()!
         adw_preferences_page_add(page.cast(), makeBackendGroup().cast())
         for group in portalGroups + turnkeyGroups { adw_preferences_page_add(page.cast(), group.widget.cast()) }
+        adw_preferences_page_add(page.cast(), makeTestingGroup().cast())
         adw_preferences_window_add(window.widget.cast(), page.cast())
         showSettings(of: storedBackend)
 
@@ -109,22 +110,25 @@ final class PreferencesWindow {
             backendChoices.append((backend, radio))
             adw_preferences_group_add(group.cast(), row)
         }
-        adw_preferences_group_add(group.cast(), makeLocalTestEnvironmentRow())
         return group
     }
 
     /// The local auth emulator instead of the service: the switch the set-up page's choice turns on.
-    private func makeLocalTestEnvironmentRow() -> UnsafeMutablePointer<GtkWidget> {
+    /// Last on the page, below the service's own settings, which it does not hide.
+    private func makeTestingGroup() -> UnsafeMutablePointer<GtkWidget> {
+        let group = adw_preferences_group_new()!
+        adw_preferences_group_set_title(group.cast(), tr("Testing"))
         let row = adw_action_row_new()!
         adw_preferences_row_set_title(row.cast(), tr("Local test environment"))
-        adw_action_row_set_subtitle(row.cast(), tr("Sign in to the auth emulator on this computer instead of the service, for development and testing. Fields you fill in below still take precedence. PORTAL_AUTH_EMULATOR_HOST chooses it too."))
+        adw_action_row_set_subtitle(row.cast(), tr("Sign in to the auth emulator on this computer instead of the service, for development and testing. Fields you fill in above still take precedence. PORTAL_AUTH_EMULATOR_HOST chooses it too."))
         let toggle = gtk_switch_new()!
         gtk_widget_set_valign(toggle, GTK_ALIGN_CENTER)
         adw_action_row_add_suffix(row.cast(), toggle)
         adw_action_row_set_activatable_widget(row.cast(), toggle)
         // No accessible label of its own: the row's title already names the switch (GTK would read both).
         g_settings_bind(gsettings, EmulatorChoice.SettingsKey.enabled, toggle.gpointer, "active", G_SETTINGS_BIND_DEFAULT)
-        return row
+        adw_preferences_group_add(group.cast(), row)
+        return group
     }
 
     private func choose(_ backend: Backend) {

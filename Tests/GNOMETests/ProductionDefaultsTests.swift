@@ -35,10 +35,7 @@ extension GNOMEIntegration {
                 let variable = arguments.first == "turnkey" ? "TURNKEY_AUTH_PROXY_CONFIG_ID" : "PORTAL_AUTH_ENVIRONMENT_ID"
                 #expect(message.contains(variable) && message.contains("--emulator"), "\(arguments) does not say what to set")
             }
-            #expect(squatter.connections() == 0, "an unconfigured CLI connected to 127.0.0.1:8790")
-            // The squatter counts: one connection of ours shows.
-            try squatter.probe()
-            #expect(squatter.connections() == 1)
+            #expect(try squatter.othersConnections() == 0, "an unconfigured CLI connected to 127.0.0.1:8790")
         }
 
         @Test func theEmulatorFlagAndVariableSelectItForBothBackends() async throws {
@@ -64,7 +61,7 @@ extension GNOMEIntegration {
             // The squatter stands in for an emulator at the default address: the flag goes there.
             let result = Self.portalAuth(["--emulator", "methods"])
             #expect(result.status != 0)
-            #expect(squatter.connections() >= 1, "--emulator did not go to 127.0.0.1:8790")
+            #expect(try squatter.othersConnections() >= 1, "--emulator did not go to 127.0.0.1:8790")
         }
 
         @Test func aTurnkeyAuthProxyOnLoopbackAloneSendsTheStampedRequestsToTurnkeysAPI() async throws {
@@ -125,7 +122,7 @@ extension GNOMEIntegration {
                     #expect(!(result.stdout + result.stderr).contains(secret), "the refused value was repeated")
                 }
             }
-            #expect(squatter.connections() == 0, "a refused command connected")
+            #expect(try squatter.othersConnections() == 0, "a refused command connected")
         }
 
         @Test func helpShowsOnlyTheStdinForms() {
@@ -149,7 +146,8 @@ extension GNOMEIntegration {
 final class PortSquatter {
     private let process = Process()
     private let output = Pipe()
-    private let counted = Box(0)
+    /// Connections of others, and whether our probe arrived (all accepted before it are counted by then).
+    private let counted = Box((others: 0, probed: false, partial: ""))
     let port: Int
 
     init(port: Int) throws {
@@ -166,7 +164,12 @@ final class PortSquatter {
         print("listening", flush=True)
         while True:
             c, _ = s.accept()
-            print("connection", flush=True)
+            c.settimeout(2)
+            try:
+                first = c.recv(5)
+            except OSError:
+                first = b""
+            print("probe" if first == b"probe" else "connection", flush=True)
             c.close()
         """
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
@@ -188,23 +191,27 @@ final class PortSquatter {
         let counted = self.counted
         reader.readabilityHandler = { handle in
             let text = String(decoding: handle.availableData, as: UTF8.self)
-            let lines = text.components(separatedBy: "connection\n").count - 1
-            counted.withLock { $0 += lines }
+            counted.withLock { state in
+                var lines = (state.partial + text).components(separatedBy: "\n")
+                state.partial = lines.removeLast()
+                state.others += lines.filter { $0 == "connection" }.count
+                if lines.contains("probe") { state.probed = true }
+            }
         }
     }
 
     struct Failure: Error, CustomStringConvertible { let description: String }
 
-    /// The connections accepted so far (after a moment for the last to be reported).
-    func connections() -> Int {
-        Thread.sleep(forTimeInterval: 0.3)
-        return counted.withLock { $0 }
-    }
-
-    /// Connects once, as a check that the squatter counts.
-    func probe() throws {
-        let result = Subprocess.run("/usr/bin/python3", ["-c", "import socket; socket.create_connection(('127.0.0.1', \(port))).close()"])
+    /// The connections others made so far. Our own probe goes last: the squatter takes connections
+    /// in order, so once it reports the probe every earlier connection is counted.
+    func othersConnections() throws -> Int {
+        let probe = "import socket; c = socket.create_connection(('127.0.0.1', \(port))); c.sendall(b'probe'); c.recv(1); c.close()"
+        let result = Subprocess.run("/usr/bin/python3", ["-c", probe])
         guard result.status == 0 else { throw Failure(description: "could not reach the squatter: \(result.stderr)") }
+        let deadline = Date().addingTimeInterval(10)
+        while !counted.withLock({ $0.probed }) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        guard counted.withLock({ $0.probed }) else { throw Failure(description: "the squatter did not report the probe") }
+        return counted.withLock { $0.others }
     }
 
     func stop() {

@@ -260,9 +260,9 @@ class Session:
 
     # -- the app -----------------------------------------------------------------------------
     def launch(self, *arguments, wrapper=(), unset=(), **extra_env):
-        """Starts the app (under `wrapper`, e.g. a private bus) without the variables in `unset`; its
-        output goes to this test's log folder."""
-        env = {key: value for key, value in dict(self.env, **extra_env).items() if key not in unset}
+        """Starts the app (under `wrapper`, e.g. a private bus) without the session's variables named in
+        `unset`, with `extra_env`; its output goes to this test's log folder."""
+        env = dict({key: value for key, value in self.env.items() if key not in unset}, **extra_env)
         log = open(self.logs / f"app-{len(self.processes)}.log", "w")
         process = subprocess.Popen([*wrapper, str(self.prefix / "bin" / "portal-sign-in"), *arguments], env=env,
                                    stdout=log, stderr=subprocess.STDOUT)

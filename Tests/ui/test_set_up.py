@@ -1,6 +1,7 @@
 """An app nobody configured: it opens on its set-up page and sends nothing anywhere, not even to the
 emulator's well-known port, which any other user of the computer can take first. The emulator is
 used only when chosen, and then the window says so."""
+import socket
 import subprocess
 import time
 
@@ -25,7 +26,12 @@ s.listen(64)
 print("listening", flush=True)
 while True:
     c, _ = s.accept()
-    print("connection", flush=True)
+    c.settimeout(2)
+    try:
+        first = c.recv(5)
+    except OSError:
+        first = b""
+    print("probe" if first == b"probe" else "connection", flush=True)
     c.close()
 """
 
@@ -45,7 +51,14 @@ class Squatter:
         return self.log.read_text().splitlines()
 
     def connections(self):
-        return self.lines().count("connection")
+        """The connections others made so far. Our own probe goes last: the squatter takes
+        connections in order, so once it reports the probe every earlier one is counted."""
+        with socket.create_connection(("127.0.0.1", 8790), timeout=10) as probe:
+            probe.sendall(b"probe")
+            probe.recv(1)
+        wait_until(lambda: "probe" in self.lines(), timeout=10, what="the squatter to report the probe")
+        seen = self.lines()
+        return seen[:len(seen) - seen[::-1].index("probe")].count("connection")
 
     def stop(self):
         self.process.terminate()
