@@ -18,7 +18,7 @@ we play the person on the emulator's fake Google page with plain HTTP to get the
 grant, and deliver the redirect to the running app over D-Bus (org.freedesktop.Application.Open,
 what a second `portal-sign-in URI` or `gio open URI` sends). Sign-out is a click on "Sign Out".
 `--unsolicited` skips the click, delivering a redirect the app did not ask for (a grant minted
-from the API's own authorize URL); the app still takes those today, see docs/PERFORMANCE.md.
+from the API's own authorize URL), which the app shows as "Finish signing in?" first.
 
 Only the interval from the D-Bus call to the keyring's ItemCreated signal is timed; everything
 else (AT-SPI, HTTP to the fake Google page) happens before the clock starts.

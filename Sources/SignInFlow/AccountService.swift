@@ -1,6 +1,6 @@
 import FoundationEssentials
 
-/// What the sign-in window asks of a backend (Portal today; Turnkey next). An implementation turns
+/// What the sign-in window asks of a backend (Portal or Turnkey). An implementation turns
 /// its core's errors into `UserFacingError`s; the flow and the window never see HTTP, the keyring,
 /// a grant or a token.
 @MainActor
