@@ -38,9 +38,9 @@ enum Help {
     Redirect URLs and user JWTs are secrets: they are read on stdin (-) only, and refused on the
     command line, which other users of the computer can read.
 
-    Exit status: 0 success, 2 usage, invalid argument or not set up (no auth environment ID), 3 not a redirect for this app, 4 unauthorized,
-    5 authentication failed, 6 session storage failure, 7 network, 8 malformed or invalid response,
-    9 rate limited, 10 method or feature unavailable.
+    Exit status: 0 success, 2 usage, invalid argument or not set up (no auth environment ID), 3 not a
+    redirect for this app, 4 unauthorized, 5 authentication failed, 6 session storage failure,
+    7 network, 8 malformed or invalid response, 9 rate limited, 10 method or feature unavailable.
     """
 
     static let turnkey = """
@@ -88,9 +88,8 @@ enum Help {
     command line, which other users of the computer can read.
 
     Exit status: 0 success, 2 usage, invalid argument (a taken session key too) or not set up (no
-    Auth Proxy config ID), 3 not a redirect
-    for this app, 4 unauthorized or no session, 5 authentication failed (an unknown state, a provider
-    error, a nonce mismatch), 6 keyring failure, 7 network, 8 malformed response, 9 rate limited,
-    10 provider or feature unavailable.
+    Auth Proxy config ID), 3 not a redirect for this app, 4 unauthorized or no session, 5 authentication
+    failed (an unknown state, a provider error, a nonce mismatch), 6 keyring failure, 7 network,
+    8 malformed response, 9 rate limited, 10 provider or feature unavailable.
     """
 }
