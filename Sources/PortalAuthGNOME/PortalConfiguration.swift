@@ -1,18 +1,21 @@
 import FoundationEssentials
 
 /// Where to sign in and how, resolved from (highest first) command-line flags, environment variables,
-/// the app's GSettings, then the local emulator's defaults. Blank values count as unset.
+/// the app's GSettings, then Portal's production host, or the emulator's values when `EmulatorChoice`
+/// chose it. Blank values count as unset. The auth environment ID has no default outside the
+/// emulator: without one the configuration is not set up (`isSetUp`).
 ///
 /// Keys read from each source:
 /// - flags: `api-host`, `environment-id` (or `auth-environment-id`), `redirect-url`, `session-key`,
-///   `account-abstracted` (`true`/`false`), `magic-link-from`, `magic-link-template`
+///   `account-abstracted` (`true`/`false`), `magic-link-from`, `magic-link-template`, `emulator`
 /// - environment: `PORTAL_API_HOST`, `PORTAL_AUTH_ENVIRONMENT_ID`, `PORTAL_REDIRECT_URL`, `PORTAL_SESSION_KEY`,
-///   `PORTAL_ACCOUNT_ABSTRACTED`, `PORTAL_MAGIC_LINK_FROM`, `PORTAL_MAGIC_LINK_TEMPLATE`
+///   `PORTAL_ACCOUNT_ABSTRACTED`, `PORTAL_MAGIC_LINK_FROM`, `PORTAL_MAGIC_LINK_TEMPLATE`, `PORTAL_AUTH_EMULATOR_HOST`
 /// - settings (GSettings schema io.github.portalauth.SignIn): `api-host`, `auth-environment-id`, `redirect-url`,
-///   `account-abstracted` (`true` requests it; `false` is GSettings' default and means "not set")
+///   `account-abstracted` (`true` requests it; `false` is GSettings' default and means "not set"),
+///   `local-test-environment` and `emulator-host`
 public struct PortalConfiguration: Sendable, Equatable {
-    public static let defaultApiHost = "127.0.0.1:8790"
-    public static let defaultAuthEnvironmentId = "local-dev"
+    /// Portal's production API (https).
+    public static let defaultApiHost = "api.portalhq.io"
     public static let defaultRedirectUrl = "io.github.portalauth.signin://auth/callback"
     public static let defaultSessionKey = "default"
     public static let defaultMagicLinkFromEmail = "signin@portalauth.local"
@@ -26,11 +29,18 @@ public struct PortalConfiguration: Sendable, Equatable {
     public var isAccountAbstracted: Bool?
     public var magicLinkFromEmail: String
     public var magicLinkTemplateId: String
+    /// `HOST:PORT` of the local auth emulator when someone chose it (the app then says it is on a
+    /// test environment); nil on the service itself.
+    public var emulatorHost: String?
 
-    public init(apiHost: String = defaultApiHost, authEnvironmentId: String = defaultAuthEnvironmentId,
+    /// An auth environment ID is known: a sign-in can work. Without one the CLI says what to set
+    /// and the app opens on its set-up page.
+    public var isSetUp: Bool { !authEnvironmentId.trimmed.isEmpty }
+
+    public init(apiHost: String = defaultApiHost, authEnvironmentId: String = "",
                 redirectUrl: String = defaultRedirectUrl, sessionKey: String = defaultSessionKey,
                 isAccountAbstracted: Bool? = nil, magicLinkFromEmail: String = defaultMagicLinkFromEmail,
-                magicLinkTemplateId: String = defaultMagicLinkTemplateId) {
+                magicLinkTemplateId: String = defaultMagicLinkTemplateId, emulatorHost: String? = nil) {
         self.apiHost = apiHost
         self.authEnvironmentId = authEnvironmentId
         self.redirectUrl = redirectUrl
@@ -38,6 +48,7 @@ public struct PortalConfiguration: Sendable, Equatable {
         self.isAccountAbstracted = isAccountAbstracted
         self.magicLinkFromEmail = magicLinkFromEmail
         self.magicLinkTemplateId = magicLinkTemplateId
+        self.emulatorHost = emulatorHost
     }
 
     public static func resolve(flags: [String: String], environment: [String: String],
@@ -50,16 +61,18 @@ public struct PortalConfiguration: Sendable, Equatable {
         let accountAbstracted = [flags["account-abstracted"], environment["PORTAL_ACCOUNT_ABSTRACTED"]]
             .lazy.compactMap(parseBool).first
             ?? (parseBool(settings["account-abstracted"]) == true ? true : nil)
+        let emulator = EmulatorChoice.host(flags: flags, environment: environment, settings: settings)
 
         return PortalConfiguration(
-            apiHost: pick(["api-host"], "PORTAL_API_HOST", "api-host", defaultApiHost),
+            apiHost: pick(["api-host"], "PORTAL_API_HOST", "api-host", emulator ?? defaultApiHost),
             authEnvironmentId: pick(["environment-id", "auth-environment-id"], "PORTAL_AUTH_ENVIRONMENT_ID",
-                                    "auth-environment-id", defaultAuthEnvironmentId),
+                                    "auth-environment-id", emulator == nil ? "" : EmulatorChoice.environmentId),
             redirectUrl: pick(["redirect-url"], "PORTAL_REDIRECT_URL", "redirect-url", defaultRedirectUrl),
             sessionKey: pick(["session-key"], "PORTAL_SESSION_KEY", nil, defaultSessionKey),
             isAccountAbstracted: accountAbstracted,
             magicLinkFromEmail: pick(["magic-link-from"], "PORTAL_MAGIC_LINK_FROM", nil, defaultMagicLinkFromEmail),
-            magicLinkTemplateId: pick(["magic-link-template"], "PORTAL_MAGIC_LINK_TEMPLATE", nil, defaultMagicLinkTemplateId))
+            magicLinkTemplateId: pick(["magic-link-template"], "PORTAL_MAGIC_LINK_TEMPLATE", nil, defaultMagicLinkTemplateId),
+            emulatorHost: emulator)
     }
 }
 

@@ -7,11 +7,18 @@ import SignInFlow
 @MainActor
 final class MainWindow {
     private enum PageName: String, CaseIterable {
-        case status, signIn = "sign-in", browser, confirm, code, email, signedIn = "signed-in"
+        case status, signIn = "sign-in", browser, confirm, code, email, signedIn = "signed-in", setUp = "set-up"
     }
 
     let window: Widget
-    let flow: SignInFlow
+    /// Replaced (`replace(flow:)`) once the set-up page saved a configuration.
+    private(set) var flow: SignInFlow
+    /// The set-up page is up: the flow has not started, and URIs the desktop hands over wait here.
+    private var settingUp = false
+    private var heldURIs: [String] = []
+    /// Continue on the set-up page, once its choice is saved: the application makes the new flow.
+    var onSetUpSaved: (@MainActor () -> Void)?
+    private var windowTitle: OpaquePointer!
     private let stack: UnsafeMutablePointer<GtkWidget>
     private let toasts: UnsafeMutablePointer<GtkWidget>
     private let banner = ErrorBanner()
@@ -40,6 +47,12 @@ final class MainWindow {
     }
     private lazy var emailPage: EmailSentPage = install(EmailSentPage(), .email) { page in
         page.onBack = { [weak self] in self?.flow.backFromEmail() }
+    }
+    private lazy var setUpPage: SetUpPage = install(SetUpPage(), .setUp) { page in
+        page.onContinue = { [weak self] choice in
+            SetUpSettings.save(choice)
+            self?.onSetUpSaved?()
+        }
     }
     private lazy var signedInPage: SignedInPage = install(SignedInPage(), .signedIn) { page in
         page.onSignOut = { [weak self] in self?.flow.signOut() }
@@ -72,8 +85,10 @@ final class MainWindow {
         toasts = adw_toast_overlay_new()!
         adw_toast_overlay_set_child(toasts.cast(), stack)
 
+        let header = Self.makeHeaderBar()
+        windowTitle = header.title
         let content = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 0,
-                              children: [Self.makeHeaderBar(), schemeBanner.root, banner.root, toasts])
+                              children: [header.bar, schemeBanner.root, banner.root, toasts])
         adw_application_window_set_content(window.widget.cast(), content)
 
         // Only the current page stays visible once a transition ends, so assistive technology (GTK 4.8
@@ -90,12 +105,54 @@ final class MainWindow {
             self?.flow.windowClosed()
             return false
         }
-        flow.onChange = { [weak self] in self?.render() }
-        flow.onNotice = { [weak self] notice in self?.toast(notice) }
+        attach(flow)
         render()
     }
 
     func present() { gtk_window_present(window.widget.cast()) }
+
+    private func attach(_ flow: SignInFlow) {
+        flow.onChange = { [weak self] in self?.render() }
+        flow.onNotice = { [weak self] notice in self?.toast(notice) }
+    }
+
+    /// "Local test environment" under the title while the emulator is in use, where the person looks.
+    func showTestEnvironment(_ on: Bool) {
+        adw_window_title_set_subtitle(windowTitle, on ? tr("Local test environment") : "")
+    }
+
+    /// A URI from the desktop: to the flow, or kept until the set-up page is done.
+    func receive(_ uri: String) {
+        if settingUp { heldURIs.append(uri) } else { flow.receive(uri) }
+    }
+
+    /// Shows the set-up page instead of starting the flow; `uris` wait for the flow that follows.
+    func showSetUp(backend: Backend, canSave: Bool, uris: [String] = []) {
+        settingUp = true
+        heldURIs += uris
+        banner.show(nil)
+        // A program holding the app's bus name is worth knowing before the first sign-in too.
+        schemeBanner.show(owner: nil, busNameOwner: busNameOwner)
+        setUpPage.show(backend: backend, canSave: canSave)
+        shown = nil
+        switchTo(.setUp)
+    }
+
+    /// Puts a new flow (a new configuration) in place of the old one and starts it with the URIs
+    /// that waited.
+    func replace(flow newFlow: SignInFlow) {
+        flow.onChange = nil
+        flow.onNotice = nil
+        flow.windowClosed()
+        flow = newFlow
+        attach(newFlow)
+        settingUp = false
+        shown = nil
+        let uris = heldURIs
+        heldURIs = []
+        newFlow.start(uris: uris)
+        render()
+    }
 
     /// Puts a page built on first use into the stack (hidden until shown) and connects its events.
     private func install<Page: AnyObject & StackPage>(_ page: Page, _ name: PageName, wire: (Page) -> Void) -> Page {
@@ -109,6 +166,7 @@ final class MainWindow {
     // MARK: - Drawing the flow's state
 
     private func render() {
+        guard !settingUp else { return }
         banner.show(flow.banner)
         schemeBanner.show(owner: flow.foreignSchemeHandler, busNameOwner: busNameOwner)
         if roots[.signedIn] != nil { signedInPage.setBusy(flow.isSigningOut) }
@@ -167,13 +225,14 @@ final class MainWindow {
         case .code: codePage.focusFirst()
         case .email: emailPage.focusFirst()
         case .signedIn: signedInPage.focusFirst()
+        case .setUp: setUpPage.focusFirst()
         case .status: break
         }
     }
 
     private func hideOffscreenPages() {
         guard gtk_stack_get_transition_running(stack.cast()) == 0,
-              let current = shown.map(Self.pageName) else { return }
+              let current = settingUp ? PageName.setUp : shown.map(Self.pageName) else { return }
         for (name, root) in roots where name != current { gtk_widget_set_visible(root, 0) }
     }
 
@@ -222,7 +281,7 @@ final class MainWindow {
         }
     }
 
-    private static func makeHeaderBar() -> UnsafeMutablePointer<GtkWidget> {
+    private static func makeHeaderBar() -> (bar: UnsafeMutablePointer<GtkWidget>, title: OpaquePointer) {
         let header = adw_header_bar_new()!
         let title = adw_window_title_new(tr("Portal Sign-In"), nil)!
         adw_header_bar_set_title_widget(header.cast(), title)
@@ -235,6 +294,6 @@ final class MainWindow {
         g_object_unref(UnsafeMutableRawPointer(menu))
         portal_ui_set_accessible_label(button, tr("Main Menu"))
         adw_header_bar_pack_end(header.cast(), button)
-        return header
+        return (header, OpaquePointer(title))
     }
 }

@@ -64,6 +64,7 @@ final class PreferencesWindow {
         let page = adw_preferences_page_new()!
         adw_preferences_page_add(page.cast(), makeBackendGroup().cast())
         for group in portalGroups + turnkeyGroups { adw_preferences_page_add(page.cast(), group.widget.cast()) }
+        adw_preferences_page_add(page.cast(), makeTestingGroup().cast())
         adw_preferences_window_add(window.widget.cast(), page.cast())
         showSettings(of: storedBackend)
 
@@ -112,6 +113,24 @@ final class PreferencesWindow {
         return group
     }
 
+    /// The local auth emulator instead of the service: the switch the set-up page's choice turns on.
+    /// Last on the page, below the service's own settings, which it does not hide.
+    private func makeTestingGroup() -> UnsafeMutablePointer<GtkWidget> {
+        let group = adw_preferences_group_new()!
+        adw_preferences_group_set_title(group.cast(), tr("Testing"))
+        let row = adw_action_row_new()!
+        adw_preferences_row_set_title(row.cast(), tr("Local test environment"))
+        adw_action_row_set_subtitle(row.cast(), tr("Sign in to the auth emulator on this computer instead of the service, for development and testing. Fields you fill in above still take precedence. PORTAL_AUTH_EMULATOR_HOST chooses it too."))
+        let toggle = gtk_switch_new()!
+        gtk_widget_set_valign(toggle, GTK_ALIGN_CENTER)
+        adw_action_row_add_suffix(row.cast(), toggle)
+        adw_action_row_set_activatable_widget(row.cast(), toggle)
+        // No accessible label of its own: the row's title already names the switch (GTK would read both).
+        g_settings_bind(gsettings, EmulatorChoice.SettingsKey.enabled, toggle.gpointer, "active", G_SETTINGS_BIND_DEFAULT)
+        adw_preferences_group_add(group.cast(), row)
+        return group
+    }
+
     private func choose(_ backend: Backend) {
         g_settings_set_string(gsettings, BackendChoice.settingsKey, backend.rawValue)
         showSettings(of: backend)
@@ -128,15 +147,15 @@ final class PreferencesWindow {
         // One literal per message: xgettext cannot join Swift's `+`.
         let group = SettingsGroup(
             title: tr("Portal API"),
-            description: tr("Where Portal Sign-In signs you in. Leave a field empty to use the local auth emulator (127.0.0.1:8790, environment “local-dev”). The environment variables PORTAL_API_HOST, PORTAL_AUTH_ENVIRONMENT_ID and PORTAL_REDIRECT_URL take precedence. Changes apply the next time Portal Sign-In starts."),
-            resetDescription: tr("Empties every field, so the local auth emulator is used"),
+            description: tr("Where Portal Sign-In signs you in. The auth environment ID comes from your Portal administrator; an empty API host means Portal’s own, api.portalhq.io. The environment variables PORTAL_API_HOST, PORTAL_AUTH_ENVIRONMENT_ID and PORTAL_REDIRECT_URL take precedence. Changes apply the next time Portal Sign-In starts."),
+            resetDescription: tr("Empties every field, so Portal’s own defaults are used"),
             fields: [
                 .init(key: "api-host", title: tr("API host"), check: SettingRules.portalHost),
                 .init(key: "auth-environment-id", title: tr("Auth environment ID"), check: SettingRules.authEnvironmentId),
                 .init(key: "redirect-url", title: tr("Redirect URL"), check: SettingRules.redirectURL),
             ],
             otherKeys: ["account-abstracted"], settings: gsettings,
-            onReset: { [weak self] in self?.showToast(tr("Using the local auth emulator")) })
+            onReset: { [weak self] in self?.showToast(tr("Settings reset")) })
         group.add(makeLoopbackRow())
         group.add(makeAccountAbstractionRow())
         group.finish()
@@ -170,8 +189,8 @@ final class PreferencesWindow {
         typealias Key = TurnkeyConfiguration.SettingsKey
         let group = SettingsGroup(
             title: tr("Turnkey"),
-            description: tr("Where Portal Sign-In signs you in to Turnkey. Leave a field empty to use the local auth emulator. The TURNKEY_… environment variables take precedence. Changes apply the next time Portal Sign-In starts."),
-            resetDescription: tr("Empties every field, so the local auth emulator is used"),
+            description: tr("Where Portal Sign-In signs you in to Turnkey. The Auth Proxy config ID comes from your Turnkey dashboard; empty URLs mean Turnkey’s own, https://authproxy.turnkey.com and https://api.turnkey.com. The TURNKEY_… environment variables take precedence. Changes apply the next time Portal Sign-In starts."),
+            resetDescription: tr("Empties every field, so Turnkey’s own defaults are used"),
             fields: [
                 .init(key: Key.authProxyUrl, title: tr("Auth Proxy URL"), check: SettingRules.turnkeyServiceURL),
                 .init(key: Key.authProxyConfigId, title: tr("Auth Proxy config ID"), check: SettingRules.turnkeyIdentifier),
@@ -180,7 +199,7 @@ final class PreferencesWindow {
                 .init(key: Key.sessionKey, title: tr("Session key"), check: SettingRules.turnkeyIdentifier),
             ],
             settings: gsettings,
-            onReset: { [weak self] in self?.showToast(tr("Using the local auth emulator")) })
+            onReset: { [weak self] in self?.showToast(tr("Settings reset")) })
         group.finish()
         return group
     }

@@ -4,7 +4,7 @@ import PortalAuthGNOME
 import TurnkeyAuth
 
 /// What Preferences accepts, with the cores' own rules: nil when a value may be saved, else what to
-/// fix. Empty always passes: it means "use the local auth emulator's value".
+/// fix. Empty always passes: it means "use the service's default" (for an ID: not set up yet).
 @MainActor
 enum SettingRules {
     // MARK: Portal

@@ -19,9 +19,11 @@ enum SettingsLocation {
     static let stringKeys = ["backend", "api-host", "auth-environment-id", "redirect-url",
                              TurnkeyConfiguration.SettingsKey.authProxyUrl, TurnkeyConfiguration.SettingsKey.authProxyConfigId,
                              TurnkeyConfiguration.SettingsKey.apiUrl, TurnkeyConfiguration.SettingsKey.organizationId,
-                             TurnkeyConfiguration.SettingsKey.sessionKey, TransportConfiguration.caFileSettingsKey]
+                             TurnkeyConfiguration.SettingsKey.sessionKey, TransportConfiguration.caFileSettingsKey,
+                             EmulatorChoice.SettingsKey.host]
+    static let booleanKeys = ["account-abstracted", EmulatorChoice.SettingsKey.enabled]
 
-    /// The app's string settings (`stringKeys`) and "account-abstracted" as "true"/"false";
+    /// The app's string settings (`stringKeys`) and its switches (`booleanKeys`) as "true"/"false";
     /// empty when the schema is not installed (GSettings would abort on a missing schema).
     static func read() -> [String: String] {
         guard let schema = lookupSchema() else { return [:] }
@@ -35,8 +37,8 @@ enum SettingsLocation {
                 g_free(raw)
             }
         }
-        if g_settings_schema_has_key(schema, "account-abstracted") != 0 {
-            values["account-abstracted"] = g_settings_get_boolean(settings, "account-abstracted") != 0 ? "true" : "false"
+        for key in booleanKeys where g_settings_schema_has_key(schema, key) != 0 {
+            values[key] = g_settings_get_boolean(settings, key) != 0 ? "true" : "false"
         }
         return values
     }

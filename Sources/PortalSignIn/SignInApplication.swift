@@ -26,13 +26,14 @@ public final class SignInApplication {
     public static var preferences: (@MainActor (UnsafeMutablePointer<GtkWindow>) -> Void)?
 
     private let app: GObjectRef
-    private let makeService: @MainActor () -> any AccountService
+    /// What the window signs in to; read again once the set-up page saved a choice.
+    private var setup: AppSetup
     private var window: MainWindow?
     /// The program that holds the app's D-Bus name instead of this app, if any.
     private let busNameOwner: String?
 
-    init(makeService: @escaping @MainActor () -> any AccountService, busNameOwner: String? = nil) {
-        self.makeService = makeService
+    init(setup: AppSetup, busNameOwner: String? = nil) {
+        self.setup = setup
         self.busNameOwner = busNameOwner
         let flags = busNameOwner == nil ? G_APPLICATION_HANDLES_OPEN
             : GApplicationFlags(rawValue: G_APPLICATION_HANDLES_OPEN.rawValue | G_APPLICATION_NON_UNIQUE.rawValue)
@@ -55,19 +56,14 @@ public final class SignInApplication {
         Resources.register()
         if preferences == nil { preferences = PreferencesWindow.presenter() }
         MainLoopBridge.attach()
-        let choice = BackendChoice.resolve(environment: ProcessInfo.processInfo.environment, settings: SettingsLocation.read())
-        if let warning = choice.warning { StandardErrorLog(program: "portal-sign-in").log(warning) }
+        let setup = AppSetup.resolve()
+        if let warning = setup.warning { StandardErrorLog(program: "portal-sign-in").log(warning) }
         var busNameOwner: String?
         if case .foreign(let owner) = SessionBusName(applicationId).owner() {
             busNameOwner = owner
             StandardErrorLog(program: "portal-sign-in").log("\(applicationId) on the session bus is held by \(owner), not by this app: nothing is handed to it")
         }
-        let application = SignInApplication(makeService: {
-            switch choice.backend {
-            case .portal: PortalAccountService.makeDefault()
-            case .turnkey: TurnkeyAccountService.makeDefault()
-            }
-        }, busNameOwner: busNameOwner)
+        let application = SignInApplication(setup: setup, busNameOwner: busNameOwner)
         return arguments.withArgv { argc, argv in
             g_application_run(application.app.object.assumingMemoryBound(to: GApplication.self), argc, argv)
         }
@@ -104,7 +100,7 @@ public final class SignInApplication {
             }
         }
         if let window {
-            for uri in uris { window.flow.receive(uri) }
+            for uri in uris { window.receive(uri) }
             window.present()
         } else {
             ensureWindow(uris: uris).present()
@@ -114,10 +110,30 @@ public final class SignInApplication {
     @discardableResult
     private func ensureWindow(uris: [String]) -> MainWindow {
         if let window { return window }
-        let created = MainWindow(application: gtkApplication, flow: SignInFlow(service: makeService()), busNameOwner: busNameOwner)
+        let created = MainWindow(application: gtkApplication, flow: SignInFlow(service: setup.makeService()), busNameOwner: busNameOwner)
         window = created
-        created.flow.start(uris: uris)
+        created.showTestEnvironment(setup.usesEmulator)
+        created.onSetUpSaved = { [weak self] in self?.setUpSaved() }
+        if setup.isSetUp {
+            created.flow.start(uris: uris)
+        } else {
+            // No ID, no sign-in: nothing is sent anywhere until the person sets the app up.
+            created.showSetUp(backend: setup.backend, canSave: setup.canSave, uris: uris)
+        }
         return created
+    }
+
+    /// The set-up page saved its choice: the window signs in with it at once, or (when the
+    /// environment still overrides it) stays on the set-up page.
+    private func setUpSaved() {
+        guard let window else { return }
+        setup = AppSetup.resolve()
+        window.showTestEnvironment(setup.usesEmulator)
+        if setup.isSetUp {
+            window.replace(flow: SignInFlow(service: setup.makeService()))
+        } else {
+            window.showSetUp(backend: setup.backend, canSave: setup.canSave)
+        }
     }
 
     private func showAbout() {

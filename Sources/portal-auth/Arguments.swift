@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PortalAuth
+import PortalAuthGNOME
 
 /// What the command line asked for.
 struct Invocation {
@@ -57,6 +58,10 @@ enum Arguments {
                 value = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
             }
+            if name == EmulatorChoice.flag {
+                flags[name] = try emulatorHost(value)
+                continue
+            }
             guard configurationOptions.contains(name) || name == "user-jwt" else {
                 throw ErrorReport.usage("Unknown option \(quoted("--" + name)). Run portal-auth --help for the list.")
             }
@@ -72,8 +77,9 @@ enum Arguments {
                 throw ErrorReport.usage("--\(name) needs a value that is not blank.")
             }
             if name == "user-jwt" {
-                // "-" reads it from stdin, so the JWT does not show in the process list.
-                userJwt = given == "-" ? StandardInput.line() : given
+                // Only "-": read from stdin, so the JWT never shows in the process list.
+                guard given == "-" else { throw SecretOnCommandLine.refused(.userJwt) }
+                userJwt = StandardInput.line()
             } else {
                 flags[name] = given
             }
@@ -109,9 +115,10 @@ enum Arguments {
             }
             return .signIn(provider: provider, opensBrowser: opensBrowser)
         case "handle-redirect":
-            guard !rest.isEmpty else { throw ErrorReport.usage("handle-redirect needs a URL, or - to read it from stdin.") }
-            // "-" reads the redirects from stdin, one per line, so no grant shows in the process list.
-            let urls = rest == ["-"] ? StandardInput.lines() : rest
+            guard !rest.isEmpty else { throw ErrorReport.usage("handle-redirect needs -, to read the redirect URL from stdin.") }
+            // Only "-": the redirects come on stdin, one per line, so no grant shows in the process list.
+            guard rest == ["-"] else { throw SecretOnCommandLine.refused(.redirectURL) }
+            let urls = StandardInput.lines()
             guard !urls.isEmpty else { throw ErrorReport.usage("handle-redirect - read no URL from stdin.") }
             return .handleRedirect(urls: urls)
         case "verify-totp":
@@ -135,6 +142,14 @@ enum Arguments {
         default:
             throw ErrorReport.usage("Unknown command \(quoted(name)). Run portal-auth --help for the list.")
         }
+    }
+
+    /// `--emulator` alone: the default host; `--emulator=HOST:PORT`: that one. The value never comes
+    /// from the next argument, which may be the command.
+    static func emulatorHost(_ value: String?) throws -> String {
+        guard let value else { return EmulatorChoice.defaultHost }
+        guard !value.trimmed.isEmpty else { throw ErrorReport.usage("--emulator= needs HOST:PORT, or give --emulator alone for \(EmulatorChoice.defaultHost).") }
+        return value
     }
 
     /// An unknown word repeated back only if it looks like one: a redirect URL pasted without its

@@ -14,11 +14,10 @@ enum Help {
                                    the authorizeUrl (--open also opens the browser), takes the
                                    one redirect and prints the result like handle-redirect
       handle-redirect -            Finish a sign-in from the redirect URL read on stdin
-                                   (one URL per line; a URL may also be given as an
-                                   argument, but it then shows in the process list)
+                                   (one URL per line)
       verify-totp CODE --user-jwt -
                                    Finish a sign-in that needs a two-factor code, with
-                                   the userJwt read on stdin (recommended, as above)
+                                   the userJwt read on stdin
       send-magic-link EMAIL        Email a sign-in link
       session                      The stored session's end user, or null (the keyring only)
       client                       The stored session's client at Portal (GET clients/me), or
@@ -27,22 +26,26 @@ enum Help {
       turnkey COMMAND              Turnkey's social logins (portal-auth turnkey --help)
 
     Options (each also read from the environment, then defaults):
-      --api-host HOST              PORTAL_API_HOST (default 127.0.0.1:8790, the local emulator)
-      --environment-id ID          PORTAL_AUTH_ENVIRONMENT_ID (default local-dev)
+      --environment-id ID          PORTAL_AUTH_ENVIRONMENT_ID (required: no default)
+      --api-host HOST              PORTAL_API_HOST (default api.portalhq.io, over https)
       --redirect-url URL           PORTAL_REDIRECT_URL (default io.github.portalauth.signin://auth/callback)
       --session-key KEY            PORTAL_SESSION_KEY (default "default"): keeps several sessions apart
       --ca-file FILE               PORTAL_CA_FILE: PEM certificate authorities trusted in addition to
                                    the system's, for a self-hosted or company backend
+      --emulator[=HOST:PORT]       PORTAL_AUTH_EMULATOR_HOST: use the local test environment (the auth
+                                   emulator, default 127.0.0.1:8790, environment local-dev) instead
+                                   of Portal; options set above still win
       -h, --help                   Show this help
 
     PORTAL_HTTP_TIMEOUT_SECONDS (default 30) bounds each request as a whole; PORTAL_DEBUG=1 logs
     what the client does on stderr (never a secret).
 
-    Redirect URLs and user JWTs are secrets: pass them on stdin with -, never on the command line.
+    Redirect URLs and user JWTs are secrets: they are read on stdin (-) only, and refused on the
+    command line, which other users of the computer can read.
 
-    Exit status: 0 success, 2 usage or invalid argument, 3 not a redirect for this app, 4 unauthorized,
-    5 authentication failed, 6 session storage failure, 7 network, 8 malformed or invalid response,
-    9 rate limited, 10 method or feature unavailable.
+    Exit status: 0 success, 2 usage, invalid argument or not set up (no auth environment ID), 3 not a
+    redirect for this app, 4 unauthorized, 5 authentication failed, 6 session storage failure,
+    7 network, 8 malformed or invalid response, 9 rate limited, 10 method or feature unavailable.
     """
 
     static let turnkey = """
@@ -70,24 +73,28 @@ enum Help {
       sign-out [--session-key K]   Forget the session and its key
 
     Options (each also read from the environment, then defaults):
-      --auth-proxy-url URL         TURNKEY_AUTH_PROXY_URL (default http://127.0.0.1:8790/turnkey/auth-proxy)
-      --auth-proxy-config-id ID    TURNKEY_AUTH_PROXY_CONFIG_ID (default local-dev)
-      --api-url URL                TURNKEY_API_URL (default http://127.0.0.1:8790/turnkey/api)
+      --auth-proxy-config-id ID    TURNKEY_AUTH_PROXY_CONFIG_ID (required: no default)
+      --auth-proxy-url URL         TURNKEY_AUTH_PROXY_URL (default https://authproxy.turnkey.com)
+      --api-url URL                TURNKEY_API_URL (default https://api.turnkey.com)
       --organization-id ID         TURNKEY_ORGANIZATION_ID (default: the Auth Proxy's)
       --session-key KEY            TURNKEY_SESSION_KEY (default "default")
       --ca-file FILE               PORTAL_CA_FILE: PEM certificate authorities trusted in addition to
                                    the system's (shared with the Portal commands)
+      --emulator[=HOST:PORT]       PORTAL_AUTH_EMULATOR_HOST: use the local test environment (the auth
+                                   emulator, default 127.0.0.1:8790, config local-dev) instead of
+                                   Turnkey; options set above still win
       -h, --help                   Show this help
 
-    With an Auth Proxy on 127.0.0.1 or localhost (the emulator), the origin page and the Discord and X
-    pages are the emulator's; TURNKEY_OAUTH_ORIGIN_URL, TURNKEY_DISCORD_AUTHORIZE_URL and
-    TURNKEY_X_AUTHORIZE_URL override them.
+    With the emulator, the origin page and the Discord and X pages are the emulator's; otherwise
+    Turnkey's own. TURNKEY_OAUTH_ORIGIN_URL, TURNKEY_DISCORD_AUTHORIZE_URL and TURNKEY_X_AUTHORIZE_URL
+    override them.
 
-    Redirect URLs and OIDC tokens are secrets: pass them on stdin with -, never on the command line.
+    Redirect URLs and OIDC tokens are secrets: they are read on stdin (-) only, and refused on the
+    command line, which other users of the computer can read.
 
-    Exit status: 0 success, 2 usage or invalid argument (a taken session key too), 3 not a redirect
-    for this app, 4 unauthorized or no session, 5 authentication failed (an unknown state, a provider
-    error, a nonce mismatch), 6 keyring failure, 7 network, 8 malformed response, 9 rate limited,
-    10 provider or feature unavailable.
+    Exit status: 0 success, 2 usage, invalid argument (a taken session key too) or not set up (no
+    Auth Proxy config ID), 3 not a redirect for this app, 4 unauthorized or no session, 5 authentication
+    failed (an unknown state, a provider error, a nonce mismatch), 6 keyring failure, 7 network,
+    8 malformed response, 9 rate limited, 10 provider or feature unavailable.
     """
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PortalAuthGNOME
 import TurnkeyAuth
 
 /// What `portal-auth turnkey …` asked for.
@@ -22,10 +23,11 @@ struct TurnkeyInvocation {
 }
 
 enum TurnkeyArguments {
-    static let configurationOptions: Set<String> = ["auth-proxy-url", "auth-proxy-config-id", "api-url", "organization-id", "ca-file"]
+    static let configurationOptions: Set<String> = ["auth-proxy-url", "auth-proxy-config-id", "api-url", "organization-id", "ca-file",
+                                                    EmulatorChoice.flag]
     /// Options that take a value, and the commands each belongs to (nil: every command).
     static let valueOptions: [String: Set<String>?] = [
-        "auth-proxy-url": nil, "auth-proxy-config-id": nil, "api-url": nil, "organization-id": nil, "ca-file": nil,
+        "auth-proxy-url": nil, "auth-proxy-config-id": nil, "api-url": nil, "organization-id": nil, "ca-file": nil, "emulator": nil,
         "session-key": ["handle-redirect", "complete-oauth", "session", "whoami", "refresh", "sign-out"],
         "client-id": ["login-url"], "state": ["login-url"],
         "oidc-token": ["complete-oauth"], "public-key": ["complete-oauth"], "provider-name": ["complete-oauth"],
@@ -58,6 +60,10 @@ enum TurnkeyArguments {
                 value = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
             }
+            if name == EmulatorChoice.flag {
+                values[name] = try Arguments.emulatorHost(value)
+                continue
+            }
             if flagOptions[name] != nil {
                 guard value == nil else { throw ErrorReport.usage("--\(name) takes no value.") }
                 switches.insert(name)
@@ -73,6 +79,8 @@ enum TurnkeyArguments {
             }
             // A value given but blank is a mistake, not "unset": it must not quietly fall back to a default.
             guard let given = value, !given.isBlank else { throw ErrorReport.usage("--\(name) needs a value that is not blank.") }
+            // Only "-": the token comes on stdin, out of the process list.
+            if name == "oidc-token" && given != "-" { throw SecretOnCommandLine.refused(.oidcToken) }
             if name == "state" { states.append(given) } else { values[name] = given }
         }
 
@@ -105,8 +113,9 @@ enum TurnkeyArguments {
             return .loginURL(provider: provider, clientId: values["client-id"], additionalState: try additionalState(states))
         case "handle-redirect":
             guard !rest.isEmpty else { throw ErrorReport.usage("handle-redirect needs -, to read the redirect URL from stdin.") }
-            // "-" reads the redirects from stdin, one per line, so no token or code shows in the process list.
-            let urls = rest == ["-"] ? StandardInput.lines() : rest
+            // Only "-": the redirects come on stdin, one per line, so no token or code shows in the process list.
+            guard rest == ["-"] else { throw SecretOnCommandLine.refused(.turnkeyRedirectURL) }
+            let urls = StandardInput.lines()
             guard !urls.isEmpty else { throw ErrorReport.usage("handle-redirect - read no URL from stdin.") }
             return .handleRedirect(urls: urls, oidcOnly: switches.contains("oidc-only"))
         case "complete-oauth":
@@ -114,8 +123,7 @@ enum TurnkeyArguments {
             guard let tokenOption = values["oidc-token"], let publicKey = values["public-key"] else {
                 throw ErrorReport.usage("complete-oauth needs --oidc-token - (the token on stdin) and --public-key HEX.")
             }
-            // "-" reads the token from stdin, out of the process list.
-            guard let token = tokenOption == "-" ? StandardInput.line() : tokenOption, !token.isEmpty else {
+            guard tokenOption == "-", let token = StandardInput.line(), !token.isEmpty else {
                 throw ErrorReport.usage("complete-oauth --oidc-token - read no token from stdin.")
             }
             return .completeOAuth(oidcToken: token, publicKey: publicKey, providerName: values["provider-name"])

@@ -25,6 +25,10 @@ func exitStatus() -> ExitCode {
     }
     let environment = ProcessInfo.processInfo.environment
     let configuration = PortalConfiguration.resolve(flags: invocation.flags, environment: environment, settings: [:])
+    guard configuration.isSetUp else {
+        NotSetUp.portal.emit()
+        return NotSetUp.portal.exitCode
+    }
     let transport = SoupTransport(configuration: .resolve(flags: invocation.flags, environment: environment, settings: [:]))
     do {
         let auth = try PortalAuthFactory.make(configuration, logger: StandardErrorLog.ifRequested(program: "portal-auth"), transport: transport)
@@ -53,6 +57,10 @@ func turnkeyExitStatus(_ arguments: [String]) -> ExitCode {
     }
     let environment = ProcessInfo.processInfo.environment
     let configuration = TurnkeyConfiguration.resolve(flags: invocation.flags, environment: environment, settings: [:])
+    guard configuration.isSetUp else {
+        NotSetUp.turnkey.emit()
+        return NotSetUp.turnkey.exitCode
+    }
     let transport = SoupTransport(configuration: .resolve(flags: invocation.flags, environment: environment, settings: [:]))
     do {
         let auth = try TurnkeyAuthFactory.make(configuration, logger: StandardErrorLog.ifRequested(program: "portal-auth"), transport: transport)

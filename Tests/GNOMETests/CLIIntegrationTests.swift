@@ -109,7 +109,7 @@ extension GNOMEIntegration {
         }
 
         @Test func aForeignURLIsNotForThisApp() {
-            let result = run(["handle-redirect", "https://example.com/callback?token=whatever&login_type=GOOGLE"])
+            let result = run(["handle-redirect", "-"], input: "https://example.com/callback?token=whatever&login_type=GOOGLE")
             #expect(result.status == 3)
             #expect(result.last["result"] as? String == "notForThisApp")
         }
@@ -125,7 +125,7 @@ extension GNOMEIntegration {
 
         @Test func googleGrantIsExchangedStoredAndRestoredInANewProcess() async throws {
             let redirect = try await redirectURL("google", ["email": "alice@example.com"])
-            let result = run(["handle-redirect", redirect])
+            let result = run(["handle-redirect", "-"], input: redirect)
             #expect(result.status == 0)
             #expect(result.last["result"] as? String == "authenticated")
             let endUserId = try #require(result.last["endUserId"] as? String)
@@ -138,12 +138,12 @@ extension GNOMEIntegration {
         }
 
         @Test func appleGrantIsExchangedAndStoredAndHideMyEmailIsAnotherUser() async throws {
-            let shared = run(["handle-redirect", try await redirectURL("apple", ["email": "alice@example.com", "share": "share"])])
+            let shared = run(["handle-redirect", "-"], input: try await redirectURL("apple", ["email": "alice@example.com", "share": "share"]))
             #expect(shared.status == 0)
             #expect(shared.last["result"] as? String == "authenticated")
             try await expectStoredSessionMatches(shared.last)
 
-            let hidden = run(["handle-redirect", try await redirectURL("apple", ["email": "alice@example.com", "share": "hide"])])
+            let hidden = run(["handle-redirect", "-"], input: try await redirectURL("apple", ["email": "alice@example.com", "share": "hide"]))
             #expect(hidden.status == 0)
             #expect(hidden.last["result"] as? String == "authenticated")
             let sharedUser = shared.last["endUserId"] as? String
@@ -158,14 +158,14 @@ extension GNOMEIntegration {
             #expect(sent.last["sent"] as? Bool == true)
             let mail = try #require(try await emulator.outbox().last)
             #expect(mail.email == "alice@example.com")
-            let result = run(["handle-redirect", mail.link])
+            let result = run(["handle-redirect", "-"], input: mail.link)
             #expect(result.status == 0)
             #expect(result.last["result"] as? String == "authenticated")
             try await expectStoredSessionMatches(result.last)
         }
 
         @Test func totpSignInNeedsTheCodeAndStoresOnlyAfterIt() async throws {
-            let pending = run(["handle-redirect", try await redirectURL("google", ["email": "totp@example.com"])])
+            let pending = run(["handle-redirect", "-"], input: try await redirectURL("google", ["email": "totp@example.com"]))
             #expect(pending.status == 0)
             #expect(pending.last["result"] as? String == "totpRequired")
             let userJwt = try #require(pending.last["userJwt"] as? String)
@@ -181,12 +181,11 @@ extension GNOMEIntegration {
 
             // A wrong code is refused and leaves the JWT usable.
             let wrongCode = String(format: "%06d", (Int(code)! + 500_000) % 1_000_000)
-            let refused = run(["verify-totp", wrongCode, "--user-jwt", userJwt])
+            let refused = run(["verify-totp", wrongCode, "--user-jwt", "-"], input: userJwt + "\n")
             #expect(refused.status == 4)
             #expect(refused.last["error"] as? String == "unauthorized")
             #expect(storedSession() == nil)
 
-            // This time the JWT comes on stdin, out of the process list.
             let verified = run(["verify-totp", code, "--user-jwt", "-"], input: userJwt + "\n")
             #expect(verified.status == 0)
             #expect(verified.last["result"] as? String == "authenticated")
@@ -196,7 +195,7 @@ extension GNOMEIntegration {
 
         @Test func aRepeatedRedirectInOneProcessIsExchangedOnce() async throws {
             let redirect = try await redirectURL("google", ["email": "alice@example.com"])
-            let result = run(["handle-redirect", redirect, redirect])
+            let result = run(["handle-redirect", "-"], input: [redirect, redirect].joined(separator: "\n"))
             #expect(result.status == 0)
             #expect(result.lines.count == 2)
             #expect(result.lines.allSatisfy { $0["result"] as? String == "authenticated" })
@@ -207,7 +206,7 @@ extension GNOMEIntegration {
 
         @Test func signOutDeletesTheItemAndTheSpentGrantIsRefused() async throws {
             let redirect = try await redirectURL("google", ["email": "alice@example.com"])
-            #expect(run(["handle-redirect", redirect]).status == 0)
+            #expect(run(["handle-redirect", "-"], input: redirect).status == 0)
             #expect(storedSession() != nil)
 
             let signOut = run(["sign-out"])
@@ -216,7 +215,7 @@ extension GNOMEIntegration {
             #expect(storedSecretText() == nil)
             #expect(run(["session"]).last["session"] is NSNull)
 
-            let reused = run(["handle-redirect", redirect])
+            let reused = run(["handle-redirect", "-"], input: redirect)
             #expect(reused.status == 4)
             #expect(reused.last["error"] as? String == "unauthorized")
             #expect(storedSecretText() == nil)
@@ -224,7 +223,7 @@ extension GNOMEIntegration {
 
         @Test func withoutASecretServiceTheFailureSaysWhatToDoAndNothingIsClaimed() async throws {
             let redirect = try await redirectURL("google", ["email": "alice@example.com"])
-            let result = run(["handle-redirect", redirect], withoutKeyring: true)
+            let result = run(["handle-redirect", "-"], input: redirect, withoutKeyring: true)
             #expect(result.status == 6)
             #expect(result.last["error"] as? String == "sessionStorageFailure")
             let message = result.last["message"] as? String ?? ""
@@ -239,12 +238,12 @@ extension GNOMEIntegration {
         @Test func aDroppedConnectionAfterTheGrantWasSpentIsATransportErrorThenUnauthorized() async throws {
             let redirect = try await redirectURL("google", ["email": "alice@example.com"])
             try await emulator.fault(path: "/api/v3/auth/oauth/tokens", kind: "drop")
-            let dropped = run(["handle-redirect", redirect])
+            let dropped = run(["handle-redirect", "-"], input: redirect)
             #expect(dropped.status == 7)
             #expect(dropped.last["error"] as? String == "connectionLost")
             #expect(storedSecretText() == nil)
 
-            let retried = run(["handle-redirect", redirect])
+            let retried = run(["handle-redirect", "-"], input: redirect)
             #expect(retried.status == 4)
             #expect(retried.last["error"] as? String == "unauthorized")
             #expect(try await emulator.requests("POST", "/api/v3/auth/oauth/tokens").count == 2)
@@ -252,7 +251,7 @@ extension GNOMEIntegration {
 
         @Test func severalURLsExitWithTheLastOnesStatus() async throws {
             let redirect = try await redirectURL("google", ["email": "alice@example.com"])
-            let result = run(["handle-redirect", redirect, "https://example.com/elsewhere"])
+            let result = run(["handle-redirect", "-"], input: [redirect, "https://example.com/elsewhere"].joined(separator: "\n"))
             #expect(result.lines.count == 2)
             #expect(result.lines.first?["result"] as? String == "authenticated")
             #expect(result.last["result"] as? String == "notForThisApp")
@@ -266,7 +265,7 @@ extension GNOMEIntegration {
             let authorizeUrl = try #require(login.last["authorizeUrl"] as? String)
             let redirect = try await browser.signIn(authorizeUrl: authorizeUrl, choices: [:], action: "cancel")
             #expect(redirect.contains("error=oauth_failed"))
-            let result = run(["handle-redirect", redirect])
+            let result = run(["handle-redirect", "-"], input: redirect)
             #expect(result.status == 5)
             #expect(result.last["error"] as? String == "authenticationFailed")
             #expect(try await emulator.requests("POST", "/api/v3/auth/oauth/tokens").isEmpty)

@@ -24,7 +24,7 @@ extension GNOMEIntegration {
         }
 
         @Test func aDismissedUnlockPromptFailsTheSignInAndKeepsTheEarlierSession() async throws {
-            let first = run(["handle-redirect", try await signedInRedirect(email: "alice@example.com")])
+            let first = run(["handle-redirect", "-"], input: try await signedInRedirect(email: "alice@example.com"))
             try #require(first.status == 0)
             let aliceId = try #require(first.last["endUserId"] as? String)
             let storedBefore = try #require(SecretTool.lookup(authEnvironmentId: "local-dev", sessionKey: "default"))
@@ -35,7 +35,7 @@ extension GNOMEIntegration {
             let prompter = try FakePrompter(.dismiss)
             defer { prompter.stop() }
 
-            let result = run(["handle-redirect", bobRedirect])
+            let result = run(["handle-redirect", "-"], input: bobRedirect)
             #expect(prompter.promptsShown.contains("password"), "the daemon must have asked for the keyring password")
             #expect(result.status == 6)
             #expect(result.last["error"] as? String == "sessionStorageFailure")

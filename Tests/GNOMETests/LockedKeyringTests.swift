@@ -28,7 +28,7 @@ extension GNOMEIntegration {
             try LoginKeyring.lock()
             defer { try? LoginKeyring.unlock() }
 
-            let result = run(["handle-redirect", redirect])
+            let result = run(["handle-redirect", "-"], input: redirect)
             expectLockedFailure(result)
             #expect(!result.lines.contains { $0["result"] as? String == "authenticated" })
 
@@ -37,7 +37,7 @@ extension GNOMEIntegration {
         }
 
         @Test func aStoredSessionBehindALockedKeyringIsNeitherLostNorReportedMissing() async throws {
-            let signedIn = run(["handle-redirect", try await signedInRedirect()])
+            let signedIn = run(["handle-redirect", "-"], input: try await signedInRedirect())
             try #require(signedIn.status == 0)
             let endUserId = signedIn.last["endUserId"] as? String
             try LoginKeyring.lock()

@@ -2,10 +2,12 @@ import PortalAuthGNOME
 import Testing
 
 @Suite struct PortalConfigurationTests {
-    @Test func withNothingSetItPointsAtTheLocalEmulator() {
+    @Test func withNothingSetItIsPortalsProductionHostAndNotSetUp() {
         let configuration = PortalConfiguration.resolve(flags: [:], environment: [:], settings: [:])
-        #expect(configuration.apiHost == "127.0.0.1:8790")
-        #expect(configuration.authEnvironmentId == "local-dev")
+        #expect(configuration.apiHost == "api.portalhq.io")
+        #expect(configuration.authEnvironmentId == "", "an auth environment ID has no default")
+        #expect(!configuration.isSetUp)
+        #expect(configuration.emulatorHost == nil)
         #expect(configuration.redirectUrl == "io.github.portalauth.signin://auth/callback")
         #expect(configuration.sessionKey == "default")
         #expect(configuration.isAccountAbstracted == nil)
@@ -28,8 +30,36 @@ import Testing
         let configuration = PortalConfiguration.resolve(
             flags: ["environment-id": "  "], environment: ["PORTAL_AUTH_ENVIRONMENT_ID": ""],
             settings: ["auth-environment-id": "", "api-host": ""])
-        #expect(configuration.authEnvironmentId == "local-dev")
-        #expect(configuration.apiHost == "127.0.0.1:8790")
+        #expect(configuration.authEnvironmentId == "")
+        #expect(configuration.apiHost == "api.portalhq.io")
+    }
+
+    @Test func theEmulatorIsChosenByItsVariableTheFlagOrTheSettingAndGivesItsDefaults() {
+        for (flags, environment, settings, host) in [
+            ([:], ["PORTAL_AUTH_EMULATOR_HOST": "127.0.0.1:40123"], [:], "127.0.0.1:40123"),
+            (["emulator": "127.0.0.1:8790"], [:], [:], "127.0.0.1:8790"),
+            ([:], [:], ["local-test-environment": "true", "emulator-host": "localhost:9000"], "localhost:9000"),
+            ([:], [:], ["local-test-environment": "true", "emulator-host": ""], "127.0.0.1:8790"),
+            (["emulator": "127.0.0.1:1"], ["PORTAL_AUTH_EMULATOR_HOST": "127.0.0.1:2"], [:], "127.0.0.1:1"),
+        ] as [([String: String], [String: String], [String: String], String)] {
+            let configuration = PortalConfiguration.resolve(flags: flags, environment: environment, settings: settings)
+            #expect(configuration.apiHost == host)
+            #expect(configuration.authEnvironmentId == "local-dev")
+            #expect(configuration.isSetUp)
+            #expect(configuration.emulatorHost == host)
+        }
+        let notChosen = PortalConfiguration.resolve(flags: [:], environment: [:],
+                                                    settings: ["local-test-environment": "false", "emulator-host": "127.0.0.1:8790"])
+        #expect(notChosen.emulatorHost == nil)
+        #expect(notChosen.apiHost == "api.portalhq.io")
+    }
+
+    @Test func valuesSetExplicitlyStillWinOverTheEmulatorsDefaults() {
+        let configuration = PortalConfiguration.resolve(
+            flags: [:], environment: ["PORTAL_AUTH_EMULATOR_HOST": "127.0.0.1:8790", "PORTAL_AUTH_ENVIRONMENT_ID": "staging"],
+            settings: ["api-host": "127.0.0.1:9999"])
+        #expect(configuration.authEnvironmentId == "staging")
+        #expect(configuration.apiHost == "127.0.0.1:9999")
     }
 
     @Test func sessionKeyAndMagicLinkSenderComeFromFlagsOrEnvironment() {

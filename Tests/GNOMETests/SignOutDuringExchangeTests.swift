@@ -20,7 +20,7 @@ extension GNOMEIntegration {
         @Test func aSignOutBehindAHungExchangeReturnsWithinTheDeadline() async throws {
             let sessionKey = "sign-out-during-exchange"
             let deadline: UInt32 = 2
-            let auth = try PortalAuthFactory.make(PortalConfiguration(apiHost: emulator.apiHost, sessionKey: sessionKey),
+            let auth = try PortalAuthFactory.make(PortalConfiguration(apiHost: emulator.apiHost, authEnvironmentId: "local-dev", sessionKey: sessionKey),
                                                   transport: SoupTransport(timeoutSeconds: deadline))
             try await auth.clearPersistedSession()
             let redirect = try await signedInRedirect()

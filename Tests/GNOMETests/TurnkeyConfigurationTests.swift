@@ -3,17 +3,49 @@ import Testing
 import TurnkeyAuth
 
 @Suite struct TurnkeyConfigurationTests {
-    @Test func withNothingSetItPointsAtTheLocalEmulator() {
+    @Test func withNothingSetItIsTurnkeysProductionAndNotSetUp() {
         let configuration = TurnkeyConfiguration.resolve(flags: [:], environment: [:], settings: [:])
-        #expect(configuration.authProxyUrl == "http://127.0.0.1:8790/turnkey/auth-proxy")
-        #expect(configuration.authProxyConfigId == "local-dev")
-        #expect(configuration.apiUrl == "http://127.0.0.1:8790/turnkey/api")
+        #expect(configuration.authProxyUrl == "https://authproxy.turnkey.com")
+        #expect(configuration.authProxyConfigId == "", "a config ID has no default")
+        #expect(!configuration.isSetUp)
+        #expect(configuration.apiUrl == "https://api.turnkey.com")
         #expect(configuration.organizationId == nil, "the organization comes from wallet_kit_config")
         #expect(configuration.defaultSessionKey == "default")
         #expect(configuration.appScheme == "io.github.portalauth.signin")
+        #expect(configuration.oauthOriginUrl == "https://oauth-origin.turnkey.com")
+        #expect(configuration.discordAuthorizeUrl == "https://discord.com/oauth2/authorize")
+        #expect(configuration.xAuthorizeUrl == "https://x.com/i/oauth2/authorize")
+    }
+
+    @Test func theEmulatorChosenGivesItsDefaultsForEveryURLAndTheConfigID() {
+        let configuration = TurnkeyConfiguration.resolve(flags: [:], environment: ["PORTAL_AUTH_EMULATOR_HOST": "127.0.0.1:8790"], settings: [:])
+        #expect(configuration.authProxyUrl == "http://127.0.0.1:8790/turnkey/auth-proxy")
+        #expect(configuration.authProxyConfigId == "local-dev")
+        #expect(configuration.isSetUp)
+        #expect(configuration.apiUrl == "http://127.0.0.1:8790/turnkey/api")
         #expect(configuration.oauthOriginUrl == "http://127.0.0.1:8790/turnkey/oauth-origin")
         #expect(configuration.discordAuthorizeUrl == "http://127.0.0.1:8790/idp/discord/authorize")
         #expect(configuration.xAuthorizeUrl == "http://127.0.0.1:8790/idp/x/authorize")
+        let byFlag = TurnkeyConfiguration.resolve(flags: ["emulator": "127.0.0.1:8790"], environment: [:], settings: [:])
+        #expect(byFlag == configuration)
+        let bySetting = TurnkeyConfiguration.resolve(flags: [:], environment: [:], settings: ["local-test-environment": "true"])
+        #expect(bySetting == configuration)
+    }
+
+    @Test func anAuthProxyOnLoopbackAloneSendsNothingElseToLoopback() {
+        // Only the Auth Proxy configured (a config ID too): the API, whose answers replace sessions,
+        // and the hosted pages stay Turnkey's; none follows the Auth Proxy to a local port.
+        let configuration = TurnkeyConfiguration.resolve(
+            flags: [:], environment: ["TURNKEY_AUTH_PROXY_URL": "http://127.0.0.1:8790/turnkey/auth-proxy",
+                                      "TURNKEY_AUTH_PROXY_CONFIG_ID": "my-config"], settings: [:])
+        #expect(configuration.apiUrl == "https://api.turnkey.com")
+        #expect(configuration.oauthOriginUrl == "https://oauth-origin.turnkey.com")
+        #expect(configuration.discordAuthorizeUrl == "https://discord.com/oauth2/authorize")
+        #expect(configuration.xAuthorizeUrl == "https://x.com/i/oauth2/authorize")
+        let fromSettings = TurnkeyConfiguration.resolve(
+            flags: [:], environment: [:], settings: ["turnkey-auth-proxy-url": "https://authproxy.example.com",
+                                                     "turnkey-auth-proxy-config-id": "my-config"])
+        #expect(fromSettings.apiUrl == "https://api.turnkey.com")
     }
 
     @Test func flagsBeatEnvironmentWhichBeatsSettings() {
@@ -35,13 +67,14 @@ import TurnkeyAuth
         let configuration = TurnkeyConfiguration.resolve(
             flags: ["auth-proxy-config-id": " "], environment: ["TURNKEY_AUTH_PROXY_CONFIG_ID": ""],
             settings: ["turnkey-auth-proxy-config-id": "", "turnkey-auth-proxy-url": "  "])
-        #expect(configuration.authProxyConfigId == "local-dev")
-        #expect(configuration.authProxyUrl == "http://127.0.0.1:8790/turnkey/auth-proxy")
+        #expect(configuration.authProxyConfigId == "")
+        #expect(configuration.authProxyUrl == "https://authproxy.turnkey.com")
     }
 
     @Test func anEmulatorOnAnotherPortServesEveryPageAndTheAPI() {
         let configuration = TurnkeyConfiguration.resolve(
-            flags: [:], environment: ["TURNKEY_AUTH_PROXY_URL": "http://localhost:40123/turnkey/auth-proxy"], settings: [:])
+            flags: [:], environment: ["PORTAL_AUTH_EMULATOR_HOST": "localhost:40123"], settings: [:])
+        #expect(configuration.authProxyUrl == "http://localhost:40123/turnkey/auth-proxy")
         #expect(configuration.apiUrl == "http://localhost:40123/turnkey/api")
         #expect(configuration.oauthOriginUrl == "http://localhost:40123/turnkey/oauth-origin")
         #expect(configuration.discordAuthorizeUrl == "http://localhost:40123/idp/discord/authorize")

@@ -159,6 +159,9 @@ class Session:
                         XDG_DATA_DIRS=f"{prefix / 'share'}:/usr/local/share:/usr/share",
                         PATH=f"{prefix / 'bin'}:{os.environ['PATH']}",
                         PORTAL_API_HOST=emulator.host,
+                        # The emulator is chosen explicitly (both backends, its local-dev IDs), as
+                        # script/run does: nothing is assumed for an app that is not configured.
+                        PORTAL_AUTH_EMULATOR_HOST=emulator.host,
                         PORTAL_SESSION_KEY=f"ui-test-{uuid.uuid4().hex[:12]}",
                         PORTAL_SIGN_IN_BACKEND=backend,
                         TURNKEY_AUTH_PROXY_URL=f"{emulator.base_url}/turnkey/auth-proxy",
@@ -168,7 +171,7 @@ class Session:
         if emulator.ca_file:
             self.env["PORTAL_CA_FILE"] = emulator.ca_file   # the app's documented extra CA; the fake browser trusts it too
         self.env.pop("PORTAL_COLOR_SCHEME", None)
-        for name in ("TURNKEY_AUTH_PROXY_CONFIG_ID", "TURNKEY_API_URL", "TURNKEY_ORGANIZATION_ID", "TURNKEY_SESSION_KEY",
+        for name in ("PORTAL_AUTH_ENVIRONMENT_ID", "TURNKEY_AUTH_PROXY_CONFIG_ID", "TURNKEY_API_URL", "TURNKEY_ORGANIZATION_ID", "TURNKEY_SESSION_KEY",
                      "PORTAL_TURNKEY_REFRESH_AT"):
             self.env.pop(name, None)
         self.clear_turnkey_keyring()
@@ -192,7 +195,7 @@ class Session:
 
     # -- D-Bus activation ----------------------------------------------------------------------
     ACTIVATION_KEYS = ("DISPLAY", "PATH", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_DIRS",
-                       "PORTAL_API_HOST", "PORTAL_SESSION_KEY", "PORTAL_SIGN_IN_BACKEND", "TURNKEY_AUTH_PROXY_URL",
+                       "PORTAL_API_HOST", "PORTAL_AUTH_EMULATOR_HOST", "PORTAL_SESSION_KEY", "PORTAL_SIGN_IN_BACKEND", "TURNKEY_AUTH_PROXY_URL",
                        "PORTAL_TEST_BROWSER_CONTROL",
                        "PORTAL_TEST_BROWSER_LOG", "GSETTINGS_BACKEND", "GDK_BACKEND", "GTK_A11Y", "NO_AT_BRIDGE",
                        "PORTAL_DEBUG", "PORTAL_CA_FILE", "PORTAL_HTTP_TIMEOUT_SECONDS")
@@ -265,9 +268,10 @@ class Session:
         return [e for e in events if event is None or e["event"] == event]
 
     # -- the app -----------------------------------------------------------------------------
-    def launch(self, *arguments, wrapper=(), **extra_env):
-        """Starts the app (under `wrapper`, e.g. a private bus); its output goes to this test's log folder."""
-        env = dict(self.env, **extra_env)
+    def launch(self, *arguments, wrapper=(), unset=(), **extra_env):
+        """Starts the app (under `wrapper`, e.g. a private bus) without the session's variables named in
+        `unset`, with `extra_env`; its output goes to this test's log folder."""
+        env = dict({key: value for key, value in self.env.items() if key not in unset}, **extra_env)
         log = open(self.logs / f"app-{len(self.processes)}.log", "w")
         process = subprocess.Popen([*wrapper, str(self.prefix / "bin" / "portal-sign-in"), *arguments], env=env,
                                    stdout=log, stderr=subprocess.STDOUT)

@@ -159,3 +159,14 @@ def test_preferences_choose_turnkey_and_check_its_settings_with_the_cores_rules(
     choose(window, "Portal")
     wait_until(lambda: stored(session, "backend") == "'portal'", what="the Portal backend to be saved")
     window.wait_for("text", name="API host")
+
+
+def test_preferences_turn_the_local_test_environment_on_and_off(session):
+    window = open_preferences(session)
+    assert stored(session, "local-test-environment") == "false", "the emulator is chosen by default"
+    # GTK 4.8 presents a GtkSwitch to AT-SPI as a check box.
+    switch = window.wait_for("check box", name="Local test environment")
+    switch.queryAction().doAction(0)
+    wait_until(lambda: stored(session, "local-test-environment") == "true", what="the local test environment to be saved")
+    switch.queryAction().doAction(0)
+    wait_until(lambda: stored(session, "local-test-environment") == "false", what="the local test environment to be off")

@@ -35,14 +35,15 @@ bench_install_app() {
 }
 
 # Starts the emulator on a free port with script/start-emulator (the one launcher every script uses).
-# Sets $base_url and $host.
+# Sets $base_url and $host, and chooses it for both backends (PORTAL_AUTH_EMULATOR_HOST): nothing
+# else is configured, so no ID is needed.
 bench_start_emulator() {
     local started pid
     started=$(script/start-emulator --binary "$prefix/bin/portal-auth-emulator" --log "$work/emulator.log" --owner $$) || return 1
     read -r base_url pid <<< "$started"
     bench_pids+=("$pid")
     host=${base_url#http://}
-    export PORTAL_API_HOST="$host"
+    export PORTAL_API_HOST="$host" PORTAL_AUTH_EMULATOR_HOST="$host"
 }
 
 # Starts portal-sign-in and waits until it sits on its Sign-in page (read through AT-SPI).

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-/// Runs the built `portal-auth` against the emulator, in the test's desktop session.
+/// Runs the built `portal-auth` against the emulator, in the test's desktop session. The emulator is
+/// chosen explicitly (PORTAL_AUTH_EMULATOR_HOST, so the environment is its local-dev) and
+/// PORTAL_API_HOST names the host, which a test may point elsewhere.
 struct CLI {
     let apiHost: String
     /// Set for every run (PORTAL_HTTP_TIMEOUT_SECONDS, PORTAL_CA_FILE, …).
@@ -45,6 +47,7 @@ struct CLI {
             environment.removeValue(forKey: key)
         }
         environment["PORTAL_API_HOST"] = apiHost
+        environment["PORTAL_AUTH_EMULATOR_HOST"] = apiHost
         environment.merge(self.environment) { $1 }
         return environment
     }

@@ -2,13 +2,15 @@ import Foundation
 import Testing
 
 /// Runs the built `portal-auth turnkey …` against the emulator, in the test's desktop session.
-/// Only TURNKEY_AUTH_PROXY_URL is set: the API, origin, Discord and X pages follow from it (loopback).
+/// The emulator is chosen (PORTAL_AUTH_EMULATOR_HOST): its Auth Proxy, config local-dev, API, origin,
+/// Discord and X pages; TURNKEY_AUTH_PROXY_URL names the Auth Proxy as well, as a person would.
 struct TurnkeyCLI {
     let baseURL: URL
 
     func run(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:]) -> CLI.Run {
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("TURNKEY_") }
         environment["TURNKEY_AUTH_PROXY_URL"] = baseURL.absoluteString + "/turnkey/auth-proxy"
+        environment["PORTAL_AUTH_EMULATOR_HOST"] = baseURL.absoluteString
         environment.merge(extra) { $1 }
         let result = Subprocess.run(Binaries.portalAuth, ["turnkey"] + arguments, environment: environment, input: input)
         let run = CLI.Run(status: result.status, stdout: result.stdout, stderr: result.stderr)
