@@ -4,7 +4,8 @@ import PortalAuth
 import Synchronization
 
 /// Receives a loopback redirect (RFC 8252 §7.3) over GIO: binds 127.0.0.1:PORT, answers requests
-/// with a minimal HTTP/1.1 reader, and stops listening at the first one the sign-in takes.
+/// with a minimal HTTP/1.1 reader, and stops listening at the first one the sign-in takes. Only a
+/// connection from a program of this user counts (`LoopbackPeer`); another user's gets 403.
 ///
 /// The socket is GIO's (`SO_REUSEADDR` only, so a restart finds a port in TIME_WAIT free, never
 /// `SO_REUSEPORT`): Linux lets no second socket listen on a port one holds, of this user or any
@@ -167,11 +168,27 @@ private final class LoopbackPort: LoopbackRedirectListener, Sendable {
     private func serve(_ connection: UnsafeMutablePointer<GSocketConnection>) {
         // A client that connects and says nothing does not hold its connection for long.
         g_socket_set_timeout(g_socket_connection_get_socket(connection), 10)
-        LoopbackConnection(connection, port: self).readMore()
+        let fromThisUser = Self.peerPort(of: connection).map { LoopbackPeer.isThisUser(peerPort: $0, localPort: port) } ?? false
+        LoopbackConnection(connection, port: self, fromThisUser: fromThisUser).readMore()
+    }
+
+    private static func peerPort(of connection: UnsafeMutablePointer<GSocketConnection>) -> UInt16? {
+        var error: UnsafeMutablePointer<GError>?
+        guard let address = g_socket_connection_get_remote_address(connection, &error) else {
+            _ = GLibError.take(&error)
+            return nil
+        }
+        defer { g_object_unref(address) }
+        guard g_socket_address_get_family(address) == G_SOCKET_FAMILY_IPV4 else { return nil }
+        return g_inet_socket_address_get_port(UnsafeMutablePointer<GInetSocketAddress>(OpaquePointer(address)))
     }
 
     /// Decides what a complete request gets; called once per connection, on the main context.
-    fileprivate func answer(_ request: LoopbackHTTPRequest?) -> (response: [UInt8], taken: String?) {
+    fileprivate func answer(_ request: LoopbackHTTPRequest?, fromThisUser: Bool) -> (response: [UInt8], taken: String?) {
+        // Another user's program may know the port; what it sends is never this user's sign-in.
+        guard fromThisUser else {
+            return (Self.response(403, "Forbidden", plain: "This request came from another user's program."), nil)
+        }
         guard let request else { return (Self.response(400, "Bad Request", plain: "Bad request."), nil) }
         guard request.target.hasPrefix("/") else { return (Self.response(400, "Bad Request", plain: "Bad request."), nil) }
         let url = "http://127.0.0.1:\(port)" + request.target
@@ -281,10 +298,12 @@ private final class LoopbackConnection {
     /// The answer, kept in memory of its own while GIO writes it.
     private var response: UnsafeMutableRawBufferPointer?
     private var taken: String?
+    private let fromThisUser: Bool
 
-    init(_ connection: UnsafeMutablePointer<GSocketConnection>, port: LoopbackPort) {
+    init(_ connection: UnsafeMutablePointer<GSocketConnection>, port: LoopbackPort, fromThisUser: Bool) {
         self.connection = connection
         self.port = port
+        self.fromThisUser = fromThisUser
     }
 
     deinit {
@@ -322,7 +341,7 @@ private final class LoopbackConnection {
     private func finish(complete: Bool) {
         guard complete else { return close() }
         let request = head.count > Self.maxHead ? nil : LoopbackHTTPRequest(head: head)
-        let answer = port.answer(request)
+        let answer = port.answer(request, fromThisUser: fromThisUser)
         taken = answer.taken
         let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: answer.response.count, alignment: 1)
         answer.response.withUnsafeBytes { bytes.copyMemory(from: $0) }

@@ -58,6 +58,20 @@ extension GNOMEIntegration {
             listener.close()
         }
 
+        /// Loopback is shared by every user of the computer: a grant another user's program sends to the
+        /// port while the sign-in waits would sign this user in to that user's account (login CSRF).
+        @Test func aRequestFromAnotherUsersProgramIsRefusedAndLeavesTheWait() async throws {
+            let port = freeLoopbackPort()
+            let listener = try await server.listen(port: port, classify: Self.verdict)
+            defer { listener.close() }
+            let foreign = OtherUser.send(port: port, request: "GET /cb?result=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            #expect(foreign.hasPrefix("HTTP/1.1 403"), "another user's request got: \(foreign)")
+
+            let reply = try send(port, "GET /cb?result=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            #expect(reply.status == 200, "this user's browser must still be able to finish the sign-in")
+            #expect(await listener.redirect() == "http://127.0.0.1:\(port)/cb?result=1")
+        }
+
         @Test func closingBeforeTheRedirectEndsTheWaitAndFreesThePort() async throws {
             let port = freeLoopbackPort()
             let listener = try await server.listen(port: port, classify: Self.verdict)

@@ -107,6 +107,22 @@ enum OtherUser {
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Sends `request` to 127.0.0.1:`port` as the other user: the status line it got back, or "no answer".
+    static func send(port: UInt16, request: String) -> String {
+        let script = """
+        import socket
+        s = socket.create_connection(("127.0.0.1", \(port)), timeout=10)
+        s.sendall(bytes.fromhex("\(Array(request.utf8).map { String(format: "%02x", $0) }.joined())"))
+        reply = b""
+        try:
+            while chunk := s.recv(4096): reply += chunk
+        except OSError: pass
+        print(reply.split(b"\\r\\n", 1)[0].decode() or "no answer", flush=True)
+        """
+        let result = Subprocess.run(setpriv[0], Array(setpriv.dropFirst()) + ["/usr/bin/python3", "-c", script], timeout: 20)
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     struct Failure: Error, CustomStringConvertible { let description: String }
 }
 
