@@ -5,7 +5,7 @@ session of script/with-desktop-session (its D-Bus session bus, keyring, Xvfb and
     appdriver.py setup-browser WORKDIR            make WORKDIR/browser the http(s) handler (it only records URLs)
     appdriver.py mint BASE_URL                    print a redirect URI with a fresh, unspent grant
     appdriver.py redirect-time BASE_URL PID N     N sign-ins: print "redirect delivered -> session in keyring" ms each
-    appdriver.py cycles BASE_URL PID N [--via MODE] [--unsolicited]
+    appdriver.py cycles BASE_URL PID N [--via MODE] [--unsolicited] [--rss FILE]
                                                   N sign-in/sign-out cycles (the soak)
     appdriver.py wait-in-browser PID              click "Continue with Google"; return once the app waits for the browser
     appdriver.py cancel PID                       click "Cancel" on that page; return once back on Sign in
@@ -18,7 +18,11 @@ we play the person on the emulator's fake Google page with plain HTTP to get the
 grant, and deliver the redirect to the running app over D-Bus (org.freedesktop.Application.Open,
 what a second `portal-sign-in URI` or `gio open URI` sends). Sign-out is a click on "Sign Out".
 `--unsolicited` skips the click, delivering a redirect the app did not ask for (a grant minted
-from the API's own authorize URL), which the app shows as "Finish signing in?" first.
+from the API's own authorize URL): the app shows "Finish signing in?", the driver clicks "Continue"
+there, and the cycle goes on from the Signed-in page.
+
+`cycles … --rss FILE` appends the app's RSS (kB, from /proc/PID/status) to FILE after each cycle,
+once the Sign-in page is back, for script/soak's growth check.
 
 Only the interval from the D-Bus call to the keyring's ItemCreated signal is timed; everything
 else (AT-SPI, HTTP to the fake Google page) happens before the clock starts.
@@ -46,6 +50,7 @@ APP_BUS_NAME = "io.github.portalauth.SignIn"
 APP_OBJECT_PATH = "/io/github/portalauth/SignIn"
 SESSION_SCHEMA = "io.github.portalauth.Session"
 FIFO_NAME = "browser-urls.fifo"
+CONFIRM_TITLE = "Finish signing in?"
 
 
 def wait_until(condition, timeout=30.0, what="condition"):
@@ -178,6 +183,13 @@ class Keyring:
         return (at - start) * 1000.0
 
 
+def deliver_by_dbus(bus, uri):
+    """Hands `uri` to the running app over D-Bus and returns once it answered (nothing is awaited in
+    the keyring: an unsolicited redirect is only exchanged after "Continue")."""
+    bus.call_sync(APP_BUS_NAME, APP_OBJECT_PATH, "org.freedesktop.Application", "Open",
+                  GLib.Variant("(asa{sv})", ([uri], {})), None, Gio.DBusCallFlags.NONE, 15000, None)
+
+
 def deliver_by_launch(uri):
     """Delivers `uri` the way the desktop does: a second `portal-sign-in URI`, which forwards it to
     the running instance over D-Bus and exits."""
@@ -219,16 +231,35 @@ class App:
     def on_signed_in_page(self):
         self.wait_for_button("Sign Out")
 
+    def on_confirm_page(self):
+        wait_until(lambda: self.window.has_text(CONFIRM_TITLE), what=f"the '{CONFIRM_TITLE}' page")
+
+
+def rss_kb(pid):
+    """The process's resident set right now, in kB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError(f"no VmRSS for process {pid}")
+
 
 def sign_in(app, base_url, browser, keyring, via="dbus", unsolicited=False):
-    """One sign-in from the Sign-in page; returns redirect→keyring ms for via=dbus, else None."""
+    """One sign-in from the Sign-in page; returns redirect→keyring ms for a solicited one via=dbus, else None."""
     app.on_sign_in_page()
     if unsolicited:
+        # The whole confirmation path: the link arrives, "Finish signing in?", Continue, Signed in.
         redirect = mint_redirect(base_url)
-    else:
-        app.click("Continue with Google")
-        redirect = mint_redirect(base_url, browser.next_url())
-        app.wait_for_button("Cancel")   # the app waits for the browser now
+        if via == "dbus":
+            deliver_by_dbus(keyring.bus, redirect)
+        else:
+            deliver_by_launch(redirect)
+        app.on_confirm_page()
+        app.click("Continue")
+        app.on_signed_in_page()
+        return None
+    app.click("Continue with Google")
+    redirect = mint_redirect(base_url, browser.next_url())
+    app.wait_for_button("Cancel")   # the app waits for the browser now
     if via == "dbus":
         elapsed = keyring.deliver(redirect)
     else:
@@ -269,12 +300,16 @@ def main(argv):
         via = argv[argv.index("--via") + 1] if "--via" in argv else "dbus"
         unsolicited = "--unsolicited" in argv
         workdir = os.environ.get("BENCH_WORKDIR", ".")
+        rss_file = argv[argv.index("--rss") + 1] if "--rss" in argv else None
         app, browser, keyring = App(pid), BrowserFifo(workdir), Keyring()
         for cycle in range(count):
             elapsed = sign_in(app, base_url, browser, keyring, via=via, unsolicited=unsolicited)
             if command == "redirect-time":
                 print(f"{elapsed:.2f}", flush=True)
             sign_out(app)
+            if rss_file:
+                with open(rss_file, "a") as samples:
+                    print(rss_kb(pid), file=samples)
             if command == "cycles" and (cycle + 1) % 10 == 0:
                 print(f"  {cycle + 1} cycles", file=sys.stderr, flush=True)
     else:
