@@ -253,8 +253,10 @@ def weston_screenshot(path):
         subprocess.run(["weston-screenshooter"], cwd=folder, check=True, capture_output=True, timeout=30)
         shots = [name for name in os.listdir(folder) if name.endswith(".png")]
         assert len(shots) == 1, f"weston-screenshooter saved {shots}"
-        # -trim with no fuzz keeps every pixel the shadow touched; +repage drops the old canvas.
-        subprocess.run(["convert", os.path.join(folder, shots[0]), "-trim", "+repage", path],
+        # -trim cuts the plain background away; with 1% fuzz it also takes the shadow's faintest
+        # fringe (under 1% from the background, invisible), which keeps the 420×640 window with its
+        # shadow within the 1000×700 Flathub takes. +repage drops the old canvas.
+        subprocess.run(["convert", os.path.join(folder, shots[0]), "-fuzz", "1%", "-trim", "+repage", path],
                        check=True, capture_output=True)
     return path
 
