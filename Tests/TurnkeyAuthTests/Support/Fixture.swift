@@ -42,6 +42,15 @@ struct Fixture {
             clock: TurnkeyClock(now: { time.current }, sleep: { duration in sleeps.withLock { $0.append(duration) } }))
     }
 
+    /// Another instance on the same stores, transport and clock: the app after a restart, or the CLI
+    /// in another process.
+    func restarted() throws -> TurnkeyAuth {
+        let time = self.time
+        return try TurnkeyAuth(configuration: Self.configuration(), transport: transport,
+                               stores: TurnkeyStores(sessions: sessions, keys: keys, pending: pending), crypto: crypto,
+                               logger: logger, clock: TurnkeyClock(now: { time.current }, sleep: { _ in }))
+    }
+
     var now: Date { time.current }
     func advance(seconds: TimeInterval) { time.withLock { $0 += seconds } }
 
