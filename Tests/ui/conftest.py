@@ -29,6 +29,11 @@ SCREENSHOTS = Path(os.environ.get("PORTAL_SCREENSHOT_DIR", REPO / "build" / "scr
 LOGS = Path(os.environ.get("PORTAL_TEST_LOG_DIR", REPO / "build" / "test-logs")) / "ui"
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "journey: a sign-in journey; `Tests/ui/run --wayland` runs these again on "
+                                       "headless mutter (GDK_BACKEND=wayland)")
+
+
 @pytest.fixture
 def test_logs(request):
     """This test's log folder: build/test-logs/ui/<test name>/ (emptied first)."""
@@ -194,7 +199,7 @@ class Session:
         self.enable_dbus_activation()
 
     # -- D-Bus activation ----------------------------------------------------------------------
-    ACTIVATION_KEYS = ("DISPLAY", "PATH", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_DIRS",
+    ACTIVATION_KEYS = ("DISPLAY", "WAYLAND_DISPLAY", "PATH", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_DIRS",
                        "PORTAL_API_HOST", "PORTAL_AUTH_EMULATOR_HOST", "PORTAL_SESSION_KEY", "PORTAL_SIGN_IN_BACKEND", "TURNKEY_AUTH_PROXY_URL",
                        "PORTAL_TEST_BROWSER_CONTROL",
                        "PORTAL_TEST_BROWSER_LOG", "GSETTINGS_BACKEND", "GDK_BACKEND", "GTK_A11Y", "NO_AT_BRIDGE",
@@ -291,7 +296,16 @@ class Session:
     @staticmethod
     def display_state(env):
         """Whether the test display answers now, and which X servers run: a "cannot open display"
-        seen once (a neighbouring session's server on the same machine?) is told apart from a dead one."""
+        seen once (a neighbouring session's server on the same machine?) is told apart from a dead one.
+        On Wayland: whether the compositor's socket takes a connection."""
+        if desktop.WAYLAND:
+            socket_path = Path(env["XDG_RUNTIME_DIR"]) / env["WAYLAND_DISPLAY"]
+            probe = subprocess.run(["/usr/bin/python3", "-c", "import socket, sys; "
+                                    "socket.socket(socket.AF_UNIX).connect(sys.argv[1])", str(socket_path)],
+                                   capture_output=True, text=True)
+            running = subprocess.run(["pgrep", "-a", desktop.COMPOSITOR], capture_output=True, text=True).stdout.strip()
+            return (f"{desktop.COMPOSITOR} socket {socket_path} takes a connection: {probe.returncode == 0}; "
+                    f"compositors running:\n{running}")
         answer = subprocess.run(["xdotool", "getdisplaygeometry"], env=env, capture_output=True, text=True)
         servers = subprocess.run(["pgrep", "-a", "Xvfb"], capture_output=True, text=True).stdout.strip()
         return (f"display {env.get('DISPLAY')} now answers: {answer.returncode == 0} "

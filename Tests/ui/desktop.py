@@ -1,6 +1,18 @@
-"""Driving portal-sign-in through its accessibility tree (AT-SPI), plus screenshots."""
+"""Driving portal-sign-in through its accessibility tree (AT-SPI), plus screenshots.
+
+Two displays run the tests (script/with-desktop-session): Xvfb (X11, every test) and a headless
+Wayland compositor (`Tests/ui/run --wayland`: the tests marked `journey`, on mutter). AT-SPI names and
+actions work on both. What only X11 offers here, and why:
+- keyboard input (press_keys, type_text): xdotool speaks X11; headless mutter has no seat to inject
+  keys into. On Wayland a journey puts text in with EditableText (as a paste would) instead.
+- screenshots and pixel checks (screenshot, pixel): `import` reads X11 windows, and headless mutter
+  has no screenshot API without gnome-shell. Under mutter screenshot() takes none (returns None);
+  under weston (script/screenshots) it uses weston-screenshooter, with the window's shadow.
+- window lookup by title (window_id): xdotool, X11 only.
+"""
 import os
 import subprocess
+import tempfile
 import time
 
 import gi
@@ -11,6 +23,15 @@ import pyatspi  # noqa: E402
 
 APP_NAME = "portal-sign-in"
 WINDOW_TITLE = "Portal Sign-In"
+# The session's display: "mutter" or "weston" on Wayland, None on X11 (Xvfb).
+COMPOSITOR = os.environ.get("PORTAL_COMPOSITOR") if os.environ.get("GDK_BACKEND") == "wayland" else None
+WAYLAND = COMPOSITOR is not None
+
+
+def x11_only(what):
+    """A helper that needs X11 was called on Wayland: say so instead of failing in xdotool."""
+    if WAYLAND:
+        raise AssertionError(f"{what} needs X11 (xdotool); on Wayland drive the app through AT-SPI")
 
 
 def wait_until(condition, timeout=20.0, interval=0.2, what="condition"):
@@ -187,6 +208,7 @@ class AppWindow:
 
 def window_id(title=f"^{WINDOW_TITLE}$"):
     """The X11 window of the app whose title matches `title` (there is no window manager under Xvfb)."""
+    x11_only("finding a window by its title")
     found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", title],
                            capture_output=True, text=True)
     ids = found.stdout.split()
@@ -194,26 +216,48 @@ def window_id(title=f"^{WINDOW_TITLE}$"):
 
 
 def press_keys(*keys):
-    """Keyboard input to the app's window, as a person would type it."""
+    """Keyboard input to the app's window, as a person would type it (X11 only)."""
     wid = wait_until(window_id, what="the app window")
     subprocess.run(["xdotool", "windowfocus", "--sync", wid], check=False, capture_output=True)
     subprocess.run(["xdotool", "key", "--window", wid, "--clearmodifiers", *keys], check=True)
 
 
 def type_text(text):
+    """Types `text` at the keyboard (X11 only)."""
     wid = wait_until(window_id, what="the app window")
     subprocess.run(["xdotool", "windowfocus", "--sync", wid], check=False, capture_output=True)
     subprocess.run(["xdotool", "type", "--delay", "60", text], check=True)
 
 
 def screenshot(name, directory, title=None):
-    """Saves the app window (or the one titled `title`) as <directory>/<name>.png; the AppStream
-    screenshots come from here too."""
+    """Saves the app window (or the one titled `title`) as <directory>/<name>.png and returns its
+    path; None under mutter, which offers no screenshot here. Under weston: the whole output, cropped
+    to what differs from the desktop's plain background (the window with its shadow); script/screenshots
+    takes the AppStream screenshots that way."""
     os.makedirs(directory, exist_ok=True)
     path = os.path.join(directory, f"{name}.png")
+    if COMPOSITOR == "mutter":
+        return None
     time.sleep(0.6)  # let the last transition and spinner frame settle
+    if COMPOSITOR == "weston":
+        return weston_screenshot(path)
     wid = wait_until(lambda: window_id(title) if title else window_id(), what="the app window")
     subprocess.run(["import", "-window", wid, path], check=True, capture_output=True)
+    return path
+
+
+def weston_screenshot(path):
+    """weston-screenshooter (weston runs with --debug) saves the output as wayland-screenshot-*.png in
+    its working directory; the window and its shadow are cropped out of the plain background."""
+    with tempfile.TemporaryDirectory() as folder:
+        subprocess.run(["weston-screenshooter"], cwd=folder, check=True, capture_output=True, timeout=30)
+        shots = [name for name in os.listdir(folder) if name.endswith(".png")]
+        assert len(shots) == 1, f"weston-screenshooter saved {shots}"
+        # -trim cuts the plain background away; with 1% fuzz it also takes the shadow's faintest
+        # fringe (under 1% from the background, invisible), which keeps the 420×640 window with its
+        # shadow within the 1000×700 Flathub takes. +repage drops the old canvas.
+        subprocess.run(["convert", os.path.join(folder, shots[0]), "-fuzz", "1%", "-trim", "+repage", path],
+                       check=True, capture_output=True)
     return path
 
 

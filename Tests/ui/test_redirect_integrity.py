@@ -5,6 +5,8 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
 import desktop
 
 TOKENS = "/api/v3/auth/oauth/tokens"
@@ -43,6 +45,7 @@ def grant_of(redirect):
     return redirect.split("token=", 1)[1].split("&", 1)[0]
 
 
+@pytest.mark.journey
 def test_an_unsolicited_redirect_asks_first_and_sends_nothing_until_continue(session, emulator):
     redirect = session.mint_redirect("alice@example.com")
     window = session.launch()

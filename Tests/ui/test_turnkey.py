@@ -66,6 +66,7 @@ def assert_one_stored_session(session, emulator, session_key="default"):
     assert session.turnkey_items(PENDING) == [], "a finished sign-in is still pending"
 
 
+@pytest.mark.journey
 @pytest.mark.parametrize("provider", ["discord", "x"])
 def test_discord_and_x_sign_in_with_pkce_and_state(turnkey_session, emulator, provider):
     window = turnkey_session.launch()

@@ -1,0 +1,107 @@
+"""Start-up on Wayland: fork -> the first frame the program commits to its window, and RSS then.
+
+    wayland-first-frame.py --runs N --warmup W --json FILE NAME=COMMAND…
+
+Runs inside a Wayland session (script/with-desktop-session --wayland). Each program is started
+with WAYLAND_DEBUG=client, so libwayland writes every request the program sends to the compositor on
+stderr, stamped with its own clock (CLOCK_REALTIME, microseconds); the first frame is the first
+wl_surface.commit on the window's surface (the one given an xdg_surface) after a wl_buffer was
+attached to it: the moment the finished pixels are handed to the compositor. The fork time is taken
+on the same clock, so the difference resolves microseconds and does not depend on how fast this
+script reads the pipe. RSS and PSS are read from /proc when the commit line arrives, then the
+program is ended. Programs run alternately, W warm-up rounds first; prints medians (min, max) and
+writes every run to FILE.
+"""
+import argparse
+import json
+import os
+import re
+import shlex
+import signal
+import statistics
+import subprocess
+import sys
+import time
+
+STAMP = re.compile(r"^\[\s*(\d+)\.(\d{3})\]\s+->\s+(\S+)@(\d+)\.(\w+)\((.*)\)\s*$")
+WRAP = 1 << 32   # libwayland prints the microseconds as an unsigned 32-bit number
+
+
+def memory_kb(pid):
+    rss = pss = 0
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                rss = int(line.split()[1])
+    with open(f"/proc/{pid}/smaps_rollup") as rollup:
+        for line in rollup:
+            if line.startswith("Pss:"):
+                pss = int(line.split()[1])
+    return rss, pss
+
+
+def first_frame(command, timeout=60.0):
+    """(milliseconds from fork to the first committed frame, RSS kB, PSS kB) of one start-up."""
+    env = dict(os.environ, WAYLAND_DEBUG="client", GDK_BACKEND="wayland")
+    started_us = time.clock_gettime_ns(time.CLOCK_REALTIME) // 1000
+    process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True, errors="replace")
+    window_surfaces, attached = set(), set()
+    deadline = time.monotonic() + timeout
+    try:
+        for line in process.stderr:
+            match = STAMP.match(line)
+            if match:
+                stamp_us = int(match.group(1)) * 1000 + int(match.group(2))
+                interface, object_id, request, arguments = match.group(3), match.group(4), match.group(5), match.group(6)
+                if interface == "xdg_wm_base" and request == "get_xdg_surface":
+                    window_surfaces.update(re.findall(r"wl_surface@(\d+)", arguments))
+                elif interface == "wl_surface" and object_id in window_surfaces:
+                    if request == "attach" and "wl_buffer@" in arguments:
+                        attached.add(object_id)
+                    elif request == "commit" and object_id in attached:
+                        rss, pss = memory_kb(process.pid)
+                        elapsed_us = (stamp_us - started_us) % WRAP
+                        return elapsed_us / 1000, rss, pss
+            if time.monotonic() > deadline:
+                break
+        raise RuntimeError(f"{command[0]} committed no frame (exit status {process.poll()})")
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        process.stderr.close()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--warmup", type=int, default=2)
+    parser.add_argument("--json", required=True)
+    parser.add_argument("programs", nargs="+", help="NAME=COMMAND")
+    options = parser.parse_args()
+    programs = [entry.split("=", 1) for entry in options.programs]
+    results = {name: [] for name, _ in programs}
+    for round_number in range(-options.warmup, options.runs):
+        for name, command in programs:
+            measured = first_frame(shlex.split(command))
+            if round_number >= 0:
+                results[name].append(measured)
+    print(f"{'':28} {'median ms':>10} {'min ms':>10} {'max ms':>10} {'RSS MiB':>12} {'PSS MiB':>12}")
+    summary = {}
+    for name, _ in programs:
+        times = [run[0] for run in results[name]]
+        rss = statistics.median(run[1] for run in results[name])
+        pss = statistics.median(run[2] for run in results[name])
+        summary[name] = {"median_ms": statistics.median(times), "rss_kb": rss, "pss_kb": pss, "runs": results[name]}
+        print(f"{name:28} {statistics.median(times):10.1f} {min(times):10.1f} {max(times):10.1f} "
+              f"{rss / 1024:12.1f} {pss / 1024:12.1f}")
+    with open(options.json, "w") as out:
+        json.dump(summary, out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
