@@ -20,6 +20,7 @@ public final class SignInApplication {
     private let app: GObjectRef
     private let makeService: @MainActor () -> any AccountService
     private var window: MainWindow?
+    private lazy var backToApp = BackToApp(application: app.object.assumingMemoryBound(to: GApplication.self))
 
     init(makeService: @escaping @MainActor () -> any AccountService) {
         self.makeService = makeService
@@ -64,6 +65,7 @@ public final class SignInApplication {
         addAction(map, "quit") { [weak self] in
             g_application_quit(self?.app.object.assumingMemoryBound(to: GApplication.self))
         }
+        addAction(map, BackToApp.showWindowAction) { [weak self] in self?.ensureWindow(uris: []).present() }
         if let preferences = Self.preferences {
             addAction(map, "preferences") { [weak self] in
                 if let window = self?.window { preferences(window.window.widget.cast()) }
@@ -76,6 +78,7 @@ public final class SignInApplication {
 
     /// ::open: every URI goes to the window (which exists before any URI is handled).
     private func open(files: UnsafeMutableRawPointer?, count: Int) {
+        backToApp.requestArrived()
         var uris: [String] = []
         if let files {
             let list = files.assumingMemoryBound(to: Optional<OpaquePointer>.self)
@@ -98,6 +101,7 @@ public final class SignInApplication {
         if let window { return window }
         let created = MainWindow(application: gtkApplication, flow: SignInFlow(service: makeService()))
         window = created
+        backToApp.watch(created)
         created.flow.start(uris: uris)
         return created
     }
