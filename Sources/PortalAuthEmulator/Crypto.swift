@@ -24,6 +24,16 @@ enum Crypto {
         return String(cString: hex)
     }
 
+    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        let state = g_checksum_new(G_CHECKSUM_SHA256)
+        defer { g_checksum_free(state) }
+        g_checksum_update(state, bytes, gssize(bytes.count))
+        var digest = [UInt8](repeating: 0, count: 32)
+        var length = gsize(digest.count)
+        g_checksum_get_digest(state, &digest, &length)
+        return Array(digest.prefix(Int(length)))
+    }
+
     static func randomBytes(_ count: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
         return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }

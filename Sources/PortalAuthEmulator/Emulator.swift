@@ -18,6 +18,8 @@ final class Emulator {
     let libcrypto = LibcryptoProvider()
     /// The signing keys of the fake providers and of Turnkey; kept across resets.
     let tokens: OIDCTokens
+    /// What the administration API and the dashboard ask for; kept across resets.
+    let adminToken: AdminToken
 
     private(set) var users: UserDirectory
     private(set) var grants = GrantStore()
@@ -37,8 +39,9 @@ final class Emulator {
     var totpFailures = RateWindow(limit: 5, windowSeconds: 300)
 
     /// Throws only when libcrypto cannot make the signing keys.
-    init(config: EmulatorConfig) throws {
+    init(config: EmulatorConfig, adminToken: AdminToken = .random()) throws {
         self.initialConfig = config
+        self.adminToken = adminToken
         self.config = config
         users = UserDirectory(config: config)
         tokens = try OIDCTokens(libcrypto: libcrypto)

@@ -3,11 +3,12 @@ import Foundation
 import PortalAuthGNOME
 
 /// `portal-auth-emulator [--port N] [--config FILE]`: parses the command line, starts the server,
-/// runs the GLib main loop until SIGINT/SIGTERM.
+/// writes the admin token file, runs the GLib main loop until SIGINT/SIGTERM.
 public enum EmulatorCommand {
     public static let usage = """
     Usage: portal-auth-emulator [--port PORT] [--config FILE] [--tls-cert FILE --tls-key FILE]
                                 [--idle-timeout SECONDS] [--exit-with-pid PID]
+                                [--admin-token-file FILE]
 
     A local Portal client-auth environment (v3 API) and a local Turnkey (Auth Proxy, stamped API,
     hosted OAuth pages), with fake Google, Apple, Discord and X sign-in pages, for development and
@@ -22,11 +23,26 @@ public enum EmulatorCommand {
                       close a connection silent this long (default 30)
       --exit-with-pid PID
                       stop when process PID exits (script/start-emulator passes its caller)
+      --admin-token-file FILE
+                      where to write the admin token (default
+                      $XDG_RUNTIME_DIR/portal-auth-emulator/PORT.token, or
+                      ~/.cache/portal-auth-emulator/PORT.token without XDG_RUNTIME_DIR)
       --help          show this help
 
-    Once ready it prints one line: listening on http://127.0.0.1:PORT (https:// with --tls-cert)
-    Stops on SIGINT or SIGTERM. Logs "METHOD /path STATUS" per request to stderr (never a query,
-    body or token).
+    Once ready it prints, in one write:
+      listening on http://127.0.0.1:PORT          (https:// with --tls-cert)
+      dashboard: http://127.0.0.1:PORT/?token=TOKEN
+      admin token file: FILE
+    Stops on SIGINT or SIGTERM, removing the token file. Logs "METHOD /path STATUS" per request to
+    stderr (never a query, header, body or token).
+
+    The dashboard and the administration API answer only whoever holds this run's admin token
+    (anyone on the computer can reach 127.0.0.1): a random "pae_..." token, or the one in
+    PORTAL_AUTH_EMULATOR_ADMIN_TOKEN (32 to 256 characters from A-Z a-z 0-9 - _ . ~), written to
+    the token file, mode 0600. Send it as "Authorization: Bearer TOKEN"; the dashboard URL above
+    sets a cookie (HttpOnly, SameSite=Strict) and drops the token from the address. Without it:
+    401 and an empty body. The Portal and Turnkey APIs and the sign-in pages stay open, as the real
+    services' are. Every path answers only a Host of 127.0.0.1, localhost or [::1] (403 otherwise).
 
     Turnkey (built-in Auth Proxy config local-dev: google, apple, discord, x):
       POST /turnkey/auth-proxy/v1/wallet_kit_config, account, oauth2_authenticate, oauth_login,
@@ -37,12 +53,15 @@ public enum EmulatorCommand {
                                       302 to the fake Google or Apple page
       GET  /turnkey/oauth-redirect?scheme=S&...   302 to S://?... (the other parameters as they came)
       GET  /idp/discord/authorize, /idp/x/authorize   PKCE S256; Continue 302s to redirect_uri?code=&state=
-      Google and Apple Continue 302s to redirect_uri&id_token=&state= (Cancel: error=access_denied)
+      Google and Apple Continue 302s to redirect_uri&id_token=&state= (Cancel: error=access_denied);
+      a tknonce= on their authorize URL is copied into the id_token
+      oauth_login takes a token whose nonce or tknonce is sha256hex(publicKey); a Discord or X token
+      minted without a nonce (oauth2_authenticate's nonce is optional) needs neither
       Tokens are ES256 JWTs: id_tokens from iss <base>/idp/google|apple, keys /idp/.well-known/jwks.json;
       OIDC tokens for Discord and X and session JWTs from iss <base>/turnkey, keys
       /turnkey/.well-known/jwks.json
 
-    Dashboard at /. Administration API (JSON) under /emulator/v1/:
+    Dashboard at / (admin token). Administration API (JSON, admin token) under /emulator/v1/:
       POST reset                    forget sessions, grants, outbox, faults, Turnkey sub-organizations;
                                     real clock again
       GET  state                    environments, users, live sessions (no tokens)
@@ -97,6 +116,7 @@ public enum EmulatorCommand {
         var tlsCertificate: String?
         var tlsKey: String?
         var idleSeconds: UInt32 = 30
+        var adminTokenFile: String?
         var showHelp = false
     }
 
@@ -115,6 +135,10 @@ public enum EmulatorCommand {
                 guard let port = UInt16(text) else { throw UsageError(message: "--port must be a number from 0 to 65535, not \"\(text)\"") }
                 options.port = port
             case "--config": options.configPath = try value()
+            case "--admin-token-file":
+                let path = try value()
+                guard !path.isEmpty else { throw UsageError(message: "--admin-token-file needs a file path") }
+                options.adminTokenFile = path
             case "--tls-cert": options.tlsCertificate = try value()
             case "--tls-key": options.tlsKey = try value()
             case "--idle-timeout":
@@ -164,22 +188,35 @@ public enum EmulatorCommand {
             return 1
         }
 
+        let adminToken: AdminToken
+        do {
+            adminToken = try ProcessInfo.processInfo.environment["PORTAL_AUTH_EMULATOR_ADMIN_TOKEN"].map(AdminToken.chosen) ?? .random()
+        } catch {
+            printError("portal-auth-emulator: \(error)")
+            return 2
+        }
+
         portal_emu_protect_stderr()
         let emulator: Emulator
         do {
-            emulator = try Emulator(config: config)
+            emulator = try Emulator(config: config, adminToken: adminToken)
         } catch {
             printError("portal-auth-emulator: \(error)")
             return 1
         }
         let host = SoupServerHost(emulator: emulator)
+        let tokenFile: String
         do {
             let tls = options.tlsCertificate.flatMap { certificate in options.tlsKey.map { (certificate: certificate, key: $0) } }
-            _ = try host.listen(port: options.port, tls: tls, idleSeconds: options.idleSeconds)
+            let port = try host.listen(port: options.port, tls: tls, idleSeconds: options.idleSeconds)
+            tokenFile = options.adminTokenFile ?? AdminTokenFile.defaultPath(port: port)
+            try AdminTokenFile.write(adminToken, to: tokenFile, makeFolder: options.adminTokenFile == nil)
         } catch {
             printError("portal-auth-emulator: \(error)")
+            host.stop()
             return 1
         }
+        defer { AdminTokenFile.remove(adminToken, at: tokenFile) }
         let loop = g_main_loop_new(nil, 0)
         portal_emu_quit_on_signals(loop)
         if let owner = options.exitWithPid, portal_emu_quit_when_process_exits(loop, owner) == 0 {
@@ -189,8 +226,15 @@ public enum EmulatorCommand {
         }
         // The same bridge as the app and the CLI: MainActor and DispatchQueue.main work runs under this loop.
         MainLoopBridge.attach()
-        // Written straight to the descriptor (no stdio buffer): the line is the readiness signal.
-        FileHandle.standardOutput.write(Data("listening on \(emulator.baseURL)\n".utf8))
+        // Written straight to the descriptor (no stdio buffer) in one write: the first line is the
+        // readiness signal, and a reader that takes only that line (script/start-emulator) loses
+        // the rest with the pipe, so the token's one appearance outside its file reaches no log.
+        FileHandle.standardOutput.write(Data("""
+            listening on \(emulator.baseURL)
+            dashboard: \(emulator.baseURL)/?token=\(adminToken.value)
+            admin token file: \(tokenFile)
+
+            """.utf8))
         g_main_loop_run(loop)
         host.stop()
         g_main_loop_unref(loop)

@@ -22,10 +22,12 @@ final class RequestLog {
         portal_emu_log_write(line, gsize(line.utf8.count))
     }
 
-    /// A path with every segment shaped like a grant (`pg_…`), session token (`pst_…`) or JWT (`eyJ…`) replaced.
+    /// A path with every segment shaped like a grant (`pg_…`), session token (`pst_…`), JWT (`eyJ…`)
+    /// or the admin token (`pae_…`) replaced. Queries (`?token=…`) and headers (`Authorization`)
+    /// never reach the log at all.
     static func redacted(_ path: String) -> String {
         path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
-            ["pg_", "pst_", "eyJ"].contains(where: { segment.contains($0) }) ? "[redacted]" : String(segment)
+            ["pg_", "pst_", "eyJ", AdminToken.prefix].contains(where: { segment.contains($0) }) ? "[redacted]" : String(segment)
         }.joined(separator: "/")
     }
 }

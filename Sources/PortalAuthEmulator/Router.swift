@@ -19,6 +19,10 @@ extension Emulator {
         let isAdmin = request.path.hasPrefix("/emulator/")
         let log = { (status: Int) in if !isAdmin { self.requests.record(method: request.method, path: request.path, status: status) } }
 
+        if let refusal = hostRefusal(request) {
+            log(refusal.status)
+            return .respond(refusal)
+        }
         guard request.body.count <= Self.maxBodyBytes else {
             log(413)
             return .respond(.error(413, "Request body is larger than 64 KiB.", path: request.path))
@@ -52,6 +56,9 @@ extension Emulator {
     }
 
     func route(_ request: EmulatorRequest) -> EmulatorResponse {
+        // The dashboard shows TOTP codes and magic links: it is as private as the admin API, even
+        // where the path is not one (nothing about the administration answers a stranger).
+        if request.path.hasPrefix("/emulator/") || request.path == "/", let answer = adminGate(request) { return answer }
         guard let handlers = handlers(for: request.path) else {
             return .error(404, "No such endpoint: \(request.path)", path: request.path)
         }
@@ -60,8 +67,6 @@ extension Emulator {
             response.headers.append(("Allow", handlers.keys.sorted().joined(separator: ", ")))
             return response
         }
-        // The dashboard shows TOTP codes and magic links: it is as private as the admin API.
-        if request.path.hasPrefix("/emulator/") || request.path == "/", let refusal = adminRefusal(request) { return refusal }
         do {
             return try handler(request)
         } catch let error as ResponseError {
@@ -140,18 +145,46 @@ extension Emulator {
     static func authProxy(_ path: String) -> String { TurnkeyWire.EmulatorPath.authProxyBase + path }
     static func turnkeyAPI(_ path: String) -> String { TurnkeyWire.EmulatorPath.apiBase + path }
 
-    /// The admin API and the dashboard answer only local tools: a page on another site (a browser
-    /// sends its Origin) or a DNS-rebinding host name cannot drive or read them.
-    private func adminRefusal(_ request: EmulatorRequest) -> EmulatorResponse? {
-        let port = baseURL.split(separator: ":").last.map(String.init) ?? ""
+    /// Every path answers only requests addressed to a loopback name, as a real service answers only
+    /// its own: a DNS-rebinding page reaches 127.0.0.1 under a host name of its own choosing.
+    private func hostRefusal(_ request: EmulatorRequest) -> EmulatorResponse? {
+        guard let host = request.header("host")?.lowercased() else { return nil }
+        let names = ["127.0.0.1", "localhost", "[::1]"]
+        guard !(names + names.map { "\($0):\(port)" }).contains(host) else { return nil }
+        return .error(403, "The emulator only answers requests addressed to 127.0.0.1, localhost or [::1].", path: request.path)
+    }
+
+    /// The port `baseURL` names.
+    private var port: String { baseURL.split(separator: ":").last.map(String.init) ?? "" }
+
+    /// The cookie the dashboard keeps the token in. Browsers share cookies among a host's ports, so
+    /// the name carries the port: two emulators on one computer do not overwrite each other's.
+    var adminCookieName: String { "portal-auth-emulator-\(port)" }
+
+    /// The admin API and the dashboard answer only their owner, from no web page of another origin.
+    /// The admin API takes `Authorization: Bearer TOKEN`; the dashboard takes that, its cookie, or
+    /// `?token=TOKEN` once, which it turns into the cookie and a redirect to the URL without it.
+    /// A refusal says nothing: 401 with an empty body.
+    private func adminGate(_ request: EmulatorRequest) -> EmulatorResponse? {
         let scheme = baseURL.hasPrefix("https:") ? "https" : "http"
-        let allowedHosts = ["127.0.0.1:\(port)", "localhost:\(port)"]
-        if let host = request.header("host"), !allowedHosts.contains(host.lowercased()) {
-            return .error(403, "The emulator's dashboard and administration API only answer requests addressed to 127.0.0.1.")
-        }
-        if let origin = request.header("origin"), !allowedHosts.map({ "\(scheme)://\($0)" }).contains(origin.lowercased()) {
+        let origins = ["127.0.0.1", "localhost", "[::1]"].map { "\(scheme)://\($0):\(port)" }
+        if let origin = request.header("origin"), !origins.contains(origin.lowercased()) {
             return .error(403, "The emulator's dashboard and administration API do not answer web pages from other origins.")
         }
-        return nil
+        if request.path == "/", let offered = request.query["token"] {
+            guard adminToken.matches(offered) else { return Self.unauthorized }
+            return EmulatorResponse(status: 303, contentType: nil, body: Data(), headers: [
+                ("Location", "/"), ("Cache-Control", "no-store"), ("Referrer-Policy", "no-referrer"),
+                ("Set-Cookie", "\(adminCookieName)=\(adminToken.value); Path=/; HttpOnly; SameSite=Strict"),
+            ])
+        }
+        if adminToken.matches(request.bearerToken) { return nil }
+        if request.path == "/", adminToken.matches(request.cookie(adminCookieName)) { return nil }
+        return Self.unauthorized
+    }
+
+    private static var unauthorized: EmulatorResponse {
+        EmulatorResponse(status: 401, contentType: nil, body: Data(),
+                         headers: [("WWW-Authenticate", "Bearer realm=\"portal-auth-emulator\""), ("Cache-Control", "no-store")])
     }
 }

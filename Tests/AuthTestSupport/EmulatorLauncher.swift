@@ -9,6 +9,14 @@ public final class EmulatorLauncher: Sendable {
     public let pid: Int32
     /// The emulator's stderr: one line per request (method, path, status; never a token).
     public let logFile: URL
+    /// Where the emulator wrote its admin token (mode 0600).
+    public let adminTokenFile: URL
+    /// This run's admin token, read from `adminTokenFile`: the one way every Swift harness learns it.
+    /// The dashboard and `/emulator/v1/` answer only `Authorization: Bearer` with it.
+    public let adminToken: String
+
+    /// `Authorization: Bearer <admin token>`, for a request to the admin API or the dashboard.
+    public var adminHeaders: [String: String] { ["Authorization": "Bearer \(adminToken)"] }
 
     public struct LaunchFailure: Error, CustomStringConvertible {
         public let description: String
@@ -58,8 +66,10 @@ public final class EmulatorLauncher: Sendable {
             printed += String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
         let status = pclose(stream)
-        let fields = printed.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        guard status == 0, fields.count == 2, let url = URL(string: fields[0]), let pid = Int32(fields[1]),
+        // "URL PID", then the admin token file.
+        let lines = printed.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let fields = lines.first?.split(separator: " ").map(String.init) ?? []
+        guard status == 0, lines.count == 2, fields.count == 2, let url = URL(string: fields[0]), let pid = Int32(fields[1]),
               let port = url.port else {
             throw LaunchFailure(description: "script/start-emulator failed: \(printed)")
         }
@@ -67,6 +77,13 @@ public final class EmulatorLauncher: Sendable {
         self.port = port
         self.pid = pid
         logFile = log
+        adminTokenFile = URL(fileURLWithPath: lines[1])
+        guard let token = try? String(contentsOf: adminTokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
+              !token.isEmpty else {
+            kill(pid, SIGTERM)
+            throw LaunchFailure(description: "the emulator's admin token file \(lines[1]) cannot be read")
+        }
+        adminToken = token
     }
 
     private static func shellQuoted(_ word: String) -> String {

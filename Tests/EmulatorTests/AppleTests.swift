@@ -97,7 +97,7 @@ final class AppleTests: EmulatorSuite {
         let config = #"{"environments": [{"id": "g", "authMethods": ["GOOGLE"], "redirectUrls": ["myapp://cb"]}]}"#
         let emulator = try withConfigFile(config) { try EmulatorProcess(arguments: ["--config", $0]) }
         defer { emulator.stop() }
-        let client = EmulatorClient(baseURL: emulator.baseURL, environmentId: "g")
+        let client = EmulatorClient(baseURL: emulator.baseURL, environmentId: "g", adminToken: emulator.adminToken)
         let urls = try await client.get("/api/v3/auth/oauth/urls?redirectUrl=myapp%3A%2F%2Fcb")
         let google = urls.data?["google"] as? String ?? ""
         let state = EmulatorClient.AuthorizeURLs.query(google)["state"] ?? ""

@@ -20,7 +20,7 @@ final class FaultTests: EmulatorSuite {
         try await client.addFault(["path": "/api/v3/auth/oauth/tokens", "kind": "hang", "seconds": 3])
         let started = Date()
         await #expect(throws: EmulatorClient.TransportFailure.self) {
-            let impatient = EmulatorClient(baseURL: self.emulator.baseURL, timeout: 1)
+            let impatient = EmulatorClient(baseURL: self.emulator.baseURL, adminToken: self.emulator.adminToken, timeout: 1)
             _ = try await impatient.post("/api/v3/auth/oauth/tokens", json: ["token": grant], timeout: 1)
         }
         #expect(Date().timeIntervalSince(started) < 2.9)

@@ -78,7 +78,7 @@ final class MagicLinkTests: EmulatorSuite {
         let config = #"{"environments": [{"id": "plain", "authMethods": ["EMAIL_MAGIC_LINK"], "redirectUrls": ["myapp://cb"]}]}"#
         let plain = try withConfigFile(config) { try EmulatorProcess(arguments: ["--config", $0]) }
         defer { plain.stop() }
-        let plainClient = EmulatorClient(baseURL: plain.baseURL, environmentId: "plain")
+        let plainClient = EmulatorClient(baseURL: plain.baseURL, environmentId: "plain", adminToken: plain.adminToken)
         let refused = try await plainClient.post("/api/v3/auth/magic-links", json: [
             "email": "kim@example.com", "redirectUrl": "myapp://cb", "fromEmail": "a@b.c", "templateId": "t", "isAccountAbstracted": true,
         ])
@@ -92,7 +92,7 @@ final class MagicLinkTests: EmulatorSuite {
         let config = #"{"environments": [{"id": "g", "authMethods": ["GOOGLE"], "redirectUrls": ["myapp://cb"]}]}"#
         let emulator = try withConfigFile(config) { try EmulatorProcess(arguments: ["--config", $0]) }
         defer { emulator.stop() }
-        let result = try await EmulatorClient(baseURL: emulator.baseURL, environmentId: "g").post("/api/v3/auth/magic-links", json: [
+        let result = try await EmulatorClient(baseURL: emulator.baseURL, environmentId: "g", adminToken: emulator.adminToken).post("/api/v3/auth/magic-links", json: [
             "email": "a@example.com", "redirectUrl": "myapp://cb", "fromEmail": "a@b.c", "templateId": "t",
         ])
         #expect(result.status == 401)

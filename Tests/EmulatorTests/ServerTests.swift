@@ -23,9 +23,14 @@ final class ServerTests: EmulatorSuite {
         }
     }
 
-    @Test func stopsCleanlyOnSigintHavingPrintedOnlyItsListeningLine() async throws {
+    @Test func stopsCleanlyOnSigintHavingPrintedOnlyItsStartUpLines() async throws {
         let child = try ChildEmulator()
         let client = EmulatorClient(baseURL: child.baseURL)
+        let lines = child.startUpLines
+        #expect(lines.count == 3)
+        #expect(lines.first == "listening on \(child.baseURL.absoluteString)")
+        #expect(lines.dropFirst().first?.hasPrefix("dashboard: \(child.baseURL.absoluteString)/?token=pae_") == true)
+        #expect(lines.last?.hasPrefix("admin token file: /") == true)
         let (status, laterStdout) = child.interrupt()
         #expect(status == 0)
         #expect(laterStdout == "")
@@ -45,7 +50,8 @@ final class ServerTests: EmulatorSuite {
         try shell.run()
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         shell.waitUntilExit()
-        let pid = try #require(printed.split(separator: " ").last.flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        let firstLine = printed.split(separator: "\n").first ?? ""
+        let pid = try #require(firstLine.split(separator: " ").last.flatMap { Int32($0.trimmingCharacters(in: .whitespaces)) })
         let gone = (0..<500).contains { _ in
             usleep(10_000)
             let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
@@ -187,12 +193,12 @@ struct CommandLineTests {
         let example = packageRoot.appendingPathComponent("data/emulator/local-dev.json").path
         let emulator = try EmulatorProcess(arguments: ["--config", example])
         defer { emulator.stop() }
-        let state = try await EmulatorClient(baseURL: emulator.baseURL).state()
+        let state = try await EmulatorClient(baseURL: emulator.baseURL, adminToken: emulator.adminToken).state()
         let users = (state["users"] as? [[String: Any]] ?? []).compactMap { $0["email"] as? String }
         #expect(users == ["alice@example.com", "totp@example.com"])
         let builtIn = try EmulatorProcess()
         defer { builtIn.stop() }
-        let builtInState = try await EmulatorClient(baseURL: builtIn.baseURL).state()
+        let builtInState = try await EmulatorClient(baseURL: builtIn.baseURL, adminToken: builtIn.adminToken).state()
         // Each side read first: two missing values would compare equal.
         let shipped = try #require((state["environments"] as? [[String: Any]])?.first, "the example config has no environment")
         let original = try #require((builtInState["environments"] as? [[String: Any]])?.first, "the built-in config has no environment")
@@ -209,7 +215,7 @@ struct CommandLineTests {
         let config = #"{"environments": [{"id": "google-only", "authMethods": ["GOOGLE"], "redirectUrls": ["myapp://cb"], "autoCreateWallet": false}]}"#
         let emulator = try withConfigFile(config) { try EmulatorProcess(arguments: ["--config", $0]) }
         defer { emulator.stop() }
-        let client = EmulatorClient(baseURL: emulator.baseURL, environmentId: "google-only")
+        let client = EmulatorClient(baseURL: emulator.baseURL, environmentId: "google-only", adminToken: emulator.adminToken)
         let methods = try await client.get("/api/v3/auth/methods")
         #expect(methods.data?["allowedAuthMethods"] as? [String] == ["GOOGLE"])
         #expect(methods.data?["autoCreateWallet"] as? Bool == false)

@@ -133,7 +133,7 @@ struct TurnkeyConfigTests {
         """
         let emulator = try withConfigFile(config) { try EmulatorProcess(arguments: ["--config", $0]) }
         defer { emulator.stop() }
-        let client = EmulatorClient(baseURL: emulator.baseURL)
+        let client = EmulatorClient(baseURL: emulator.baseURL, adminToken: emulator.adminToken)
         let kit = try await client.authProxy(TurnkeyWire.AuthProxyPath.walletKitConfig, [String: Any](), configId: "staging")
         #expect(kit.json?["enabledProviders"] as? [String] == ["discord"])
         #expect(kit.json?["organizationId"] as? String == "org-parent")
@@ -156,7 +156,7 @@ struct TurnkeyConfigTests {
         let builtIn = try EmulatorProcess()
         defer { builtIn.stop() }
         func configs(_ emulator: EmulatorProcess) async throws -> String {
-            let raw = try await EmulatorClient(baseURL: emulator.baseURL).get("/emulator/v1/turnkey")
+            let raw = try await EmulatorClient(baseURL: emulator.baseURL, adminToken: emulator.adminToken).get("/emulator/v1/turnkey")
             let configs = raw.data?["authProxyConfigs"] ?? []
             let text = String(decoding: try JSONSerialization.data(withJSONObject: configs, options: [.sortedKeys, .withoutEscapingSlashes]),
                               as: UTF8.self)
@@ -165,8 +165,8 @@ struct TurnkeyConfigTests {
         let shippedConfigs = try await configs(shipped)
         #expect(shippedConfigs.contains("emulator-turnkey-x-secondary"))
         #expect(shippedConfigs == (try await configs(builtIn)))
-        let page = try await EmulatorClient(baseURL: shipped.baseURL).get(
-            EmulatorClient(baseURL: shipped.baseURL).oauth2AuthorizeURL(provider: "discord", challenge: try PKCEPair().challenge))
+        let page = try await EmulatorClient(baseURL: shipped.baseURL, adminToken: shipped.adminToken).get(
+            EmulatorClient(baseURL: shipped.baseURL, adminToken: shipped.adminToken).oauth2AuthorizeURL(provider: "discord", challenge: try PKCEPair().challenge))
         #expect(page.text.contains("Alice Example"))
     }
 

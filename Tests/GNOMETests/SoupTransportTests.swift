@@ -42,7 +42,8 @@ extension GNOMEIntegration {
             let before = try await emulator.admin("POST", "clock", body: ["advanceSeconds": 0]) as? [String: Any]
             let response = try await SoupTransport().send(HTTPRequest(
                 method: "POST", url: emulator.baseURL.appendingPathComponent("emulator/v1/clock"),
-                headers: ["Content-Type": "application/json"], body: Data(#"{"advanceSeconds":120}"#.utf8)))
+                headers: emulator.adminHeaders.merging(["Content-Type": "application/json"]) { $1 },
+                body: Data(#"{"advanceSeconds":120}"#.utf8)))
             #expect(response.status == 200)
             let json = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
             let now = ((json?["data"] as? [String: Any])?["now"] as? NSNumber)?.intValue

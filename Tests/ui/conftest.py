@@ -59,7 +59,9 @@ def prefix(tmp_path_factory):
 class Emulator:
     """The emulator, started by script/start-emulator (the launcher every harness uses); its request
     log goes to a file the secret scan reads. With `tls` (a certificate name from the `certificates`
-    folder) it serves https, and the harness trusts `ca_file`."""
+    folder) it serves https, and the harness trusts `ca_file`. Its administration answers only the
+    admin token, read from the emulator's token file (`admin_token`, the one place the UI tests
+    learn it)."""
 
     def __init__(self, executable, log, arguments=(), tls=None, certificates=None):
         tls_arguments = []
@@ -71,12 +73,18 @@ class Emulator:
                                   "--owner", str(os.getpid()), "--", *tls_arguments, *arguments],
                                  capture_output=True, text=True, timeout=60)
         assert started.returncode == 0, f"the emulator did not start: {started.stderr}"
-        self.base_url, pid = started.stdout.split()
+        first_line, self.admin_token_file = started.stdout.splitlines()
+        self.base_url, pid = first_line.split()
         self.pid = int(pid)
         self.log = log
         # Plain http: the bare host (the app adds http:// for loopback); https: the whole base URL.
         self.host = self.base_url if tls else self.base_url[len("http://"):]
         self.context = ssl.create_default_context(cafile=self.ca_file) if tls else None
+
+    @property
+    def admin_token(self):
+        """This run's admin token, from the file the emulator wrote it to (mode 0600)."""
+        return Path(self.admin_token_file).read_text().strip()
 
     def _open(self, request):
         return urllib.request.urlopen(request, timeout=10, context=self.context)
@@ -84,7 +92,8 @@ class Emulator:
     def admin(self, path, body=None):
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(f"{self.base_url}/emulator/v1/{path}", data=data,
-                                         headers={"Content-Type": "application/json"},
+                                         headers={"Content-Type": "application/json",
+                                                  "Authorization": f"Bearer {self.admin_token}"},
                                          method="GET" if body is None else "POST")
         with self._open(request) as response:
             return json.load(response)["data"]

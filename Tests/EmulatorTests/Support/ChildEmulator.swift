@@ -2,22 +2,28 @@ import AuthTestSupport
 import Foundation
 
 /// The emulator binary as a direct child with its own pipes, for the tests of its process contract
-/// (the one listening line on stdout, its exit status on SIGTERM and SIGINT, a parent that never
+/// (its start-up lines on stdout, its exit status on SIGTERM and SIGINT, a parent that never
 /// reads stderr). Every other test starts it through `EmulatorLauncher` (script/start-emulator).
 final class ChildEmulator: @unchecked Sendable {
     let process = Process()
     let baseURL: URL
     let port: Int
+    /// What it printed on start-up: the listening line, the dashboard URL with the admin token, the
+    /// token file (tests compare them, never print them).
+    let startUpLines: [String]
     private let stdoutPipe = Pipe()
     private let stderrPipe = Pipe()
 
-    init(drainStderr: Bool = true) throws {
+    /// `environment` is added to the test's own (e.g. a chosen admin token: never on a command line).
+    init(drainStderr: Bool = true, environment: [String: String] = [:]) throws {
         process.executableURL = try EmulatorLauncher.executable()
         process.arguments = ["--port", "0"]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe
         try process.run()
-        let line = Self.firstLine(of: stdoutPipe.fileHandleForReading)
+        startUpLines = Self.lines(3, of: stdoutPipe.fileHandleForReading)
+        let line = startUpLines.first ?? ""
         let prefix = "listening on http://127.0.0.1:"
         guard line.hasPrefix(prefix), let port = Int(line.dropFirst(prefix.count)) else {
             process.terminate()
@@ -54,13 +60,14 @@ final class ChildEmulator: @unchecked Sendable {
 
     deinit { if process.isRunning { process.terminate() } }
 
-    private static func firstLine(of handle: FileHandle) -> String {
+    /// The first `count` lines (fewer at EOF); nothing after them is read.
+    private static func lines(_ count: Int, of handle: FileHandle) -> [String] {
         var buffer = Data()
-        while !buffer.contains(UInt8(ascii: "\n")) {
+        while buffer.filter({ $0 == UInt8(ascii: "\n") }).count < count {
             let chunk = handle.availableData   // blocks until data or EOF
             if chunk.isEmpty { break }
             buffer.append(chunk)
         }
-        return String(decoding: buffer.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        return String(decoding: buffer, as: UTF8.self).split(separator: "\n").prefix(count).map(String.init)
     }
 }

@@ -32,14 +32,18 @@ private final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Se
 final class EmulatorClient: @unchecked Sendable {
     let baseURL: URL
     let environmentId: String
+    /// Sent as `Authorization: Bearer` to the admin API and the dashboard (unless the request names
+    /// its own Authorization); nil: the client is a stranger to the administration.
+    let adminToken: String?
     static let redirectUrl = "io.github.portalauth.signin://auth/callback"
     static let encodedRedirectUrl = "io.github.portalauth.signin%3A%2F%2Fauth%2Fcallback"
     private let session: URLSession
 
     /// `timeout` bounds each request (FoundationNetworking honours the session's, not the request's).
-    init(baseURL: URL, environmentId: String = "local-dev", timeout: TimeInterval = 10) {
+    init(baseURL: URL, environmentId: String = "local-dev", adminToken: String? = nil, timeout: TimeInterval = 10) {
         self.baseURL = baseURL
         self.environmentId = environmentId
+        self.adminToken = adminToken
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.httpShouldSetCookies = false
@@ -60,6 +64,10 @@ final class EmulatorClient: @unchecked Sendable {
         if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
         let env: String? = environment ?? environmentId
         if let env, pathOrURL.contains("/api/v3/") { request.setValue(env, forHTTPHeaderField: "x-portal-auth-environment-id") }
+        let isAdministration = url.path.hasPrefix("/emulator/") || url.path == "/" || url.path.isEmpty
+        if let adminToken, isAdministration, !headers.keys.contains(where: { $0.lowercased() == "authorization" }) {
+            request.setValue("Bearer \(adminToken)", forHTTPHeaderField: "Authorization")
+        }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         return try await withCheckedThrowingContinuation { continuation in
             session.dataTask(with: request) { data, response, error in

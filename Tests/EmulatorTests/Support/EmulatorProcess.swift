@@ -12,16 +12,22 @@ final class EmulatorProcess: Sendable {
 
     var baseURL: URL { launcher.baseURL }
     var port: Int { launcher.port }
+    var pid: Int32 { launcher.pid }
+    var adminToken: String { launcher.adminToken }
+    var adminTokenFile: URL { launcher.adminTokenFile }
+    /// The emulator's stderr (its request log) so far.
+    func log() -> String { launcher.log() }
 
     func stop() { launcher.stop() }
 
     deinit { launcher.stop() }
 
     /// Runs the binary to completion (for --help and bad configs): exit status, stdout, stderr.
-    static func runToExit(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    static func runToExit(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = try EmulatorLauncher.executable()
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

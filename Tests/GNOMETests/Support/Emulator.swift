@@ -5,12 +5,14 @@ import FoundationNetworking
 #endif
 
 /// A running `portal-auth-emulator`, started by `script/start-emulator` (the launcher every harness
-/// uses), administered over its `/emulator/v1/` JSON API (with URLSession, independently of the
-/// transport under test).
+/// uses), administered over its `/emulator/v1/` JSON API with its admin token (with URLSession,
+/// independently of the transport under test).
 final class Emulator: Sendable {
     private let launcher: EmulatorLauncher
     var baseURL: URL { launcher.baseURL }
     var port: Int { launcher.port }
+    /// `Authorization: Bearer <admin token>` (read from the emulator's token file by the launcher).
+    var adminHeaders: [String: String] { launcher.adminHeaders }
 
     /// One emulator for the whole test run; tests call `reset()` first. It stops when the test
     /// process exits (the launcher's --exit-with-pid).
@@ -108,6 +110,7 @@ final class Emulator: Sendable {
     func admin(_ method: String, _ path: String, body: [String: Any]? = nil) async throws -> Any? {
         var request = URLRequest(url: baseURL.appendingPathComponent("emulator/v1/\(path)"))
         request.httpMethod = method
+        for (name, value) in adminHeaders { request.setValue(value, forHTTPHeaderField: name) }
         if let body {
             request.httpBody = try JSONSerialization.data(withJSONObject: body)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")

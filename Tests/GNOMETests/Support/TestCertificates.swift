@@ -20,7 +20,7 @@ enum TestCertificates {
 
 /// An emulator serving https with one of the test certificates. Administered with `curl --insecure`:
 /// the harness (never the client under test) must reach even an emulator whose certificate the
-/// client is meant to refuse.
+/// client is meant to refuse. The admin token goes to curl on stdin, never on its command line.
 final class TLSEmulator: Sendable {
     let launcher: EmulatorLauncher
     var baseURL: URL { launcher.baseURL }
@@ -42,7 +42,9 @@ final class TLSEmulator: Sendable {
             let json = String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self)
             arguments += ["-H", "Content-Type: application/json", "--data", json]
         }
-        let result = Subprocess.run("/usr/bin/curl", arguments)
+        // `--config -`: curl reads this one option from stdin.
+        let header = "header = \"Authorization: Bearer \(launcher.adminToken)\"\n"
+        let result = Subprocess.run("/usr/bin/curl", ["--config", "-"] + arguments, input: header)
         guard result.status == 0, let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] else {
             throw TestCertificates.Failure(description: "curl \(method) \(path) failed: \(result.stderr)")
         }
