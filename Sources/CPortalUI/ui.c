@@ -1,6 +1,12 @@
 #include "ui.h"
 #include <libintl.h>
 #include <locale.h>
+#ifdef GDK_WINDOWING_X11
+#include <gdk/x11/gdkx.h>
+#endif
+#ifdef GDK_WINDOWING_WAYLAND
+#include <gdk/wayland/gdkwayland.h>
+#endif
 
 #define PORTAL_UI_DOMAIN "portal-sign-in"
 
@@ -182,4 +188,28 @@ const char *portal_ui_gettext(const char *msgid) {
 
 const char *portal_ui_ngettext(const char *singular, const char *plural, unsigned long n) {
     return g_dngettext(PORTAL_UI_DOMAIN, singular, plural, n);
+}
+
+char *portal_ui_display_startup_id(void) {
+    GdkDisplay *display = gdk_display_get_default();
+    const char *id = NULL;
+    if (display == NULL) return NULL;
+#ifdef GDK_WINDOWING_X11
+    if (GDK_IS_X11_DISPLAY(display)) id = gdk_x11_display_get_startup_notification_id(display);
+#endif
+#ifdef GDK_WINDOWING_WAYLAND
+    if (GDK_IS_WAYLAND_DISPLAY(display)) id = gdk_wayland_display_get_startup_notification_id(display);
+#endif
+    return id != NULL && *id != '\0' ? g_strdup(id) : NULL;
+}
+
+void portal_ui_present_with_startup_id(GtkWindow *window, const char *startup_id) {
+#ifdef GDK_WINDOWING_WAYLAND
+    /* Wayland's focus request (xdg_activation) takes the display's token, once. */
+    GdkDisplay *display = gtk_widget_get_display(GTK_WIDGET(window));
+    if (GDK_IS_WAYLAND_DISPLAY(display)) gdk_wayland_display_set_startup_notification_id(display, startup_id);
+#endif
+    /* X11: the token's timestamp and _NET_STARTUP_ID tell the window manager this is the user's request. */
+    gtk_window_set_startup_id(window, startup_id);
+    gtk_window_present(window);
 }

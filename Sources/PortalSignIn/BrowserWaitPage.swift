@@ -26,6 +26,8 @@ final class BrowserWaitPage: StackPage {
         scaffold = PageScaffold(icon: PageScaffold.icon("web-browser-symbolic"), title: tr("Continue in your browser"),
                                 description: tr("Finish signing in on the page that opened in your browser. You will come back here automatically."))
         root = scaffold.root
+        // Firefox asks before it opens an app for a link ("Open Link"); Chromium asks too.
+        let browserAsks = makeLabel(tr("Your browser may ask to open Portal Sign-In: allow it."), classes: ["dim-label"])
 
         openAgain = Button(tr("_Open Again"), classes: ["pill", "suggested-action"]) { [weak self] in self?.onOpenAgain?() }
         copyLink = Button(tr("_Copy Link"), classes: ["pill"]) { [weak self] in self?.onCopyLink?() }
@@ -50,7 +52,7 @@ final class BrowserWaitPage: StackPage {
         pasteProblem.isVisible = false
         let fallback = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 6, children: [hint, pasteRow, pasteProblem.widget])
         gtk_widget_set_margin_top(fallback, 12)
-        append(scaffold.body, actions, fallback)
+        append(scaffold.body, browserAsks, actions, fallback)
     }
 
     /// A new wait: the page as it first appears.

@@ -63,6 +63,10 @@ final class MainWindow {
     private var stackRef: GObjectRef!
     private var roots: [PageName: UnsafeMutablePointer<GtkWidget>] = [:]
     private var shown: Page?
+    /// A sign-in finished (signed in, or a code is wanted) after its redirect was exchanged.
+    var onSignInFinished: (@MainActor (BackToApp.Finish) -> Void)?
+    /// The window became the active one.
+    var onActivated: (@MainActor () -> Void)?
     /// The toast on screen: a new one replaces it. libadwaita 1.2 queues toasts for 5 s each, so
     /// signing out every few seconds built a backlog that kept the window redrawing for minutes.
     private var currentToast: OpaquePointer?
@@ -99,6 +103,7 @@ final class MainWindow {
         handleEscape()
         window.connect("notify::is-active") { [weak self] in
             guard let self, gtk_window_is_active(self.window.widget.cast()) != 0 else { return }
+            self.onActivated?()
             self.flow.windowActivated()
         }
         window.connect("close-request", after: false) { [weak self] _ in
@@ -199,6 +204,21 @@ final class MainWindow {
         }
         let name = Self.pageName(page)
         if previous.map(Self.pageName) != name { switchTo(name) }
+        if previous == .completing, let finish = Self.finish(page, backend: flow.backend) { onSignInFinished?(finish) }
+    }
+
+    /// What a page shown right after an exchange tells a person who is not looking at the window.
+    private static func finish(_ page: Page, backend: Backend) -> BackToApp.Finish? {
+        switch page {
+        case .signedIn(let state):
+            var name = state.current.title
+            for case .user(let user) in state.current.details { name = user }
+            return .signedIn(backend, account: name)
+        case .code:
+            return .needsCode
+        default:
+            return nil
+        }
     }
 
     private static func pageName(_ page: Page) -> PageName {

@@ -29,6 +29,7 @@ public final class SignInApplication {
     /// What the window signs in to; read again once the set-up page saved a choice.
     private var setup: AppSetup
     private var window: MainWindow?
+    private lazy var backToApp = BackToApp(application: app.object.assumingMemoryBound(to: GApplication.self))
     /// The program that holds the app's D-Bus name instead of this app, if any.
     private let busNameOwner: String?
 
@@ -78,6 +79,7 @@ public final class SignInApplication {
         addAction(map, "quit") { [weak self] in
             g_application_quit(self?.app.object.assumingMemoryBound(to: GApplication.self))
         }
+        addAction(map, BackToApp.showWindowAction) { [weak self] in self?.ensureWindow(uris: []).present() }
         if let preferences = Self.preferences {
             addAction(map, "preferences") { [weak self] in
                 if let window = self?.window { preferences(window.window.widget.cast()) }
@@ -90,6 +92,7 @@ public final class SignInApplication {
 
     /// ::open: every URI goes to the window (which exists before any URI is handled).
     private func open(files: UnsafeMutableRawPointer?, count: Int) {
+        backToApp.requestArrived()
         var uris: [String] = []
         if let files {
             let list = files.assumingMemoryBound(to: Optional<OpaquePointer>.self)
@@ -112,6 +115,7 @@ public final class SignInApplication {
         if let window { return window }
         let created = MainWindow(application: gtkApplication, flow: SignInFlow(service: setup.makeService()), busNameOwner: busNameOwner)
         window = created
+        backToApp.watch(created)
         created.showTestEnvironment(setup.usesEmulator)
         created.onSetUpSaved = { [weak self] in self?.setUpSaved() }
         if setup.isSetUp {

@@ -25,6 +25,8 @@ public final class SignInFlow {
     public var onNotice: (@MainActor (Notice) -> Void)?
 
     private let service: any AccountService
+    /// Which sign-in service the flow signs in to.
+    public var backend: Backend { service.backend }
     private var providers: [SignInProvider] = []
     /// Signed-in accounts, oldest first, and the one shown.
     private var accounts: [SignedInAccount] = []

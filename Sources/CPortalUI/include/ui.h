@@ -44,3 +44,11 @@ int portal_ui_qr_modules(const char *text);
 void portal_ui_i18n_init(const char *localedir);
 const char *portal_ui_gettext(const char *msgid);
 const char *portal_ui_ngettext(const char *singular, const char *plural, unsigned long n);
+
+/* Activation (startup notification) tokens. GtkApplication puts the token that came with a D-Bus
+ * Activate/Open (platform data `activation-token` on Wayland, `desktop-startup-id` on X11) on the
+ * display just before ::activate/::open. A copy of it (g_free it), or NULL when none came. */
+char *portal_ui_display_startup_id(void);
+/* Presents `window` with `startup_id` (a token kept from an earlier request): the window manager
+ * lets a window raise itself only with one. */
+void portal_ui_present_with_startup_id(GtkWindow *window, const char *startup_id);
