@@ -8,11 +8,25 @@ public struct IncomingRedirect: Sendable, Equatable {
     /// The redirect reports a failed sign-in (`error=`); it carries nothing to exchange.
     public let isError: Bool
     /// A live pending sign-in of this instance asked for it, or it repeats a grant just exchanged.
+    /// Only this process's memory counts: a record an earlier run left behind never does.
     public let isSolicited: Bool
     /// It repeats the grant this instance exchanged last: handling it replays that result, nothing is sent.
     public let isRepeat: Bool
-    /// For a solicited email link: the address the link was sent to.
+    /// For an email link this instance or an earlier run sent: the address it went to.
     public let email: String?
+    /// Unsolicited, but it matches the sign-in an earlier run was waiting for when it ended (quit,
+    /// crashed, killed): the app can say so when it asks.
+    public let startedBeforeRestart: Bool
+
+    public init(method: AuthMethod?, isError: Bool, isSolicited: Bool, isRepeat: Bool, email: String?,
+                startedBeforeRestart: Bool = false) {
+        self.method = method
+        self.isError = isError
+        self.isSolicited = isSolicited
+        self.isRepeat = isRepeat
+        self.email = email
+        self.startedBeforeRestart = startedBeforeRestart
+    }
 }
 
 extension PortalAuth {
@@ -31,9 +45,11 @@ extension PortalAuth {
               let route = GrantRoute(parameters) else { return nil }
         let isRepeat = replaySlot.grant(for: token) != nil
         let solicited = pending?.accepts(route) == true || isRepeat
+        let earlier = solicited ? nil : earlierPendingSignIn.flatMap { $0.isLive(at: now()) && $0.accepts(route) ? $0 : nil }
         var email: String?
-        if case .magicLink(let address)? = pending?.method, route == .magicLink { email = address }
-        return IncomingRedirect(method: route.method, isError: false, isSolicited: solicited, isRepeat: isRepeat, email: email)
+        if case .magicLink(let address)? = (solicited ? pending : earlier)?.method, route == .magicLink { email = address }
+        return IncomingRedirect(method: route.method, isError: false, isSolicited: solicited, isRepeat: isRepeat, email: email,
+                                startedBeforeRestart: earlier != nil)
     }
 
     /// The sign-in this instance is waiting for, if it has not expired.

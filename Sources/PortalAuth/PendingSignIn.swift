@@ -3,7 +3,9 @@ import Synchronization
 
 /// A sign-in this instance started and has not finished: the proof that an incoming redirect was
 /// asked for. A custom scheme is desktop-wide, so any page or app can send the app a redirect;
-/// only one that matches a live record (or replays a grant just exchanged) is solicited.
+/// only one that matches a live record in this instance's memory (or replays a grant just
+/// exchanged) is solicited. The proof ends with the process, however it ends: a quit, a signal or a
+/// crash runs no clean-up, and none is needed.
 ///
 /// Started by `signInWith*`, `loginWith*` and `sendMagicLink`; valid 15 minutes; ended by a
 /// successful exchange, `cancelPendingSignIn()`, the cancellation of `signInWith*`, or a new sign-in.
@@ -43,8 +45,10 @@ public struct PendingSignIn: Sendable, Equatable, Codable {
     }
 }
 
-/// Where the pending record survives a restart (a file under `$XDG_STATE_HOME` in the app, so a cold
-/// start by URI within the 15 minutes is still solicited). Failing to keep it only costs a question.
+/// Where the pending record is kept for the next run (a file under `$XDG_STATE_HOME` in the app). A
+/// record from an earlier run never makes a redirect solicited: the app that waited for it is gone,
+/// and anyone may have finished that sign-in. It only lets the question a matching redirect gets say
+/// what was started (the provider, the email address). Failing to keep it costs nothing else.
 public protocol PendingSignInStore: Sendable {
     func load() -> PendingSignIn?
     /// Replaces the record; nil removes it.

@@ -31,8 +31,11 @@ public final class PortalAuth: Sendable {
     /// Lets a sign-out win over an exchange or TOTP verification that overlaps it.
     let signOutFence = SignOutFence()
     let signInState = Mutex(SignInState())
-    /// The sign-in this instance waits for (mirrored in `pendingStore`).
+    /// The sign-in this instance waits for (mirrored in `pendingStore` for the next run's question).
+    /// Memory only: it ends with the process however the process ends (quit, a signal, a crash).
     let pendingState = Mutex<PendingSignIn?>(nil)
+    /// The live record an earlier run left in `pendingStore`: never solicits, only names what it was.
+    let earlierPendingSignIn: PendingSignIn?
 
     struct SignInState {
         var prefersEphemeralWebBrowserSession = false
@@ -68,9 +71,12 @@ public final class PortalAuth: Sendable {
         self.logger = logger
         self.pendingStore = pendingSignIns
         self.now = now
-        // A sign-in started before a restart still counts, within its 15 minutes and this environment.
+        // What an earlier run was waiting for when it ended: it only words the question a matching
+        // redirect gets. Only `pendingState`, this process's memory, makes a redirect solicited.
         if let kept = pendingSignIns.load(), kept.authEnvironmentId == environment, kept.isLive(at: now()) {
-            pendingState.withLock { $0 = kept }
+            earlierPendingSignIn = kept
+        } else {
+            earlierPendingSignIn = nil
         }
     }
 

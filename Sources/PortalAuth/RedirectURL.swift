@@ -15,8 +15,12 @@ enum RedirectURL {
 
     /// True when `url` targets `redirectUrl`: fragment and query dropped, whitespace trimmed,
     /// trailing slashes removed, scheme and authority compared case-insensitively, path exactly.
+    /// A `redirectUrl` without an authority (`scheme:path`) is compared lowercased as a whole, as
+    /// PortalSwift does (ASCII letters only, like the scheme and authority).
     static func matches(_ url: String, redirectUrl: String) -> Bool {
-        URLText(url).sameTarget(as: URLText(redirectUrl))
+        let registered = URLText(redirectUrl.trimmed)
+        guard registered.authority == nil else { return URLText(url).sameTarget(as: registered) }
+        return URLText(url).normalizedTarget.map(URLText.asciiLowercased) == registered.normalizedTarget.map(URLText.asciiLowercased)
     }
 
     /// The query parameters of `url` (last occurrence wins, `+` is a space, a component with a

@@ -53,7 +53,10 @@ public enum EmulatorCommand {
                                       302 to the fake Google or Apple page
       GET  /turnkey/oauth-redirect?scheme=S&...   302 to S://?... (the other parameters as they came)
       GET  /idp/discord/authorize, /idp/x/authorize   PKCE S256; Continue 302s to redirect_uri?code=&state=
-      Google and Apple Continue 302s to redirect_uri&id_token=&state= (Cancel: error=access_denied)
+      Google and Apple Continue 302s to redirect_uri&id_token=&state= (Cancel: error=access_denied);
+      a tknonce= on their authorize URL is copied into the id_token
+      oauth_login takes a token whose nonce or tknonce is sha256hex(publicKey); a Discord or X token
+      minted without a nonce (oauth2_authenticate's nonce is optional) needs neither
       Tokens are ES256 JWTs: id_tokens from iss <base>/idp/google|apple, keys /idp/.well-known/jwks.json;
       OIDC tokens for Discord and X and session JWTs from iss <base>/turnkey, keys
       /turnkey/.well-known/jwks.json

@@ -2,9 +2,10 @@ import FoundationEssentials
 import PortalAuth
 
 /// Keeps the pending sign-in record in `$XDG_STATE_HOME/portal-sign-in/pending-sign-in-<environment>.json`
-/// (`~/.local/state/…`), so a cold start by redirect within its 15 minutes is still solicited. The record
-/// holds no secret; the file is private to the user anyway (0600 in a 0700 folder). A file that cannot
-/// be read or written only costs the person a "Finish signing in?" question.
+/// (`~/.local/state/…`), so that after a restart "Finish signing in?" can say which sign-in the app
+/// was waiting for when it ended. The file never makes a redirect solicited (that takes the running
+/// app's memory), so a quit, a kill or a crash that leaves it behind lets nothing through. The record
+/// holds no secret; the file is private to the user anyway (0600 in a 0700 folder).
 public final class PendingSignInFile: PendingSignInStore, Sendable {
     public let url: URL
 

@@ -1,8 +1,8 @@
 import CPortalUI
 import SignInFlow
 
-/// "Finish signing in?": a sign-in link arrived that this app did not start (or one that would
-/// replace the signed-in account). Nothing is sent until the person chooses Continue; Ignore drops
+/// "Finish signing in?": a sign-in link arrived that this app did not start, or started before it
+/// last ended (or one that would replace the signed-in account). Nothing is sent until the person chooses Continue; Ignore drops
 /// it and the grant stays unspent.
 @MainActor
 final class ConfirmRedirectPage: StackPage {
@@ -28,6 +28,13 @@ final class ConfirmRedirectPage: StackPage {
 
     func show(_ confirm: ConfirmRedirect) {
         switch confirm.method {
+        case .provider(let provider) where confirm.startedBeforeRestart:
+            scaffold.description.text = fill(tr("A sign-in link from %s was opened. Portal Sign-In was closed while it waited for this sign-in, so it cannot tell that the link is yours. Continue only if you just signed in yourself."),
+                                             BrandButton.name(provider))
+        case .emailLink(let email?) where confirm.startedBeforeRestart:
+            scaffold.description.text = fill(tr("An email sign-in link for %s was opened after Portal Sign-In was closed. Continue only if you asked for this link yourself."), email)
+        case .emailLink(nil) where confirm.startedBeforeRestart:
+            scaffold.description.text = tr("An email sign-in link was opened after Portal Sign-In was closed. Continue only if you asked for this link yourself.")
         case .provider(let provider):
             scaffold.description.text = fill(tr("A sign-in link from %s was opened, but this sign-in was not started from Portal Sign-In. Continue only if you just signed in yourself."),
                                              BrandButton.name(provider))

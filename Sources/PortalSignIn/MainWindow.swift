@@ -53,9 +53,12 @@ final class MainWindow {
     /// The toast on screen: a new one replaces it. libadwaita 1.2 queues toasts for 5 s each, so
     /// signing out every few seconds built a backlog that kept the window redrawing for minutes.
     private var currentToast: OpaquePointer?
+    /// The program holding the app's D-Bus name instead of this app (the banner names it).
+    private let busNameOwner: String?
 
-    init(application: UnsafeMutablePointer<GtkApplication>, flow: SignInFlow) {
+    init(application: UnsafeMutablePointer<GtkApplication>, flow: SignInFlow, busNameOwner: String? = nil) {
         self.flow = flow
+        self.busNameOwner = busNameOwner
         window = Widget(adw_application_window_new(application))
         gtk_window_set_title(window.widget.cast(), tr("Portal Sign-In"))
         gtk_window_set_default_size(window.widget.cast(), 420, 640)
@@ -107,7 +110,7 @@ final class MainWindow {
 
     private func render() {
         banner.show(flow.banner)
-        schemeBanner.show(owner: flow.foreignSchemeHandler)
+        schemeBanner.show(owner: flow.foreignSchemeHandler, busNameOwner: busNameOwner)
         if roots[.signedIn] != nil { signedInPage.setBusy(flow.isSigningOut) }
         let page = flow.page
         guard page != shown else { return }

@@ -128,7 +128,8 @@ final class PortalAccountService: AccountService {
         case .apple?: method = .provider(.apple)
         case .emailMagicLink?, nil: method = .emailLink(email: incoming.email)
         }
-        let solicitation: Solicitation = incoming.isRepeat ? .repeated : incoming.isSolicited ? .started : .unsolicited
+        let solicitation: Solicitation = incoming.isRepeat ? .repeated : incoming.isSolicited ? .started
+            : incoming.startedBeforeRestart ? .startedBeforeRestart : .unsolicited
         return .signIn(method, solicitation)
     }
 

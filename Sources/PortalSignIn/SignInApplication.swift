@@ -10,6 +10,14 @@ import SignInFlow
 /// D-Bus runs `portal-sign-in URI`: that process hands the URI to the running instance (::open there)
 /// and exits, or starts the app, which keeps the URI until its window exists; either way the URI is
 /// wiped from the process's own argument area first (/proc/PID/cmdline is readable by every user).
+///
+/// A second start hands everything to whoever owns the app's D-Bus name. When that is a program other
+/// than this app (`SessionBusName`), the app runs on its own instead (non-unique, owning no name):
+/// its window says which program holds the name, and the URI it was started with stays here.
+///
+/// Ctrl+Q and the `quit` action (which GApplication exports, so any process of the user on the
+/// session bus can call it, as it can signal the process) end the app without clean-up: a waiting
+/// sign-in lives only in the process's memory and ends with it.
 @MainActor
 public final class SignInApplication {
     public static let applicationId = "io.github.portalauth.SignIn"
@@ -20,10 +28,15 @@ public final class SignInApplication {
     private let app: GObjectRef
     private let makeService: @MainActor () -> any AccountService
     private var window: MainWindow?
+    /// The program that holds the app's D-Bus name instead of this app, if any.
+    private let busNameOwner: String?
 
-    init(makeService: @escaping @MainActor () -> any AccountService) {
+    init(makeService: @escaping @MainActor () -> any AccountService, busNameOwner: String? = nil) {
         self.makeService = makeService
-        let created = UnsafeMutableRawPointer(adw_application_new(Self.applicationId, G_APPLICATION_HANDLES_OPEN))!
+        self.busNameOwner = busNameOwner
+        let flags = busNameOwner == nil ? G_APPLICATION_HANDLES_OPEN
+            : GApplicationFlags(rawValue: G_APPLICATION_HANDLES_OPEN.rawValue | G_APPLICATION_NON_UNIQUE.rawValue)
+        let created = UnsafeMutableRawPointer(adw_application_new(Self.applicationId, flags))!
         app = GObjectRef(adopting: created)
         g_object_unref(created)   // the wrapper's reference is the only one
         app.connect("startup") { [weak self] in self?.startup() }
@@ -44,12 +57,17 @@ public final class SignInApplication {
         MainLoopBridge.attach()
         let choice = BackendChoice.resolve(environment: ProcessInfo.processInfo.environment, settings: SettingsLocation.read())
         if let warning = choice.warning { StandardErrorLog(program: "portal-sign-in").log(warning) }
+        var busNameOwner: String?
+        if case .foreign(let owner) = SessionBusName(applicationId).owner() {
+            busNameOwner = owner
+            StandardErrorLog(program: "portal-sign-in").log("\(applicationId) on the session bus is held by \(owner), not by this app: nothing is handed to it")
+        }
         let application = SignInApplication(makeService: {
             switch choice.backend {
             case .portal: PortalAccountService.makeDefault()
             case .turnkey: TurnkeyAccountService.makeDefault()
             }
-        })
+        }, busNameOwner: busNameOwner)
         return arguments.withArgv { argc, argv in
             g_application_run(application.app.object.assumingMemoryBound(to: GApplication.self), argc, argv)
         }
@@ -96,7 +114,7 @@ public final class SignInApplication {
     @discardableResult
     private func ensureWindow(uris: [String]) -> MainWindow {
         if let window { return window }
-        let created = MainWindow(application: gtkApplication, flow: SignInFlow(service: makeService()))
+        let created = MainWindow(application: gtkApplication, flow: SignInFlow(service: makeService()), busNameOwner: busNameOwner)
         window = created
         created.flow.start(uris: uris)
         return created

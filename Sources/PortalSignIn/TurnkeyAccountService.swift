@@ -26,7 +26,9 @@ final class TurnkeyAccountService: AccountService {
     private let auth: TurnkeyAuth?
     private let setupError: (any Error)?
 
-    /// The sign-ins this app started and still waits for: state → provider.
+    /// The sign-ins this app can finish: state → provider. This run's, and those an earlier run (or
+    /// the CLI) left in the keyring, which finish only after the person's Continue: whether a
+    /// sign-in is this run's is the core's `isStartedHere`, kept in this process's memory.
     private var started: [String: TurnkeyProvider] = [:]
     /// The running `signIn(with:)` and where its redirect goes.
     private var waiting: WaitingSignIn?
@@ -74,7 +76,7 @@ final class TurnkeyAccountService: AccountService {
     func restore() async throws -> [SignedInAccount] {
         let auth = try turnkey()
         try await auth.purgeExpired()
-        // A sign-in started before a restart still finishes here within its hour.
+        // A sign-in started before a restart can still finish here within its hour, once the person says so.
         for pending in try await auth.pendingSignIns() { started[pending.state] = pending.provider }
         var accounts: [SignedInAccount] = []
         var ended = 0
@@ -150,9 +152,10 @@ final class TurnkeyAccountService: AccountService {
             // Not a state this app issued: it can never finish here.
             return callback.isError ? .failure(solicited: false) : .refused(nil)
         }
-        if callback.isError { return .failure(solicited: true) }
+        if callback.isError { return .failure(solicited: callback.isStartedHere) }
         let method = SignInMethod.provider(SignInProvider(rawValue: provider.rawValue) ?? .google)
-        return .signIn(method, auth.hasFinished(state: state) ? .repeated : .started)
+        if auth.hasFinished(state: state) { return .signIn(method, .repeated) }
+        return .signIn(method, callback.isStartedHere ? .started : .startedBeforeRestart)
     }
 
     func deliverToWaitingSignIn(_ uri: String) {

@@ -91,6 +91,9 @@ public enum Solicitation: Sendable, Equatable {
     case unsolicited
     /// A sign-in this app started and is waiting for.
     case started
+    /// A sign-in this app started before it quit, crashed or was killed: no running app waits for
+    /// it, and anyone may have finished it since, so the person is asked (and told why).
+    case startedBeforeRestart
     /// The redirect of a sign-in that just finished, delivered again: it replays, nothing is sent.
     case repeated
 }

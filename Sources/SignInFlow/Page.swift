@@ -66,10 +66,13 @@ public struct ConfirmRedirect: Sendable, Equatable {
     public let method: SignInMethod
     /// Continuing replaces the signed-in account.
     public let replacesAccount: SignedInAccount?
+    /// It matches a sign-in started before the app last ended (quit, crashed, killed).
+    public let startedBeforeRestart: Bool
 
-    public init(method: SignInMethod, replacesAccount: SignedInAccount?) {
+    public init(method: SignInMethod, replacesAccount: SignedInAccount?, startedBeforeRestart: Bool = false) {
         self.method = method
         self.replacesAccount = replacesAccount
+        self.startedBeforeRestart = startedBeforeRestart
     }
 }
 

@@ -159,7 +159,7 @@ public final class SignInFlow {
             show(.waitingForBrowser(provider: current.provider, pasteProblem: .notASignInLink))
         case .failure(solicited: true):
             deliver(link)
-        case .signIn(.provider(current.provider), let solicitation) where solicitation != .unsolicited:
+        case .signIn(.provider(current.provider), let solicitation) where solicitation == .started || solicitation == .repeated:
             deliver(link)
         case .failure(solicited: false), .signIn, .refused:
             show(.waitingForBrowser(provider: current.provider, pasteProblem: .anotherSignIn))
@@ -198,7 +198,8 @@ public final class SignInFlow {
             let previous = confirming?.previous ?? page
             confirming = (uri, previous)
             let replaces = service.keepsSeveralAccounts ? nil : currentAccount
-            show(.confirmRedirect(ConfirmRedirect(method: method, replacesAccount: replaces)))
+            show(.confirmRedirect(ConfirmRedirect(method: method, replacesAccount: replaces,
+                                                  startedBeforeRestart: solicitation == .startedBeforeRestart)))
         }
     }
 

@@ -45,6 +45,7 @@ extension TurnkeyAuth {
                 throw error
             }
         }
+        startedHere.withLock { _ = $0.insert(state) }
 
         let url: URL
         if let pkce, let scope = provider.scope {

@@ -30,6 +30,9 @@ public final class TurnkeyAuth: Sendable {
     let replay = ReplayMemory()
     let walletKit = Mutex<TurnkeyWire.WalletKitConfig?>(nil)
     let signInRunning = Mutex(false)
+    /// The states this instance's `loginURL` issued: the sign-ins the running process started. Memory
+    /// only, so they end with the process however it ends; the stored records outlive it (for the CLI).
+    let startedHere = Mutex<Set<String>>([])
 
     /// - Throws: `TurnkeyAuthError.invalidConfiguration(field:problem:)` naming the first field that
     ///   is blank or not valid (URLs must be `https`, or `http` to loopback).

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PortalAuth
 
 /// What the command line asked for.
 struct Invocation {
@@ -24,6 +25,8 @@ struct Invocation {
 enum Arguments {
     /// Options that take a value and feed the configuration.
     static let configurationOptions = ["api-host", "environment-id", "redirect-url", "session-key", "ca-file"]
+    /// The options that are `PortalAuth`'s arguments, by the names its `invalidArgument` gives them.
+    static let coreArgumentNames = ["environment-id": "authEnvironmentId", "redirect-url": "redirectUrl"]
 
     /// Options may come before or after the command, as `--name value` or `--name=value`.
     static func parse(_ arguments: [String]) throws -> Invocation {
@@ -59,6 +62,8 @@ enum Arguments {
             }
             // A value given but blank is a mistake, not "unset": it must not quietly fall back to a default.
             guard let given = value, !given.trimmed.isEmpty else {
+                // The core's own refusal for these two, as PortalAuth(authEnvironmentId:redirectUrl:) makes it.
+                if let coreName = coreArgumentNames[name] { throw PortalAuthError.invalidArgument(name: coreName) }
                 throw ErrorReport.usage("--\(name) needs a value that is not blank.")
             }
             if name == "user-jwt" {

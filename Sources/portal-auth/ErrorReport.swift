@@ -61,7 +61,7 @@ struct ErrorReport: Error {
         case .invalidArgument, .invalidUserJwt: return .usage
         case .magicLinkNotConfigured, .authMethodUnavailable, .accountAbstractionUnavailable, .totpQrUnavailable:
             return .unavailable
-        case .authenticationFailed, .userJwtExpired: return .authenticationFailed
+        case .authenticationFailed: return .authenticationFailed
         case .malformedResponse, .invalidGrantResponse, .unsafeAuthorizeUrl: return .invalidResponse
         case .sessionStorageFailure: return .sessionStorage
         case .rateLimited: return .rateLimited
@@ -148,7 +148,6 @@ struct ErrorReport: Error {
         case .malformedResponse: return "malformedResponse"
         case .invalidGrantResponse: return "invalidGrantResponse"
         case .invalidUserJwt: return "invalidUserJwt"
-        case .userJwtExpired: return "userJwtExpired"
         case .sessionStorageFailure: return "sessionStorageFailure"
         case .accountAbstractionUnavailable: return "accountAbstractionUnavailable"
         case .rateLimited: return "rateLimited"

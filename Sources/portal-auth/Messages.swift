@@ -22,10 +22,15 @@ enum Messages {
             return "Portal's answer from \(path) had no \(missing). Try again later; if it keeps happening, check the API host setting."
         case .invalidGrantResponse:
             return "Portal accepted the sign-in but returned neither a session nor a two-factor step. Start a new sign-in."
-        case .invalidUserJwt(let detail):
-            return "The two-factor step could not be read: \(detail) Start a new sign-in."
-        case .userJwtExpired:
-            return "The two-factor step has expired. Start the sign-in again to get a new one."
+        case .invalidUserJwt(let check):
+            let reason: String
+            switch check {
+            case .shape: reason = "it is not a JWT (header.claims.signature)"
+            case .base64: reason = "its claims part is not base64 or base64url"
+            case .claimsObject: reason = "its claims are not a JSON object"
+            case .endUserId: reason = "its claims carry no endUserId"
+            }
+            return "The userJwt of the two-factor step could not be read: \(reason). Pass the userJwt from the totpRequired line unchanged, or start a new sign-in."
         case .sessionStorageFailure(let failure):
             return "The sign-in session could not be read or saved: " + text(failure)
         case .accountAbstractionUnavailable(let message):

@@ -99,20 +99,52 @@ struct PendingSignInTests {
         #expect(f.auth.incomingRedirect(Fixture.redirect())?.isSolicited == false)
     }
 
-    @Test func theRecordSurvivesARestartThroughItsStore() async throws {
+    @Test func aRecordAnEarlierRunLeftNeverSolicits() async throws {
+        let store = InMemoryPendingSignInStore()
+        let first = try Fixture(pendingSignIns: store)
+        first.transport.reply(Wire.authorizeUrls)
+        _ = try await first.auth.loginWithApple()
+
+        // The app quit, was killed or crashed while it waited; the next run finds the record.
+        let restarted = try Fixture(pendingSignIns: store)
+        let incoming = try #require(restarted.auth.incomingRedirect(Fixture.redirect(loginType: "APPLE")))
+        #expect(incoming.method == .apple && !incoming.isError)
+        #expect(!incoming.isSolicited, "a redirect matching an earlier run's sign-in counts as asked for")
+        #expect(restarted.auth.pendingSignIn == nil)
+        #expect(restarted.transport.requests.isEmpty)
+    }
+
+    @Test func theQuestionCanSayWhatAnEarlierRunWaitedFor() async throws {
         let store = InMemoryPendingSignInStore()
         let first = try Fixture(pendingSignIns: store)
         first.transport.reply(Wire.authorizeUrls)
         _ = try await first.auth.loginWithApple()
 
         let restarted = try Fixture(pendingSignIns: store)
-        #expect(restarted.auth.incomingRedirect(Fixture.redirect(loginType: "APPLE"))?.isSolicited == true)
-        // Not for another environment, and not once it has expired.
-        #expect(try Fixture(environment: "other-env", pendingSignIns: store).auth.pendingSignIn == nil)
-        let later = try Fixture(pendingSignIns: store)
-        later.advance(seconds: 0)
-        later.clock.withLock { $0 = $0.addingTimeInterval(16 * 60) }
-        #expect(later.auth.pendingSignIn == nil)
+        #expect(restarted.auth.incomingRedirect(Fixture.redirect(loginType: "APPLE"))?.startedBeforeRestart == true)
+        #expect(restarted.auth.incomingRedirect(Fixture.redirect())?.startedBeforeRestart == false, "Google was not started")
+        #expect(try Fixture(environment: "other-env", pendingSignIns: store).auth
+            .incomingRedirect(Fixture.redirect(loginType: "APPLE"))?.startedBeforeRestart != true)
+        restarted.advance(seconds: 16 * 60)
+        #expect(restarted.auth.incomingRedirect(Fixture.redirect(loginType: "APPLE"))?.startedBeforeRestart == false, "expired")
+        // A sign-in of this run is solicited, and not "before a restart".
+        restarted.transport.reply(Wire.authorizeUrls)
+        _ = try await restarted.auth.loginWithApple()
+        let own = try #require(restarted.auth.incomingRedirect(Fixture.redirect(loginType: "APPLE")))
+        #expect(own.isSolicited && !own.startedBeforeRestart)
+    }
+
+    @Test func anEmailLinkAnEarlierRunSentIsUnsolicitedToo() async throws {
+        let store = InMemoryPendingSignInStore()
+        let first = try Fixture(pendingSignIns: store)
+        first.transport.reply(#"{"data":{"sent":true}}"#)
+        try await first.auth.sendMagicLink(email: "alice@example.com")
+
+        let restarted = try Fixture(pendingSignIns: store)
+        #expect(restarted.auth.incomingRedirect(Fixture.magicLinkRedirect())?.isSolicited == false)
+        // The question can still name the address the link went to.
+        #expect(restarted.auth.incomingRedirect(Fixture.magicLinkRedirect())?.email == "alice@example.com")
+        #expect(restarted.auth.incomingRedirect(Fixture.magicLinkRedirect())?.startedBeforeRestart == true)
     }
 
     @Test func anErrorRedirectIsSolicitedOnlyWhileAProviderSignInWaits() async throws {

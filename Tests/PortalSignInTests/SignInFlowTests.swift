@@ -84,6 +84,29 @@ final class SignInFlowTests {
         #expect(service.calls == ["restore", "complete(\(google))"])
     }
 
+    @Test func aRedirectOfASignInStartedBeforeARestartAsksAndSaysSo() async {
+        service.classifications[google] = .signIn(.provider(.google), .startedBeforeRestart)
+        service.completeResults[google] = .success(.signedIn(FakeAccountService.alice))
+        flow.start(uris: [google])
+        #expect(await until {
+            flow.page == .confirmRedirect(ConfirmRedirect(method: .provider(.google), replacesAccount: nil, startedBeforeRestart: true))
+        })
+        #expect(service.calls == ["restore"], "something was sent before the person chose")
+        flow.continueConfirmed()
+        #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
+        #expect(service.calls == ["restore", "complete(\(google))"])
+    }
+
+    @Test func aRedirectOfAnEarlierRunIsNotTakenByTheWaitingSignIn() async {
+        await waitingForGoogle()
+        service.classifications[google] = .signIn(.provider(.google), .startedBeforeRestart)
+        flow.submitPasted(google)
+        #expect(flow.page == .waitingForBrowser(provider: .google, pasteProblem: .anotherSignIn))
+        flow.receive(google)
+        #expect(flow.page == .confirmRedirect(ConfirmRedirect(method: .provider(.google), replacesAccount: nil, startedBeforeRestart: true)))
+        #expect(!service.calls.contains("deliver(\(google))"))
+    }
+
     // MARK: the browser sign-in
 
     @Test func theRedirectOfTheWaitingSignInIsHandedToItAndSignsIn() async {

@@ -26,6 +26,31 @@ struct IncomingCallbackTests {
                 "the Discord sign-in is more than an hour old")
     }
 
+    @Test func onlyTheInstanceThatStartedASignInCallsItStartedHere() async throws {
+        let f = try Fixture()
+        let login = try await f.startSignIn(.google)
+        let callback = Fixture.idTokenCallback(TK.oidcToken(for: login.publicKey), state: login.state)
+        #expect(f.auth.incomingCallback(callback)?.isStartedHere == true)
+        #expect(f.auth.incomingCallback(Fixture.codeCallback(state: "not-issued"))?.isStartedHere == false)
+
+        // The app quit, was killed or crashed while it waited: the next run finds the stored record
+        // but did not start that sign-in.
+        let restarted = try f.restarted()
+        #expect(restarted.incomingCallback(callback)?.isStartedHere == false)
+        #expect(try await restarted.pendingSignIns() == [TurnkeyPendingSignIn(state: login.state, provider: .google)])
+    }
+
+    @Test func anotherProcessStillFinishesAStoredSignIn() async throws {
+        // `login-url` in one process, `handle-redirect` in another: the CLI's documented way.
+        let f = try Fixture()
+        let login = try await f.startSignIn(.google)
+        let restarted = try f.restarted()
+        f.transport.reply(TK.account("sub-org-1"))
+        f.transport.reply(TK.session(TK.sessionJwt(publicKey: login.publicKey)))
+        let result = try await restarted.handleRedirect(Fixture.idTokenCallback(TK.oidcToken(for: login.publicKey), state: login.state))
+        #expect(result?.completed != nil)
+    }
+
     @Test func aCancelledSignInLosesItsKeyAndItsCallbackIsThenRefused() async throws {
         let f = try Fixture()
         let login = try await f.startSignIn(.discord)

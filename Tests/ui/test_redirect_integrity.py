@@ -137,18 +137,21 @@ def test_garbage_pasted_while_waiting_shows_why_and_keeps_waiting(session, emula
     session.screenshot("paste-problem")
 
 
-def test_a_cold_start_by_dbus_activation_finishes_a_started_sign_in_and_no_command_line_holds_the_grant(
+def test_a_cold_start_by_dbus_activation_asks_about_a_sign_in_started_before_and_no_command_line_holds_the_grant(
         session, emulator):
     saved = session.root / "address-bar.txt"
     session.browse(email="alice@example.com", action="continue", save_to=str(saved))
     window = session.launch()
     window.click("Continue with Google")
     desktop.wait_until(lambda: session.browser_events("saved"), what="the browser to reach the redirect")
-    session.quit_app()   # the app stops mid sign-in (as on a crash or log-out); the pending record stays
+    session.quit_app()   # the app stops mid sign-in (as on a crash or log-out): no app waits for it now
 
     redirect = session.take_saved(saved)
     assert session.gio_open(redirect) == 0   # the desktop activates the app by name over D-Bus
     window = session.attach()
+    window.wait_for_text(CONFIRM)
+    assert exchanges(emulator) == [], "a sign-in whose app has quit finished without asking"
+    window.click("Continue")
     assert signed_in_end_user(window) == end_user_id(emulator, "alice@example.com")
     assert command_lines_holding(grant_of(redirect)) == [], "a command line holds the grant"
     # Started by the session bus itself (D-Bus activation marks the services it starts), not by a
