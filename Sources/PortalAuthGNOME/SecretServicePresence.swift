@@ -1,4 +1,5 @@
 import CPortalPlatform
+import Glibc
 import Synchronization
 
 /// Whether a Secret Service (gnome-keyring, KWallet, KeePassXC, …) is there to keep a session in,
@@ -9,6 +10,10 @@ import Synchronization
 /// start one (`StartServiceByName`, as libsecret's first call would; the bus answers that for a
 /// name with a service file only, so the owner is asked about first). Without a session bus there
 /// is none.
+///
+/// Inside a Flatpak (or with `SECRET_BACKEND=file`) libsecret keeps secrets in the app's own keyring
+/// file, unlocked through the Secret portal, and never talks to `org.freedesktop.secrets`: there the
+/// answer is yes, and a failing portal shows as the store's own error.
 public enum SecretServicePresence {
     public static let busName = "org.freedesktop.secrets"
     /// How long a service being started may take before it counts as missing.
@@ -16,6 +21,7 @@ public enum SecretServicePresence {
 
     /// Blocking: for the CLI, before its main loop runs.
     public static func check() -> Bool {
+        if usesFileBackend { return true }
         var error: UnsafeMutablePointer<GError>?
         guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
             g_clear_error(&error)
@@ -36,7 +42,8 @@ public enum SecretServicePresence {
 
     /// The same question without blocking, asked on GLib's main context.
     public static func isAvailable() async -> Bool {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+        if usesFileBackend { return true }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             MainLoopBridge.invoke {
                 let answer = Unmanaged.passRetained(Answer(continuation)).toOpaque()
                 g_bus_get(G_BUS_TYPE_SESSION, nil, { _, result, userData in
@@ -65,6 +72,12 @@ public enum SecretServicePresence {
                 }, answer)
             }
         }
+    }
+
+    /// libsecret's own choice (secret-backend.c): the file backend when asked for, or in a Flatpak sandbox.
+    private static var usesFileBackend: Bool {
+        if let chosen = getenv("SECRET_BACKEND") { return String(cString: chosen) == "file" }
+        return access("/.flatpak-info", F_OK) == 0
     }
 
     private static let busDaemon = "org.freedesktop.DBus"
