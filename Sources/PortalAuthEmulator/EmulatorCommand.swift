@@ -75,8 +75,10 @@ public enum EmulatorCommand {
                                       drop    do the work, then close without answering
                                       pending (stamp_login only) the activity's first `pendingAnswers`
                                               answers (default 1) say ACTIVITY_STATUS_PENDING
-      POST environments/<id>        {"authMethods"?, "providersWithoutCredentials"?} changes an
-                                    environment's sign-in methods at run time (reset restores them)
+      POST environments/<id>        {"authMethods"?, "redirectUrls"?, "providersWithoutCredentials"?}
+                                    changes an environment's sign-in methods or allowed redirect
+                                    URLs (e.g. a loopback http://127.0.0.1:PORT/PATH) at run time
+                                    (reset restores them)
       GET  users/<email>/totp       {"secret", "code"} of a TOTP user
       POST sessions/revoke          {"endUserId"?} revokes sessions (all without a body)
 

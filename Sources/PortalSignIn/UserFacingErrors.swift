@@ -33,6 +33,8 @@ enum UserFacingErrors {
             return describe(error)
         case let error as PortalCredentialError where error.requiresReauthentication:
             return UserFacingError(message: tr("Your session has ended. Sign in again to continue."), nextStep: .signInAgain, kind: .sessionEnded)
+        case let error as LoopbackListenError:
+            return describe(error)
         case let error as TransportError:
             return describe(error, service: service)
         case let error as TurnkeyAuthError:
@@ -64,6 +66,15 @@ enum UserFacingErrors {
         case .signInInProgress: return signInAlreadyRunning
         case .callbackIncomplete:
             return UserFacingError(message: tr("The browser came back without a sign-in result for this app. Try again."), nextStep: .tryAgain)
+        }
+    }
+
+    private static func describe(_ error: LoopbackListenError) -> UserFacingError {
+        switch error {
+        case .portInUse(let port):
+            return UserFacingError(message: fill(tr("Another program is using port %s on this computer, where the sign-in would come back, so it did not start and nothing was sent. Close that program, then try again."), String(port)), nextStep: .tryAgain)
+        case .cannotListen(let port, _):
+            return UserFacingError(message: fill(tr("Port %s on this computer could not be opened for the sign-in to come back to. Check the redirect URL in Preferences."), String(port)), nextStep: .dismiss)
         }
     }
 

@@ -7,6 +7,7 @@ struct Invocation {
         case help
         case methods
         case loginURL(provider: Provider)
+        case signIn(provider: Provider, opensBrowser: Bool)
         case handleRedirect(urls: [String])
         case verifyTotp(code: String, userJwt: String)
         case sendMagicLink(email: String)
@@ -38,6 +39,10 @@ enum Arguments {
             let argument = arguments[index]
             index += 1
             if argument == "--help" || argument == "-h" { return Invocation(command: .help) }
+            if argument == "--open" {   // sign-in's switch, read with its words
+                positional.append(argument)
+                continue
+            }
             if argument == "--" {
                 positional += arguments[index...]
                 break
@@ -96,6 +101,13 @@ enum Arguments {
                 throw ErrorReport.usage("login-url takes google or apple.")
             }
             return .loginURL(provider: provider)
+        case "sign-in":
+            let opensBrowser = rest.contains("--open")
+            let words = rest.filter { $0 != "--open" }
+            guard words.count == 1, let provider = Invocation.Provider(rawValue: words[0].lowercased()) else {
+                throw ErrorReport.usage("sign-in takes google or apple, and --open to open the browser.")
+            }
+            return .signIn(provider: provider, opensBrowser: opensBrowser)
         case "handle-redirect":
             guard !rest.isEmpty else { throw ErrorReport.usage("handle-redirect needs a URL, or - to read it from stdin.") }
             // "-" reads the redirects from stdin, one per line, so no grant shows in the process list.

@@ -47,6 +47,9 @@ struct ErrorReport: Error {
         case let error as TurnkeySignInError:
             self.init(caseName: error.rawValue, message: Messages.text(error),
                       exitCode: error == .unavailable ? .unavailable : .authenticationFailed)
+        case let error as LoopbackListenError:
+            let name = if case .portInUse = error { "loopbackPortInUse" } else { "loopbackCannotListen" }
+            self.init(caseName: name, message: Messages.text(error), exitCode: .unavailable)
         case let error as TransportError:
             self.init(caseName: error.kind.rawValue, message: Messages.text(error), exitCode: .transport)
         case let error as SessionStoreError:

@@ -16,7 +16,7 @@ extension Invocation.Command {
     /// Starts a sign-in or spends a grant, a magic-link token or a user JWT for a session.
     var needsKeyring: Bool {
         switch self {
-        case .loginURL, .handleRedirect, .verifyTotp, .sendMagicLink: return true
+        case .loginURL, .signIn, .handleRedirect, .verifyTotp, .sendMagicLink: return true
         case .help, .methods, .session, .client, .signOut: return false
         }
     }

@@ -86,6 +86,15 @@ enum Messages {
         }
     }
 
+    static func text(_ error: LoopbackListenError) -> String {
+        switch error {
+        case .portInUse(let port):
+            return "Another program already uses port \(port) on 127.0.0.1, where the redirect URL sends the sign-in, so it did not start: nothing was sent and no browser opened. Stop that program (ss -ltnp 'sport = :\(port)' shows it) and try again."
+        case .cannotListen(let port, let reason):
+            return "Port \(port) on 127.0.0.1 could not be opened for the redirect (\(Terminal.clean(reason))), so the sign-in did not start. Check the redirect URL's port."
+        }
+    }
+
     static func text(_ error: TransportError) -> String {
         let host = Terminal.clean(error.host)
         switch error.kind {
