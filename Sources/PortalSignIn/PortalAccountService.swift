@@ -14,6 +14,8 @@ final class PortalAccountService: AccountService {
     private let inbox = RedirectInbox()
     private let browser = RememberingBrowser(GioBrowserLauncher())
     private let schemeHandler = SchemeHandler()
+    /// The Secret Service's bus name, watched for the flow while the app runs.
+    private var keyringWatch: SecretServiceWatch?
     /// nil when the configuration was rejected; every call then reports `setupError`.
     private let auth: PortalAuth?
     private let setupError: (any Error)?
@@ -184,6 +186,12 @@ final class PortalAccountService: AccountService {
     func claimSchemeHandler() throws { try schemeHandler.claim() }
 
     func describe(_ error: any Error) -> UserFacingError { UserFacingErrors.describe(error) }
+
+    func keyringAvailable() async -> Bool { await SecretServicePresence.isAvailable() }
+
+    func watchKeyring(_ changed: @escaping @MainActor @Sendable () -> Void) {
+        keyringWatch = SecretServiceWatch { Task { @MainActor in changed() } }
+    }
 
     // MARK: - Results
 

@@ -58,7 +58,7 @@ final class SignInPage: StackPage {
             ? tr("Use your Google or Apple account, or get a sign-in link by email.")
             : tr("Choose the account you want to sign in with.")
         back.isVisible = state.canGoBack
-        setBusy(state.busy)
+        setBusy(state.busy || state.waitingForKeyring)
     }
 
     /// Disables the controls while a request runs, so a double click starts nothing twice.

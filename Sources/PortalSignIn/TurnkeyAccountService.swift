@@ -20,6 +20,8 @@ final class TurnkeyAccountService: AccountService {
     private let configuration: TurnkeyConfiguration
     private let browser = RememberingBrowser(GioBrowserLauncher())
     private let schemeHandler = SchemeHandler()
+    /// The Secret Service's bus name, watched for the flow while the app runs.
+    private var keyringWatch: SecretServiceWatch?
     private let refreshPolicy: RefreshPolicy
     private let auth: TurnkeyAuth?
     private let setupError: (any Error)?
@@ -192,6 +194,12 @@ final class TurnkeyAccountService: AccountService {
     func claimSchemeHandler() throws { try schemeHandler.claim() }
 
     func describe(_ error: any Error) -> UserFacingError { UserFacingErrors.describe(error, service: .turnkey) }
+
+    func keyringAvailable() async -> Bool { await SecretServicePresence.isAvailable() }
+
+    func watchKeyring(_ changed: @escaping @MainActor @Sendable () -> Void) {
+        keyringWatch = SecretServiceWatch { Task { @MainActor in changed() } }
+    }
 
     // MARK: - Plumbing
 

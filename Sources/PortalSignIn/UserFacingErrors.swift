@@ -50,6 +50,8 @@ enum UserFacingErrors {
             return UserFacingError(message: removalAdvice(failure), nextStep: .tryAgain)
         case let error as SessionStoreError:
             return UserFacingError(message: keyringAdvice(error), nextStep: .tryAgain)
+        case is KeyringUnavailableError:
+            return UserFacingError(message: keyringAdvice(SessionStoreError(.noService)), nextStep: .tryAgain)
         case is SchemeHandlerError:
             return UserFacingError(message: tr("Portal Sign-In could not make itself the handler of sign-in links. Reinstall the app, then try again."), nextStep: .dismiss)
         default:
@@ -163,7 +165,7 @@ enum UserFacingErrors {
         case .dismissed:
             return tr("You are still signed in: the keyring stayed locked because its unlock prompt was dismissed. Unlock your login keyring, then sign out again.")
         case .noService:
-            return tr("You are still signed in: no keyring service is running, so your session could not be removed. Start GNOME Keyring, then sign out again.")
+            return tr("You are still signed in: no keyring service is running, so your session could not be removed. Start your keyring service (GNOME Keyring, KWallet or KeePassXC), then sign out again.")
         case .noCollection, .notKept, .notRemoved, .other:
             return tr("You are still signed in: the keyring could not remove your session. Check it in Passwords and Keys, then sign out again.")
         }
@@ -173,7 +175,7 @@ enum UserFacingErrors {
     static func keyringAdvice(_ failure: SessionStoreError) -> String {
         switch failure.kind {
         case .noService:
-            return tr("No keyring service is running, so your session cannot be kept. Install and start GNOME Keyring, then try again.")
+            return tr("No keyring service is running, so your session cannot be kept. Install and start one, then try again: GNOME Keyring on GNOME, KWallet (kwalletd) with its Secret Service on KDE, or KeePassXC with Secret Service integration elsewhere.")
         case .locked, .notKept:
             return tr("Your session could not be saved because the login keyring is locked. Unlock it in Passwords and Keys, then try again.")
         case .dismissed:

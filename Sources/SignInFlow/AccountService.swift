@@ -46,6 +46,11 @@ public protocol AccountService: AnyObject {
     func claimSchemeHandler() throws
     /// The error in the user's words, with the next step the banner offers.
     func describe(_ error: any Error) -> UserFacingError
+    /// Whether a keyring (a Secret Service) is there to keep a session in. Asked before anything
+    /// that would spend a grant: without one, a session would be made that nobody holds.
+    func keyringAvailable() async -> Bool
+    /// Calls `changed` whenever a keyring service may have come or gone (and once at the start).
+    func watchKeyring(_ changed: @escaping @MainActor @Sendable () -> Void)
 }
 
 /// The embedded-wallet platform the app signs in to (GSettings `backend`, `PORTAL_SIGN_IN_BACKEND`).
@@ -95,6 +100,11 @@ public enum Solicitation: Sendable, Equatable {
 
 /// The session the banner reports as ended (the service words it).
 public struct SessionEndedError: Error, Sendable {
+    public init() {}
+}
+
+/// No keyring service is running, so sign-in waits for one (the service words the advice).
+public struct KeyringUnavailableError: Error, Sendable {
     public init() {}
 }
 

@@ -39,13 +39,17 @@ public struct SignInPageState: Sendable, Equatable {
     public var busy: Bool
     /// Accounts are signed in already (adding another): the page offers the way back to them.
     public var canGoBack: Bool
+    /// No keyring service is running: the sign-in controls wait for one (the banner says why).
+    public var waitingForKeyring: Bool
 
-    public init(backend: Backend = .portal, providers: [SignInProvider], offersEmailLinks: Bool, busy: Bool, canGoBack: Bool = false) {
+    public init(backend: Backend = .portal, providers: [SignInProvider], offersEmailLinks: Bool, busy: Bool, canGoBack: Bool = false,
+                waitingForKeyring: Bool = false) {
         self.backend = backend
         self.providers = providers
         self.offersEmailLinks = offersEmailLinks
         self.busy = busy
         self.canGoBack = canGoBack
+        self.waitingForKeyring = waitingForKeyring
     }
 }
 

@@ -10,6 +10,10 @@ import FoundationEssentials
 /// else waits on "Finish signing in?" for the person's Continue (or, when it can never finish here,
 /// is refused). URIs that arrive while the flow is busy (loading, exchanging, signing out) wait
 /// their turn, so no two exchanges overlap.
+///
+/// Nothing that would spend a grant starts without a keyring to keep the session in: while no
+/// Secret Service is running, the sign-in page waits (its controls insensitive, the banner saying
+/// what to install) and redirects wait their turn, until the service appears or Try Again finds it.
 @MainActor
 public final class SignInFlow {
     public private(set) var page: Page = .loading
@@ -39,6 +43,11 @@ public final class SignInFlow {
     private var deferred: [String] = []
     private var retry: (@MainActor () -> Void)?
     private var lastSessionCheck = Date.distantPast
+    /// No Secret Service was found: sign-in waits for one.
+    private var keyringMissing = false
+    /// The saved sessions were read (or their reading failed): a keyring that appears later only
+    /// lets the sign-in page go on, it does not restore again.
+    private var restored = false
 
     private struct WaitingSignIn {
         let provider: SignInProvider
@@ -52,6 +61,7 @@ public final class SignInFlow {
         self.service = service
         self.service.onSessionInvalidated = { [weak self] id in self?.sessionInvalidated(id) }
         self.service.onAccountUpdated = { [weak self] account in self?.accountUpdated(account) }
+        self.service.watchKeyring { [weak self] in self?.recheckKeyring() }
     }
 
     private var currentAccount: SignedInAccount? {
@@ -68,6 +78,8 @@ public final class SignInFlow {
             providers = await service.providers()
             // Asked after the first await, so reading the desktop's MIME defaults never delays the first frame.
             foreignSchemeHandler = service.foreignSchemeHandler()
+            guard await service.keyringAvailable() else { return waitForKeyring() }
+            restored = true
             do {
                 accounts = try await service.restore()
                 currentId = accounts.first?.id
@@ -87,13 +99,19 @@ public final class SignInFlow {
     // MARK: - Browser sign-in
 
     public func signIn(with provider: SignInProvider) {
-        guard case .signIn(let state) = page, !state.busy, waiting == nil else { return }
+        guard case .signIn(let state) = page, !state.busy, !state.waitingForKeyring, waiting == nil else { return }
         banner = nil
         foreignSchemeHandler = service.foreignSchemeHandler()
         var waiting = WaitingSignIn(provider: provider)
         let id = waiting.id
         waiting.task = Task { [weak self] in
             guard let self else { return }
+            guard await service.keyringAvailable() else {
+                guard self.waiting?.id == id else { return }
+                self.waiting = nil
+                return waitForKeyring()
+            }
+            guard self.waiting?.id == id else { return }
             do {
                 let outcome = try await service.signIn(with: provider)
                 guard self.waiting?.id == id else { return }
@@ -219,6 +237,11 @@ public final class SignInFlow {
         banner = nil
         show(.completing)
         Task {
+            guard await service.keyringAvailable() else {
+                // The redirect keeps its grant and waits for the keyring, first in line.
+                deferred.insert(uri, at: 0)
+                return waitForKeyring()
+            }
             do {
                 finish(try await service.complete(uri))
             } catch {
@@ -283,6 +306,10 @@ public final class SignInFlow {
     public func submitCode(_ code: String) {
         guard let current = challenge, case .code = page else { return }
         Task {
+            guard await service.keyringAvailable() else {
+                report(KeyringUnavailableError()) { [weak self] in self?.submitCode(code) }
+                return
+            }
             do {
                 showSignedIn(try await service.verify(code: code, for: current))
             } catch {
@@ -311,7 +338,7 @@ public final class SignInFlow {
     // MARK: - Email link
 
     public func sendMagicLink(to email: String) {
-        guard case .signIn(var state) = page, !state.busy else { return }
+        guard case .signIn(var state) = page, !state.busy, !state.waitingForKeyring else { return }
         banner = nil
         state.busy = true
         show(.signIn(state))
@@ -387,6 +414,37 @@ public final class SignInFlow {
         service.cancelSignIn()
     }
 
+    // MARK: - No keyring
+
+    /// No Secret Service: the page waits for one, with the advice (Try Again checks again).
+    private func waitForKeyring() {
+        keyringMissing = true
+        show(signedInPage() ?? signInPage())
+        report(KeyringUnavailableError()) { [weak self] in self?.recheckKeyring() }
+    }
+
+    /// Try Again, or the Secret Service's bus name came or went: once a keyring is there, what
+    /// waited for it goes on (the saved sessions first, if they were never read).
+    private func recheckKeyring() {
+        guard keyringMissing else { return }
+        Task {
+            guard keyringMissing else { return }
+            guard await service.keyringAvailable() else {
+                if banner == nil { report(KeyringUnavailableError()) { [weak self] in self?.recheckKeyring() } }
+                return
+            }
+            guard keyringMissing else { return }
+            keyringMissing = false
+            if banner == service.describe(KeyringUnavailableError()) { banner = nil; retry = nil }
+            if restored {
+                if case .signIn = page { show(signInPage()) } else { changed() }
+                settle()
+            } else {
+                start()
+            }
+        }
+    }
+
     // MARK: - Banners
 
     public func bannerAction() {
@@ -423,7 +481,7 @@ public final class SignInFlow {
     private var isBusy: Bool {
         switch page {
         case .loading, .completing: return true
-        default: return isSigningOut
+        default: return isSigningOut || keyringMissing
         }
     }
 
@@ -437,7 +495,7 @@ public final class SignInFlow {
 
     private func signInPage() -> Page {
         .signIn(SignInPageState(backend: service.backend, providers: providers, offersEmailLinks: service.offersEmailLinks,
-                                busy: false, canGoBack: !accounts.isEmpty))
+                                busy: false, canGoBack: !accounts.isEmpty, waitingForKeyring: keyringMissing))
     }
 
     private func signedInPage() -> Page? {

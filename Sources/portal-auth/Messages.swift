@@ -114,7 +114,7 @@ enum Messages {
 
     static func text(_ error: SessionStoreError) -> String {
         switch error.kind {
-        case .noService: return "No keyring service is running. Install and start gnome-keyring (or another Secret Service) and sign in again."
+        case .noService: return "No keyring service is running, so nothing was sent: a session could not be kept. Install and start a Secret Service (gnome-keyring on GNOME; KWallet's kwalletd with its Secret Service on KDE; KeePassXC with Secret Service integration elsewhere) and try again."
         case .locked: return "Your login keyring is locked. Unlock it in Passwords and Keys (Seahorse) and try again."
         case .dismissed: return "The keyring unlock prompt was dismissed, so the keyring stayed locked. Unlock your login keyring in Passwords and Keys (Seahorse) and try again."
         case .noCollection: return "There is no default keyring to keep the session in. Create a login keyring in Passwords and Keys (Seahorse) and sign in again."

@@ -23,6 +23,10 @@ func exitStatus() -> ExitCode {
         print(Help.text)
         return .success
     }
+    if let refusal = KeyringCheck.refusal(needsKeyring: invocation.command.needsKeyring) {
+        refusal.emit()
+        return refusal.exitCode
+    }
     let environment = ProcessInfo.processInfo.environment
     let configuration = PortalConfiguration.resolve(flags: invocation.flags, environment: environment, settings: [:])
     guard configuration.isSetUp else {
@@ -54,6 +58,10 @@ func turnkeyExitStatus(_ arguments: [String]) -> ExitCode {
     if case .help = invocation.command {
         print(Help.turnkey)
         return .success
+    }
+    if let refusal = KeyringCheck.refusal(needsKeyring: invocation.command.needsKeyring) {
+        refusal.emit()
+        return refusal.exitCode
     }
     let environment = ProcessInfo.processInfo.environment
     let configuration = TurnkeyConfiguration.resolve(flags: invocation.flags, environment: environment, settings: [:])

@@ -221,18 +221,33 @@ extension GNOMEIntegration {
             #expect(storedSecretText() == nil)
         }
 
-        @Test func withoutASecretServiceTheFailureSaysWhatToDoAndNothingIsClaimed() async throws {
+        @Test func withoutASecretServiceTheGrantIsNotSpentAndTheAdviceSaysWhatToInstall() async throws {
             let redirect = try await redirectURL("google", ["email": "alice@example.com"])
             let result = run(["handle-redirect", "-"], input: redirect, withoutKeyring: true)
             #expect(result.status == 6)
             #expect(result.last["error"] as? String == "sessionStorageFailure")
             let message = result.last["message"] as? String ?? ""
             #expect(message.contains("No keyring service is running"))
-            #expect(message.contains("gnome-keyring"))
+            #expect(message.contains("gnome-keyring") && message.contains("kwalletd") && message.contains("KeePassXC"))
             #expect(!result.lines.contains { $0["result"] as? String == "authenticated" })
-            // Portal did make the session (the grant is spent) but nothing claims it is saved.
-            #expect(try await emulator.requests("POST", "/api/v3/auth/oauth/tokens").map(\.status) == [200])
+            // Refused before anything was sent: the grant is unspent, so no session exists that nobody holds.
+            #expect(try await emulator.requests("POST", "/api/v3/auth/oauth/tokens").isEmpty, "the grant was spent without a keyring")
             #expect(storedSecretText() == nil)
+            // Once a keyring is there, the same redirect still signs in.
+            let later = run(["handle-redirect", redirect])
+            #expect(later.status == 0)
+            #expect(storedSecretText() != nil)
+        }
+
+        @Test(arguments: [["login-url", "google"], ["send-magic-link", "alice@example.com"],
+                          ["verify-totp", "123456", "--user-jwt", "-"], ["turnkey", "login-url", "google"],
+                          ["turnkey", "complete-oauth", "--oidc-token", "-", "--public-key", "02ab"]])
+        func withoutASecretServiceNothingThatStartsASignInIsSent(_ arguments: [String]) async throws {
+            let before = try await emulator.requests().count
+            let result = run(arguments, input: "not-a-secret\n", withoutKeyring: true)
+            #expect(result.status == 6)
+            #expect(result.last["error"] as? String == "sessionStorageFailure")
+            #expect(try await emulator.requests().count == before, "a request went out though no keyring could keep its session")
         }
 
         @Test func aDroppedConnectionAfterTheGrantWasSpentIsATransportErrorThenUnauthorized() async throws {

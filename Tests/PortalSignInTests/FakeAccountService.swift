@@ -104,8 +104,29 @@ final class FakeAccountService: AccountService {
         foreignHandler = nil
     }
 
+    /// Whether a keyring service runs; `keyringAppears()` starts one and tells the watcher, as the
+    /// bus name appearing does.
+    var hasKeyring = true
+    private var keyringChanged: (@MainActor @Sendable () -> Void)?
+
+    /// How often the flow asked for the keyring (not in `calls`, which lists what reached the backend).
+    private(set) var keyringChecks = 0
+
+    func keyringAvailable() async -> Bool {
+        keyringChecks += 1
+        return hasKeyring
+    }
+
+    func watchKeyring(_ changed: @escaping @MainActor @Sendable () -> Void) { keyringChanged = changed }
+
+    func keyringAppears() {
+        hasKeyring = true
+        keyringChanged?()
+    }
+
     func describe(_ error: any Error) -> UserFacingError {
         switch error {
+        case is KeyringUnavailableError: return UserFacingError(message: "no keyring", nextStep: .tryAgain)
         case is Closed: return UserFacingError(message: "", nextStep: .dismiss, kind: .cancelled)
         case is WrongCode: return UserFacingError(message: "wrong code", nextStep: .dismiss, kind: .wrongCode)
         case is SessionEndedError: return UserFacingError(message: "session ended", nextStep: .signInAgain, kind: .sessionEnded)

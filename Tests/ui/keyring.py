@@ -5,6 +5,7 @@ do the same; the password is the one script/with-desktop-session created the key
 import contextlib
 import os
 import subprocess
+import time
 from pathlib import Path
 
 from gi.repository import Gio, GLib
@@ -99,3 +100,71 @@ def without_secret_service(folder):
                                     "--method", "org.a11y.Bus.GetAddress"], capture_output=True, text=True, check=True)
     address = accessibility.stdout.strip().strip("(),").strip("'")
     return ["env", f"AT_SPI_BUS_ADDRESS={address}", "dbus-run-session", f"--config-file={config}", "--"]
+
+
+class BareBus:
+    """A session bus of the test's own with no Secret Service, reaching the desktop's accessibility
+    bus, on which a keyring can be started later (`start_keyring`), as a person installing and
+    starting one would. Its gnome-keyring keeps its files under `folder`, apart from the session's."""
+
+    def __init__(self, folder):
+        self.folder = Path(folder)
+        config = self.folder / "bare-bus.conf"
+        config.write_text(f"""<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:tmpdir={os.environ["XDG_RUNTIME_DIR"]}</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
+</busconfig>
+""")
+        self.daemon = subprocess.Popen(["dbus-daemon", f"--config-file={config}", "--nofork", "--print-address=1"],
+                                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.address = self.daemon.stdout.readline().strip()
+        assert self.address, "the bare bus did not start"
+        accessibility = subprocess.run(["gdbus", "call", "--session", "--dest", "org.a11y.Bus", "--object-path", "/org/a11y/bus",
+                                        "--method", "org.a11y.Bus.GetAddress"], capture_output=True, text=True, check=True)
+        self.accessibility = accessibility.stdout.strip().strip("(),").strip("'")
+        self.keyring_pid = None
+
+    @property
+    def wrapper(self):
+        return ["env", f"DBUS_SESSION_BUS_ADDRESS={self.address}", f"AT_SPI_BUS_ADDRESS={self.accessibility}"]
+
+    def env(self):
+        home = self.folder / "keyring-home"
+        runtime = self.folder / "keyring-runtime"
+        for folder in (home, runtime):
+            folder.mkdir(exist_ok=True, mode=0o700)
+        return dict(os.environ, DBUS_SESSION_BUS_ADDRESS=self.address, HOME=str(home),
+                    XDG_DATA_HOME=str(home / "data"), XDG_RUNTIME_DIR=str(runtime))
+
+    def start_keyring(self):
+        """gnome-keyring on this bus, with an unlocked login collection."""
+        env = self.env()
+        subprocess.run(["gnome-keyring-daemon", "--unlock", "--components=secrets"], input=PASSWORD, text=True,
+                       env=env, check=True, capture_output=True)
+        subprocess.run(["gnome-keyring-daemon", "--start", "--components=secrets"], env=env, check=True, capture_output=True)
+        def owned():
+            answer = subprocess.run(["gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path",
+                                     "/org/freedesktop/DBus", "--method", "org.freedesktop.DBus.NameHasOwner",
+                                     "org.freedesktop.secrets"], env=env, capture_output=True, text=True)
+            return "true" in answer.stdout
+        for _ in range(100):
+            if owned():
+                break
+            time.sleep(0.1)
+        owner = subprocess.run(["gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path",
+                                "/org/freedesktop/DBus", "--method", "org.freedesktop.DBus.GetConnectionUnixProcessID",
+                                "org.freedesktop.secrets"], env=env, capture_output=True, text=True, check=True)
+        self.keyring_pid = int(owner.stdout.strip().strip("(),").split()[-1])
+
+    def secret_tool(self, *arguments):
+        return subprocess.run(["secret-tool", *arguments], env=self.env(), capture_output=True, text=True)
+
+    def stop(self):
+        if self.keyring_pid:
+            os.kill(self.keyring_pid, 15)
+        self.daemon.terminate()
+        self.daemon.wait(timeout=10)

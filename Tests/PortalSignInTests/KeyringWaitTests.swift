@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import SignInFlow
+
+/// Without a keyring service nothing that would spend a grant starts: the sign-in page waits (its
+/// controls insensitive, the advice in the banner) until the service appears or Try Again finds it.
+@MainActor
+@Suite("Sign-in flow without a keyring", .timeLimit(.minutes(1)))
+final class KeyringWaitTests {
+    let service = FakeAccountService()
+    let flow: SignInFlow
+    let google = "io.github.portalauth.signin://auth/callback?token=pg_1&login_type=GOOGLE"
+
+    init() {
+        flow = SignInFlow(service: service)
+    }
+
+    isolated deinit {
+        flow.windowClosed()
+    }
+
+    private func signInPage(waitingForKeyring: Bool) -> Page {
+        .signIn(SignInPageState(providers: [.google, .apple], offersEmailLinks: true, busy: false, waitingForKeyring: waitingForKeyring))
+    }
+
+    private func startedWithoutAKeyring() async {
+        service.hasKeyring = false
+        flow.start()
+        #expect(await until { flow.page == signInPage(waitingForKeyring: true) })
+        #expect(flow.banner == UserFacingError(message: "no keyring", nextStep: .tryAgain))
+    }
+
+    @Test func withoutAKeyringTheSignInPageWaitsWithTheAdviceAndReadsNothing() async {
+        await startedWithoutAKeyring()
+        #expect(service.calls == [], "nothing may be read or sent without a keyring")
+    }
+
+    @Test func whileWaitingNeitherAProviderNorAnEmailLinkStarts() async {
+        await startedWithoutAKeyring()
+        flow.signIn(with: .google)
+        flow.sendMagicLink(to: "alice@example.com")
+        #expect(flow.page == signInPage(waitingForKeyring: true))
+        await settleBriefly()
+        #expect(service.calls == [])
+    }
+
+    @Test func theKeyringAppearingRestoresAndLetsSignInGoOn() async {
+        await startedWithoutAKeyring()
+        service.restoreResult = .success([])
+        service.keyringAppears()
+        #expect(await until { flow.page == signInPage(waitingForKeyring: false) })
+        #expect(flow.banner == nil)
+        #expect(service.calls == ["restore"])
+        flow.signIn(with: .google)
+        #expect(await until { service.isSignInRunning })
+    }
+
+    @Test func tryAgainChecksAgainAndGoesOnOnceTheKeyringIsThere() async {
+        await startedWithoutAKeyring()
+        flow.bannerAction()
+        #expect(await until { flow.banner != nil })
+        #expect(flow.page == signInPage(waitingForKeyring: true))
+        #expect(service.calls == [])
+        service.hasKeyring = true
+        flow.bannerAction()
+        #expect(await until { flow.page == signInPage(waitingForKeyring: false) })
+        #expect(service.calls == ["restore"])
+    }
+
+    @Test func aRedirectWhileWaitingKeepsItsGrantUntilTheKeyringAppears() async {
+        service.classifications[google] = .signIn(.provider(.google), .started)
+        service.completeResults[google] = .success(.signedIn(FakeAccountService.alice))
+        service.hasKeyring = false
+        flow.start(uris: [google])
+        #expect(await until { flow.page == signInPage(waitingForKeyring: true) })
+        await settleBriefly()
+        #expect(service.calls == [], "a redirect was exchanged without a keyring to keep its session")
+        service.keyringAppears()
+        #expect(await until { flow.page.isSignedIn })
+        #expect(service.calls == ["restore", "complete(\(google))"])
+    }
+
+    @Test func aKeyringGoneBeforeASignInStopsItBeforeTheBrowserOpens() async {
+        flow.start()
+        #expect(await until { flow.page == signInPage(waitingForKeyring: false) })
+        service.hasKeyring = false
+        flow.signIn(with: .google)
+        #expect(await until { flow.page == signInPage(waitingForKeyring: true) })
+        #expect(flow.banner == UserFacingError(message: "no keyring", nextStep: .tryAgain))
+        #expect(!service.calls.contains { $0.hasPrefix("signIn") })
+    }
+
+    @Test func aConfirmedLinkWithTheKeyringGoneIsNotExchangedAndIsAskedAgainOnceItIsBack() async {
+        service.classifications[google] = .signIn(.provider(.google), .unsolicited)
+        service.completeResults[google] = .success(.signedIn(FakeAccountService.alice))
+        flow.start()
+        #expect(await until { flow.page == signInPage(waitingForKeyring: false) })
+        service.hasKeyring = false
+        flow.receive(google)
+        flow.continueConfirmed()
+        #expect(await until { flow.page == signInPage(waitingForKeyring: true) })
+        #expect(!service.calls.contains { $0.hasPrefix("complete") })
+        service.keyringAppears()
+        #expect(await until { flow.page == .confirmRedirect(ConfirmRedirect(method: .provider(.google), replacesAccount: nil)) })
+        flow.continueConfirmed()
+        #expect(await until { flow.page.isSignedIn })
+        #expect(service.calls.filter { $0.hasPrefix("complete") } == ["complete(\(google))"])
+    }
+
+    @Test func aCodeIsNotVerifiedWithoutAKeyring() async {
+        service.classifications[google] = .signIn(.provider(.google), .started)
+        let challenge = CodeChallenge(totpLink: nil, totpSecret: nil)
+        service.completeResults[google] = .success(.needsCode(challenge))
+        flow.start(uris: [google])
+        #expect(await until { flow.page == .code(challenge, wrongCode: nil) })
+        service.hasKeyring = false
+        flow.submitCode("123456")
+        #expect(await until { flow.banner != nil })
+        #expect(flow.page == .code(challenge, wrongCode: nil))
+        #expect(!service.calls.contains { $0.hasPrefix("verify") })
+    }
+
+    private func settleBriefly() async {
+        for _ in 0..<50 { await Task.yield() }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+}
+
+private extension Page {
+    var isSignedIn: Bool {
+        if case .signedIn = self { return true }
+        return false
+    }
+}
