@@ -133,11 +133,12 @@ public enum TurnkeyWire {
         public let authCode: String
         public let clientId: String
         public let codeVerifier: String
-        public let nonce: String
+        /// Optional in Turnkey's API; the token Turnkey mints carries it. This product always sends it.
+        public let nonce: String?
         public let provider: OAuth2Provider
         public let redirectUri: String
 
-        public init(authCode: String, clientId: String, codeVerifier: String, nonce: String,
+        public init(authCode: String, clientId: String, codeVerifier: String, nonce: String?,
                     provider: OAuth2Provider, redirectUri: String) {
             self.authCode = authCode
             self.clientId = clientId

@@ -96,7 +96,7 @@ public struct URLText: Sendable {
         byte == 0x20 || (0x09...0x0D).contains(byte)
     }
 
-    static func asciiLowercased(_ byte: UInt8) -> UInt8 {
+    public static func asciiLowercased(_ byte: UInt8) -> UInt8 {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
     }
 }

@@ -12,9 +12,8 @@ public enum PortalAuthError: Error, Sendable, Equatable {
     case authenticationFailed(error: String)
     case malformedResponse(path: String, missing: String)
     case invalidGrantResponse
-    case invalidUserJwt(detail: String)
-    /// The user JWT's `exp` has passed: only a new sign-in can continue (nothing was sent).
-    case userJwtExpired
+    /// The `userJwt` failed one of the checks `verifyTotp` makes before sending (nothing was sent).
+    case invalidUserJwt(detail: UserJwtCheck)
     case sessionStorageFailure(SessionStoreError)
     case accountAbstractionUnavailable(message: String)
     /// Portal answered an authorize URL that is neither `https:` nor `http:` to this machine;
@@ -23,6 +22,21 @@ public enum PortalAuthError: Error, Sendable, Equatable {
     /// Portal refused more attempts for now: sign-in emails (`sendMagicLink`) or codes (`verifyTotp`).
     case rateLimited(retryAfterSeconds: Int?)
     case totpQrUnavailable
+}
+
+extension PortalAuthError {
+    /// The check a `userJwt` failed, in PortalSwift's order: its end user is read from the claims
+    /// (expiry is Portal's to judge).
+    public enum UserJwtCheck: String, Sendable, Equatable {
+        /// Not `header.claims.signature`: three parts, the claims not empty.
+        case shape
+        /// The claims part is neither base64 nor base64url (padding optional).
+        case base64
+        /// The claims decode to something other than a JSON object.
+        case claimsObject
+        /// The claims carry no non-blank `endUserId` string.
+        case endUserId
+    }
 }
 
 /// Failures of the whole browser flow (`signInWithGoogle` / `signInWithApple`).

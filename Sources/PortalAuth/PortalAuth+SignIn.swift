@@ -5,8 +5,10 @@ extension PortalAuth {
     /// waits for the redirect from the injected `RedirectSource`, and completes it through the
     /// `handleRedirect` path (replay, save-before-return and the TOTP step included).
     ///
-    /// Needs a custom-scheme `redirectUrl`, a browser launcher and a redirect source (else
-    /// `PortalAuthSignInError.unavailable`). One at a time (`.signInInProgress`). Cancelling the
+    /// Needs a browser launcher and either a custom-scheme `redirectUrl` with a redirect source, or a
+    /// loopback `redirectUrl` (`http://127.0.0.1:PORT/PATH`) with a loopback listener, which binds the
+    /// port before anything is sent (`LoopbackListenError.portInUse` when another socket holds it);
+    /// else `PortalAuthSignInError.unavailable`. One at a time (`.signInInProgress`). Cancelling the
     /// calling task throws `.closed` and the grant is never exchanged. A redirect that is not for
     /// this instance throws `.callbackIncomplete`.
     public func signInWithGoogle() async throws -> AuthResult {
@@ -20,17 +22,27 @@ extension PortalAuth {
 
     private func signIn(with method: AuthMethod) async throws -> AuthResult {
         let prefersAccountChooser = prefersEphemeralWebBrowserSession
-        guard RedirectURL.customScheme(of: redirectUrl) != nil else {
-            log("sign-in unavailable: the redirect URL is not a custom scheme")
+        let loopbackPort = RedirectURL.loopbackPort(of: redirectUrl)
+        guard loopbackPort != nil || RedirectURL.customScheme(of: redirectUrl) != nil else {
+            log("sign-in unavailable: the redirect URL is neither a custom scheme nor http://127.0.0.1:PORT")
             throw PortalAuthSignInError.unavailable
         }
-        guard let browser, let redirects else {
-            log("sign-in unavailable: no browser launcher or redirect source was given")
+        guard let browser, loopbackPort == nil ? redirects != nil : loopback != nil else {
+            log("sign-in unavailable: no browser launcher, or nothing to receive the redirect, was given")
             throw PortalAuthSignInError.unavailable
         }
 
         try beginSignIn()
         defer { endSignIn() }
+
+        // A loopback redirect is received on a port this process holds: bound before Portal is asked
+        // for anything, so a port someone else holds stops the sign-in with nothing sent or opened.
+        var listener: (any LoopbackRedirectListener)?
+        if let loopbackPort, let loopback {
+            listener = try await loopback.listen(port: loopbackPort) { [self] (url: String) in loopbackVerdict(url, for: method) }
+            log("listening for the redirect on 127.0.0.1:\(loopbackPort)")
+        }
+        defer { listener?.close() }
 
         var authorizeUrl = try await authorizeUrl(for: method).authorizeUrl
         // From here on a redirect for this provider is expected; however this call ends (success,
@@ -43,7 +55,7 @@ extension PortalAuth {
         }
 
         // Listen before the browser opens, so a fast redirect is not missed.
-        let stream = redirects.redirects()
+        let stream = listener == nil ? redirects?.redirects() : nil
         guard !Task.isCancelled else { throw PortalAuthSignInError.closed }
         do {
             log("opening the \(method.rawValue) sign-in page in the browser")
@@ -53,22 +65,14 @@ extension PortalAuth {
             throw PortalAuthSignInError.unavailable
         }
 
-        // The stream ends (nil) when the task is cancelled. URIs that are not this sign-in's redirect
-        // (another app's link, a magic link, a mistaken paste) are passed over: the sign-in keeps waiting.
-        var iterator = stream.makeAsyncIterator()
-        var callback: String?
-        while callback == nil {
-            guard let next = await iterator.next(), !Task.isCancelled else {
-                log("sign-in cancelled before the redirect arrived")
-                throw PortalAuthSignInError.closed
-            }
-            if let incoming = incomingRedirect(next), incoming.isError || incoming.method == method {
-                callback = next
-            } else {
-                log("passed over a URI that is not this sign-in's redirect")
-            }
+        let callback: String
+        if let listener {
+            callback = try await loopbackRedirect(from: listener)
+        } else if let stream {
+            callback = try await schemeRedirect(from: stream, for: method)
+        } else {
+            throw PortalAuthSignInError.unavailable
         }
-        guard let callback else { throw PortalAuthSignInError.closed }
 
         let result: AuthResult?
         do {
@@ -83,6 +87,50 @@ extension PortalAuth {
         }
         log("\(method.rawValue) sign-in finished")
         return result
+    }
+
+    /// The stream ends (nil) when the task is cancelled. URIs that are not this sign-in's redirect
+    /// (another app's link, a magic link, a mistaken paste) are passed over: the sign-in keeps waiting.
+    private func schemeRedirect(from stream: AsyncStream<String>, for method: AuthMethod) async throws -> String {
+        var iterator = stream.makeAsyncIterator()
+        while true {
+            guard let next = await iterator.next(), !Task.isCancelled else {
+                log("sign-in cancelled before the redirect arrived")
+                throw PortalAuthSignInError.closed
+            }
+            if isRedirect(next, for: method) { return next }
+            log("passed over a URI that is not this sign-in's redirect")
+        }
+    }
+
+    /// Waits for the listener's one request. Cancelling the task, or the pending sign-in's lifetime
+    /// passing (its grant would have expired too), closes the port and throws `.closed`.
+    private func loopbackRedirect(from listener: any LoopbackRedirectListener) async throws -> String {
+        let deadline = Task {
+            try await Task.sleep(nanoseconds: UInt64(PendingSignIn.lifetime) * 1_000_000_000)
+            listener.close()
+        }
+        defer { deadline.cancel() }
+        let received = await withTaskCancellationHandler { await listener.redirect() } onCancel: { listener.close() }
+        guard let received, !Task.isCancelled else {
+            log("sign-in ended before the redirect arrived; the port is closed")
+            throw PortalAuthSignInError.closed
+        }
+        return received
+    }
+
+    /// A request on the loopback port: taken only when it is this sign-in's redirect (the path of
+    /// `redirectUrl`, with a grant for `method` or an `error=`); another path is not ours at all.
+    func loopbackVerdict(_ url: String, for method: AuthMethod) -> LoopbackRequestVerdict {
+        guard !url.isEmpty, url.utf16.count <= RedirectURL.maxLength, RedirectURL.matches(url, redirectUrl: redirectUrl) else {
+            return .notFound
+        }
+        return isRedirect(url, for: method) ? .take : .notASignIn
+    }
+
+    private func isRedirect(_ url: String, for method: AuthMethod) -> Bool {
+        guard let incoming = incomingRedirect(url) else { return false }
+        return incoming.isError || incoming.method == method
     }
 
     private func beginSignIn() throws {

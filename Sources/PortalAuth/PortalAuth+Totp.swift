@@ -3,8 +3,9 @@ import FoundationEssentials
 extension PortalAuth {
     /// Finishes a sign-in that returned `.totpRequired` with the code the user typed.
     ///
-    /// The end user and expiry are read from the JWT before anything is sent, so a bad or expired
-    /// JWT never costs a code (`userJwtExpired`: only a new sign-in helps). The code is posted as
+    /// The end user is read from the JWT before anything is sent, so an unreadable JWT never costs
+    /// a code (`invalidUserJwt`); its expiry is Portal's to judge, as in PortalSwift (a clock that
+    /// runs ahead must not refuse a good code): an expired JWT is a 401. The code is posted as
     /// typed. A wrong code (401) leaves the JWT usable; too many (429) is `rateLimited`. The session
     /// is saved before it is returned; if only the save failed, calling again with the same
     /// `userJwt` finishes the save without a request (`code` is then not used). A sign-out that
@@ -16,11 +17,6 @@ extension PortalAuth {
     /// `fenceTicket`: when the code was asked to be verified, as far as a sign-out is concerned.
     func verifyTotp(_ code: String, userJwt: String, fenceTicket: SignOutFence.Ticket) async throws -> AuthenticatedResult {
         let endUserId = try UserJwt.endUserId(from: userJwt)
-        if let expiry = try UserJwt.claims(of: userJwt).expiresAt, expiry <= Date(),
-           replaySlot.pendingTotp(for: userJwt) == nil {
-            log("the two-factor step has expired")
-            throw PortalAuthError.userJwtExpired
-        }
         try Task.checkCancellation()
         return try await shieldedFromCancellation {
             try await self.mutex.withLock {

@@ -20,6 +20,8 @@ public final class PortalAuth: Sendable {
     let store: any SessionStore
     let browser: (any BrowserLauncher)?
     let redirects: (any RedirectSource)?
+    /// Listens for the redirect itself when `redirectUrl` is a loopback URL (`http://127.0.0.1:PORT/PATH`).
+    let loopback: (any LoopbackRedirectListening)?
     let logger: (any PortalAuthLogger)?
     let pendingStore: any PendingSignInStore
     /// The clock pending sign-ins and user JWTs are checked against (injectable for tests).
@@ -50,6 +52,7 @@ public final class PortalAuth: Sendable {
         magicLink: MagicLinkConfig? = nil, isAccountAbstracted: Bool? = nil,
         transport: any HTTPTransport, sessionStore: any SessionStore,
         browser: (any BrowserLauncher)? = nil, redirects: (any RedirectSource)? = nil,
+        loopback: (any LoopbackRedirectListening)? = nil,
         logger: (any PortalAuthLogger)? = nil,
         pendingSignIns: any PendingSignInStore = InMemoryPendingSignInStore(),
         now: @escaping @Sendable () -> Date = { Date() }
@@ -68,6 +71,7 @@ public final class PortalAuth: Sendable {
         self.store = sessionStore
         self.browser = browser
         self.redirects = redirects
+        self.loopback = loopback
         self.logger = logger
         self.pendingStore = pendingSignIns
         self.now = now

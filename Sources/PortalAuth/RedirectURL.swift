@@ -15,14 +15,36 @@ enum RedirectURL {
 
     /// True when `url` targets `redirectUrl`: fragment and query dropped, whitespace trimmed,
     /// trailing slashes removed, scheme and authority compared case-insensitively, path exactly.
+    /// A `redirectUrl` without an authority (`scheme:path`) is compared lowercased as a whole, as
+    /// PortalSwift does (ASCII letters only, like the scheme and authority).
     static func matches(_ url: String, redirectUrl: String) -> Bool {
-        URLText(url).sameTarget(as: URLText(redirectUrl))
+        let registered = URLText(redirectUrl.trimmed)
+        guard registered.authority == nil else { return URLText(url).sameTarget(as: registered) }
+        return URLText(url).normalizedTarget.map(URLText.asciiLowercased) == registered.normalizedTarget.map(URLText.asciiLowercased)
     }
 
     /// The query parameters of `url` (last occurrence wins, `+` is a space, a component with a
     /// malformed escape is kept whole as it arrived).
     static func queryParameters(of url: String) -> [String: String] {
         URLText(url).queryParameters
+    }
+
+    /// The port of a loopback redirect URL (RFC 8252 §7.3): exactly `http://127.0.0.1:PORT` with an
+    /// explicit port 1–65535, then an optional path, and nothing else (no user, query or fragment).
+    /// `localhost` is not one (§8.3: a name may resolve elsewhere), nor is port 0: Portal
+    /// allow-lists exact URLs, so the port is the configured one (§8.4's port rule is then exact too).
+    static func loopbackPort(of redirectUrl: String) -> UInt16? {
+        let url = URLText(redirectUrl.trimmed)
+        guard url.schemeName == "http", let authority = url.authority, url.query == nil, url.fragment == nil else { return nil }
+        let prefix = Array("127.0.0.1:".utf8)
+        let authorityBytes = Array(url.bytes[authority])
+        guard authorityBytes.starts(with: prefix) else { return nil }
+        let digits = authorityBytes.dropFirst(prefix.count)
+        guard (1...5).contains(digits.count), digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), digits.first != UInt8(ascii: "0"),
+              let port = UInt16(String(decoding: digits, as: UTF8.self)) else { return nil }
+        let path = url.bytes[url.path]
+        guard path.isEmpty || path.first == UInt8(ascii: "/") else { return nil }
+        return port
     }
 
     /// The custom scheme of `redirectUrl` (lowercased), or nil when it has none or it is

@@ -29,4 +29,11 @@ extension PortalAuth {
     public static func customScheme(of redirectUrl: String) -> String? {
         RedirectURL.customScheme(of: redirectUrl)
     }
+
+    /// The port of a loopback redirect URL, `http://127.0.0.1:PORT/PATH` (RFC 8252 §7.3), or nil when
+    /// `redirectUrl` is not one (`localhost`, no port, port 0, a query or fragment). With such a
+    /// redirect URL `signInWith*` listens on that port itself instead of waiting for the desktop.
+    public static func loopbackPort(of redirectUrl: String) -> UInt16? {
+        RedirectURL.loopbackPort(of: redirectUrl)
+    }
 }

@@ -89,8 +89,8 @@ extension Emulator {
         return .data(faults.faults.map(\.json))
     }
 
-    /// `POST environments/<id>`: the sign-in methods an environment has now, as a Portal admin would
-    /// change them in the dashboard (`reset` restores the configured ones).
+    /// `POST environments/<id>`: the sign-in methods and allowed redirect URLs an environment has now,
+    /// as a Portal admin would change them in the dashboard (`reset` restores the configured ones).
     func adminEnvironment(id: String, _ request: EmulatorRequest) throws -> EmulatorResponse {
         guard let index = config.environments.firstIndex(where: { $0.id == id }) else {
             throw ResponseError(404, "No environment \(id) in this emulator.")
@@ -101,6 +101,9 @@ extension Emulator {
             if body["authMethods"] != nil {
                 environment.authMethods = try ConfigLoader.methodList(body["authMethods"], field: "authMethods", required: true)
             }
+            if body["redirectUrls"] != nil {
+                environment.redirectUrls = try ConfigLoader.redirectUrlList(body["redirectUrls"], field: "redirectUrls")
+            }
             if body["providersWithoutCredentials"] != nil {
                 environment.providersWithoutCredentials = try ConfigLoader.methodList(
                     body["providersWithoutCredentials"], field: "providersWithoutCredentials", required: true)
@@ -110,6 +113,7 @@ extension Emulator {
         }
         config.environments[index] = environment
         return .data(["id": environment.id, "authMethods": environment.authMethods.map(\.rawValue),
+                      "redirectUrls": environment.redirectUrls,
                       "providersWithoutCredentials": environment.providersWithoutCredentials.map(\.rawValue)])
     }
 

@@ -8,7 +8,8 @@ import Foundation
 ///         {
 ///           "id": "local-dev",                                  required; letters, digits, '-', '_'
 ///           "authMethods": ["GOOGLE", "APPLE", "EMAIL_MAGIC_LINK"],  required; any of these three
-///           "redirectUrls": ["io.github.portalauth.signin://auth/callback"],  required, at least one
+///           "redirectUrls": ["io.github.portalauth.signin://auth/callback"],  required, at least one;
+///                                                               exact URLs, e.g. a loopback http://127.0.0.1:8791/auth/callback
 ///           "autoCreateWallet": true,                           optional, default true
 ///           "accountAbstraction": true,                         optional, default false
 ///           "providersWithoutCredentials": ["APPLE"],           optional: enabled providers whose
@@ -124,16 +125,7 @@ enum ConfigLoader {
 
         let authMethods = try methodList(object["authMethods"], field: "\(field).authMethods", required: true)
 
-        guard let urls = object["redirectUrls"] as? [Any], !urls.isEmpty else {
-            throw ConfigError(field: "\(field).redirectUrls", problem: "must be a non-empty array of URLs")
-        }
-        var redirectUrls: [String] = []
-        for (index, url) in urls.enumerated() {
-            guard let text = url as? String, text.contains(":"), text == text.trimmingCharacters(in: .whitespacesAndNewlines) else {
-                throw ConfigError(field: "\(field).redirectUrls[\(index)]", problem: "must be an absolute URL such as myapp://auth/callback")
-            }
-            redirectUrls.append(text)
-        }
+        let redirectUrls = try redirectUrlList(object["redirectUrls"], field: "\(field).redirectUrls")
 
         let providersWithoutCredentials = try methodList(object["providersWithoutCredentials"], field: "\(field).providersWithoutCredentials",
                                                          required: false)
@@ -166,6 +158,22 @@ enum ConfigLoader {
                                  autoCreateWallet: autoCreateWallet, accountAbstraction: accountAbstraction,
                                  providersWithoutCredentials: providersWithoutCredentials, users: users)
     }
+    /// The allow list of redirect URLs, compared byte for byte as Portal does: a custom scheme
+    /// (`myapp://auth/callback`) or a loopback one (`http://127.0.0.1:8791/auth/callback`).
+    static func redirectUrlList(_ value: Any?, field: String) throws -> [String] {
+        guard let urls = value as? [Any], !urls.isEmpty else {
+            throw ConfigError(field: field, problem: "must be a non-empty array of URLs")
+        }
+        var redirectUrls: [String] = []
+        for (index, url) in urls.enumerated() {
+            guard let text = url as? String, text.contains(":"), text == text.trimmingCharacters(in: .whitespacesAndNewlines) else {
+                throw ConfigError(field: "\(field)[\(index)]", problem: "must be an absolute URL such as myapp://auth/callback")
+            }
+            redirectUrls.append(text)
+        }
+        return redirectUrls
+    }
+
 
     /// An array of sign-in method names (GOOGLE, APPLE, EMAIL_MAGIC_LINK), duplicates dropped; `[]`
     /// when absent and not `required`. Also reads the admin API's environment changes.

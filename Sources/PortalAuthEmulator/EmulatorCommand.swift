@@ -53,7 +53,10 @@ public enum EmulatorCommand {
                                       302 to the fake Google or Apple page
       GET  /turnkey/oauth-redirect?scheme=S&...   302 to S://?... (the other parameters as they came)
       GET  /idp/discord/authorize, /idp/x/authorize   PKCE S256; Continue 302s to redirect_uri?code=&state=
-      Google and Apple Continue 302s to redirect_uri&id_token=&state= (Cancel: error=access_denied)
+      Google and Apple Continue 302s to redirect_uri&id_token=&state= (Cancel: error=access_denied);
+      a tknonce= on their authorize URL is copied into the id_token
+      oauth_login takes a token whose nonce or tknonce is sha256hex(publicKey); a Discord or X token
+      minted without a nonce (oauth2_authenticate's nonce is optional) needs neither
       Tokens are ES256 JWTs: id_tokens from iss <base>/idp/google|apple, keys /idp/.well-known/jwks.json;
       OIDC tokens for Discord and X and session JWTs from iss <base>/turnkey, keys
       /turnkey/.well-known/jwks.json
@@ -72,8 +75,10 @@ public enum EmulatorCommand {
                                       drop    do the work, then close without answering
                                       pending (stamp_login only) the activity's first `pendingAnswers`
                                               answers (default 1) say ACTIVITY_STATUS_PENDING
-      POST environments/<id>        {"authMethods"?, "providersWithoutCredentials"?} changes an
-                                    environment's sign-in methods at run time (reset restores them)
+      POST environments/<id>        {"authMethods"?, "redirectUrls"?, "providersWithoutCredentials"?}
+                                    changes an environment's sign-in methods or allowed redirect
+                                    URLs (e.g. a loopback http://127.0.0.1:PORT/PATH) at run time
+                                    (reset restores them)
       GET  users/<email>/totp       {"secret", "code"} of a TOTP user
       POST sessions/revoke          {"endUserId"?} revokes sessions (all without a body)
 

@@ -92,6 +92,8 @@ final class OIDCTokens {
         let audience: String
         let subject: String
         let nonce: String?
+        /// Turnkey's second binding claim, for providers whose `nonce` the app does not choose.
+        let tknonce: String?
         let expiresAt: Int
     }
 
@@ -116,7 +118,7 @@ final class OIDCTokens {
         guard let audience = claims.strings("aud").first else { throw .missingClaim("aud") }
         guard let subject = claims.string("sub"), !subject.isEmpty else { throw .missingClaim("sub") }
         return Verified(claims: claims, issuer: issuer, audience: audience, subject: subject,
-                        nonce: claims.string("nonce"), expiresAt: Int(exp))
+                        nonce: claims.string("nonce"), tknonce: claims.string("tknonce"), expiresAt: Int(exp))
     }
 
     /// `04 || x || y` of the P-256 key `kid` in a JWKS document.

@@ -39,10 +39,11 @@ extension Emulator {
 
     /// Discord's or X's code for an OIDC token Turnkey mints, once the client, redirect URI and PKCE
     /// verifier match what the code was issued for. The code is spent by this call whatever its outcome.
+    /// The `nonce` is optional: the token carries it when given, and none otherwise.
     func oauth2Authenticate(_ request: EmulatorRequest) throws(TurnkeyError) -> EmulatorResponse {
         let config = try authProxyConfig(request)
         let body = try request.turnkeyBody(TurnkeyWire.OAuth2AuthenticateRequest.self)
-        for (name, value) in [("authCode", body.authCode), ("clientId", body.clientId), ("nonce", body.nonce), ("redirectUri", body.redirectUri)]
+        for (name, value) in [("authCode", body.authCode), ("clientId", body.clientId), ("redirectUri", body.redirectUri)]
         where value.isEmpty {
             throw .invalidArgument("\(name) must not be empty")
         }
@@ -71,8 +72,9 @@ extension Emulator {
         var claims: [String: Any] = [
             "iss": turnkeyIssuer, "aud": body.clientId,
             "sub": "\(provider.rawValue):\(ProviderAccounts.numericId(provider, email: authorization.email))",
-            "iat": now, "exp": now + OIDCTokens.lifetimeSeconds, "nonce": body.nonce,
+            "iat": now, "exp": now + OIDCTokens.lifetimeSeconds,
         ]
+        if let nonce = body.nonce, !nonce.isEmpty { claims["nonce"] = nonce }
         // Discord's `email` scope shares the address; X's scopes do not.
         if provider == .discord { claims.merge(["email": authorization.email, "email_verified": true]) { $1 } }
         return .turnkey(TurnkeyWire.OAuth2AuthenticateResponse(oidcToken: try sign(claims)))
@@ -134,17 +136,14 @@ extension Emulator {
         return .turnkey(TurnkeyWire.SignupResponse(organizationId: organization.organizationId, userId: organization.user.userId))
     }
 
-    /// A session for `publicKey`, once the token is genuine, unexpired, its nonce is
-    /// sha256hex(publicKey) and its (issuer, audience, subject) belongs to a sub-organization.
+    /// A session for `publicKey`, once the token is genuine, unexpired, bound to the key and its
+    /// (issuer, audience, subject) belongs to a sub-organization.
     func oauthLogin(_ request: EmulatorRequest) throws(TurnkeyError) -> EmulatorResponse {
         let config = try authProxyConfig(request)
         let body = try request.turnkeyBody(TurnkeyWire.OAuthLoginRequest.self)
         try requirePublicKey(body.publicKey, field: "publicKey")
         let token = try verifiedToken(body.oidcToken, field: "oidcToken")
-        guard let nonce = token.nonce else { throw .unauthenticated("the OIDC token has no nonce") }
-        guard nonce == Hex.encode(libcrypto.sha256(Array(body.publicKey.utf8))) else {
-            throw .unauthenticated("the OIDC token's nonce is not the SHA-256 of publicKey (a token for another key)")
-        }
+        try requireBound(token, to: body.publicKey)
         guard let organization = turnkey.organization(parent: config.organizationId, issuer: token.issuer,
                                                       audience: token.audience, subject: token.subject) else {
             let knownAudience = provider(of: token).flatMap(config.client)?.clientId == token.audience
@@ -157,6 +156,20 @@ extension Emulator {
         let session = try startSession(publicKey: body.publicKey, organization: organization,
                                        expirationSeconds: config.sessionExpirationSeconds, invalidateExisting: body.invalidateExisting)
         return .turnkey(TurnkeyWire.OAuthLoginResponse(session: session))
+    }
+
+    /// A token is bound to a key when its `nonce` or its `tknonce` is sha256hex(publicKey), as Turnkey
+    /// accepts either. A token Turnkey minted itself (Discord, X) needs neither: it was issued for a
+    /// code only the PKCE verifier could spend, and `oauth2_authenticate`'s nonce is optional; when it
+    /// carries one, that one binds it.
+    private func requireBound(_ token: OIDCTokens.Verified, to publicKey: String) throws(TurnkeyError) {
+        let nonces = [token.nonce, token.tknonce].compactMap { $0 }
+        if nonces.isEmpty, token.issuer == turnkeyIssuer { return }
+        guard !nonces.isEmpty else { throw .unauthenticated("the OIDC token has neither a nonce nor a tknonce") }
+        let expected = Hex.encode(libcrypto.sha256(Array(publicKey.utf8)))
+        guard nonces.contains(expected) else {
+            throw .unauthenticated("neither the OIDC token's nonce nor its tknonce is the SHA-256 of publicKey (a token for another key)")
+        }
     }
 
     // MARK: shared with the API

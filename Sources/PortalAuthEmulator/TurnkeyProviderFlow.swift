@@ -3,7 +3,9 @@ import Foundation
 
 /// The fake providers' pages in Turnkey's flows (contract §3 and §5). A request whose `client_id` is
 /// a Turnkey app's is Turnkey's; any other Google or Apple request is Portal's (ProviderFlow.swift).
-/// - Google and Apple answer with an `id_token` the emulator signs, carrying the nonce asked for;
+/// - Google and Apple answer with an `id_token` the emulator signs, carrying the nonce asked for (and
+///   a `tknonce` when the request adds one, as an identity service that copies custom parameters
+///   into its tokens does: Turnkey accepts the key's nonce in either claim);
 /// - Discord and X answer with a code bound to the client, the redirect URI and the PKCE challenge.
 /// Where the real provider answers in a fragment, these answer in the query.
 extension Emulator {
@@ -68,6 +70,8 @@ extension Emulator {
         /// Optional, as at the real providers; echoed when given.
         let state: String?
         let nonce: String
+        /// Optional; copied into the token when given.
+        let tknonce: String?
         let codeChallenge: String
         let scope: String
         let formFields: [(String, String)]
@@ -103,11 +107,14 @@ extension Emulator {
             return PageRefusal(response: .redirect(to: location))
         }
         var nonce = "", codeChallenge = "", scope = ""
+        var tknonce: String?
         if provider.issuesIdTokens {
             guard responseTypes.contains("id_token") else { throw refuse("unsupported_response_type", "response_type must include id_token") }
             nonce = fields["nonce"] ?? ""
             guard !nonce.isEmpty else { throw refuse("invalid_request", "nonce is required with response_type id_token") }
             formFields.append(("nonce", nonce))
+            tknonce = fields["tknonce"].flatMap { $0.isEmpty ? nil : $0 }
+            if let tknonce { formFields.append(("tknonce", tknonce)) }
         } else {
             guard responseTypes == ["code"] else { throw refuse("unsupported_response_type", "response_type must be code") }
             codeChallenge = fields["code_challenge"] ?? ""
@@ -117,7 +124,7 @@ extension Emulator {
             formFields += [("code_challenge", codeChallenge), ("code_challenge_method", "S256"), ("scope", scope)]
         }
         return TurnkeyAuthorization(provider: provider, clientId: clientId, redirectUri: redirectUri, state: state,
-                                    nonce: nonce, codeChallenge: codeChallenge, scope: scope, formFields: formFields)
+                                    nonce: nonce, tknonce: tknonce, codeChallenge: codeChallenge, scope: scope, formFields: formFields)
     }
 
     // MARK: the page and the token
@@ -142,13 +149,14 @@ extension Emulator {
     }
 
     /// The provider's OIDC token for the chosen account: issuer, audience = the client ID, a stable
-    /// subject, the email (Apple: or its Hide My Email address), 10 minutes, and the nonce asked for.
+    /// subject, the email (Apple: or its Hide My Email address), 10 minutes, and the nonce (and tknonce) asked for.
     private func mintIdToken(_ authorization: TurnkeyAuthorization, email: String, hideEmail: Bool) throws -> String {
         let provider = authorization.provider
         var claims: [String: Any] = [
             "iss": identityProviderIssuer(provider), "aud": authorization.clientId,
             "iat": now, "exp": now + OIDCTokens.lifetimeSeconds, "nonce": authorization.nonce, "email_verified": true,
         ]
+        if let tknonce = authorization.tknonce { claims["tknonce"] = tknonce }
         if provider == .apple {
             claims["sub"] = apple.subject(appleIdEmail: email)
             claims["email"] = hideEmail ? apple.relayEmail(appleIdEmail: email, app: authorization.clientId) : email

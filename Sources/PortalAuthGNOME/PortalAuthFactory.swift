@@ -2,11 +2,13 @@ import FoundationEssentials
 import PortalAuth
 
 /// Builds a `PortalAuth` wired to the desktop: libsoup for HTTP, GNOME Keyring for the session,
-/// the default browser through GIO.
+/// the default browser through GIO, and a listener on 127.0.0.1 for a loopback redirect URL.
 public enum PortalAuthFactory {
     public static func make(_ configuration: PortalConfiguration, redirects: (any RedirectSource)? = nil,
                             logger: (any PortalAuthLogger)? = nil,
-                            transport: any HTTPTransport = SoupTransport()) throws -> PortalAuth {
+                            transport: any HTTPTransport = SoupTransport(),
+                            browser: any BrowserLauncher = GioBrowserLauncher(),
+                            loopback: any LoopbackRedirectListening = LoopbackRedirectServer()) throws -> PortalAuth {
         try PortalAuth(
             authEnvironmentId: configuration.authEnvironmentId,
             redirectUrl: configuration.redirectUrl,
@@ -16,8 +18,9 @@ public enum PortalAuthFactory {
             isAccountAbstracted: configuration.isAccountAbstracted,
             transport: transport,
             sessionStore: KeyringSessionStore(sessionKey: configuration.sessionKey),
-            browser: GioBrowserLauncher(),
+            browser: browser,
             redirects: redirects,
+            loopback: loopback,
             logger: logger)
     }
 }

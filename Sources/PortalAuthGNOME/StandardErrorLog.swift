@@ -3,7 +3,8 @@ import FoundationEssentials
 import Glibc
 
 /// The cores' log lines (which never hold a secret) on stderr, "PROGRAM: line", when PORTAL_DEBUG is
-/// set (and not blank). One logger for the app and the CLI; `script/test` runs with it on.
+/// set (and not blank). One logger for the app and the CLI; `script/test` runs with it on. Lines name
+/// what servers chose (end users, organizations), so every control character is escaped (`PrintableText`).
 public struct StandardErrorLog: AuthLogger {
     public let program: String
 
@@ -15,7 +16,7 @@ public struct StandardErrorLog: AuthLogger {
     }
 
     public func log(_ message: String) {
-        var line = "\(program): \(message)\n"
+        var line = "\(program): \(PrintableText.escaped(message))\n"
         line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }   // one write: lines never interleave
     }
 }

@@ -5,7 +5,8 @@ import SignInFlow
 
 /// The Portal backend of the sign-in window: `PortalAuth` wired to the desktop through
 /// PortalAuthGNOME (libsoup, GNOME Keyring, the default browser through GIO, the pending sign-in
-/// kept under `$XDG_STATE_HOME`) and a `RedirectInbox` the flow feeds with the waiting sign-in's redirect.
+/// kept under `$XDG_STATE_HOME`) and a `RedirectInbox` the flow feeds with the waiting sign-in's redirect,
+/// or, with a loopback redirect URL, a listener on 127.0.0.1 that receives it itself.
 @MainActor
 final class PortalAccountService: AccountService {
     private let configuration: PortalConfiguration
@@ -47,7 +48,8 @@ final class PortalAccountService: AccountService {
                                            templateId: configuration.magicLinkTemplateId),
                 isAccountAbstracted: configuration.isAccountAbstracted,
                 transport: self.transport, sessionStore: KeyringSessionStore(sessionKey: configuration.sessionKey),
-                browser: browser, redirects: inbox, logger: DebugLog.ifRequested(),
+                browser: browser, redirects: inbox, loopback: LoopbackRedirectServer(page: Self.loopbackPage),
+                logger: DebugLog.ifRequested(),
                 pendingSignIns: PendingSignInFile(authEnvironmentId: configuration.authEnvironmentId))
             // Always offer the provider's account chooser: after signing out, another account is one click away.
             auth.prefersEphemeralWebBrowserSession = true
@@ -57,6 +59,13 @@ final class PortalAccountService: AccountService {
             auth = nil
             setupError = error
         }
+    }
+
+    /// What the browser tab shows once a loopback redirect (`http://127.0.0.1:PORT/PATH`) arrived.
+    private static var loopbackPage: LoopbackRedirectServer.Page {
+        // TRANSLATORS: the language code of this translation (de, fr…), for the browser page's lang attribute.
+        LoopbackRedirectServer.Page(language: tr("en"), title: tr("Sign-in finished"),
+                                    message: tr("You can close this tab and go back to Portal Sign-In."))
     }
 
     private func portal() throws -> PortalAuth {

@@ -137,9 +137,19 @@ final class PreferencesWindow {
             ],
             otherKeys: ["account-abstracted"], settings: gsettings,
             onReset: { [weak self] in self?.showToast(tr("Using the local auth emulator")) })
+        group.add(makeLoopbackRow())
         group.add(makeAccountAbstractionRow())
         group.finish()
         return group
+    }
+
+    /// When to choose a loopback redirect URL; the Redirect URL row above takes it.
+    private func makeLoopbackRow() -> UnsafeMutablePointer<GtkWidget> {
+        let row = adw_action_row_new()!
+        adw_preferences_row_set_title(row.cast(), tr("Loopback redirect"))
+        adw_action_row_set_subtitle(row.cast(), tr(
+            "On a computer shared with other people, enter the http://127.0.0.1:PORT/PATH address your environment allows as the redirect URL: the sign-in then comes back to this app alone, not through the desktop."))
+        return row
     }
 
     private func makeAccountAbstractionRow() -> UnsafeMutablePointer<GtkWidget> {

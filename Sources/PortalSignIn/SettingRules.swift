@@ -18,8 +18,14 @@ enum SettingRules {
         value.isEmpty || PortalAuth.isValidAuthEnvironmentId(value) ? nil : tr("An auth environment ID has no spaces.")
     }
 
+    /// The app's scheme, or a loopback address the app listens on itself (RFC 8252 §7.3).
     static func redirectURL(_ value: String) -> String? {
-        if value.isEmpty || PortalAuth.customScheme(of: value) == SchemeHandler.scheme { return nil }
+        if value.isEmpty || PortalAuth.customScheme(of: value) == SchemeHandler.scheme || PortalAuth.loopbackPort(of: value) != nil {
+            return nil
+        }
+        if PortalAuth.customScheme(of: value) == nil, value.lowercased().hasPrefix("http") {
+            return tr("A web address as the redirect URL must be http://127.0.0.1:PORT/PATH, with the port your environment allows (not localhost), and no query.")
+        }
         return tr("The redirect URL must start with io.github.portalauth.signin:// so that the browser comes back to this app.")
     }
 

@@ -33,6 +33,8 @@ enum UserFacingErrors {
             return describe(error)
         case let error as PortalCredentialError where error.requiresReauthentication:
             return UserFacingError(message: tr("Your session has ended. Sign in again to continue."), nextStep: .signInAgain, kind: .sessionEnded)
+        case let error as LoopbackListenError:
+            return describe(error)
         case let error as TransportError:
             return describe(error, service: service)
         case let error as TurnkeyAuthError:
@@ -65,6 +67,15 @@ enum UserFacingErrors {
         }
     }
 
+    private static func describe(_ error: LoopbackListenError) -> UserFacingError {
+        switch error {
+        case .portInUse(let port):
+            return UserFacingError(message: fill(tr("Another program is using port %s on this computer, where the sign-in would come back, so it did not start and nothing was sent. Close that program, then try again."), String(port)), nextStep: .tryAgain)
+        case .cannotListen(let port, _):
+            return UserFacingError(message: fill(tr("Port %s on this computer could not be opened for the sign-in to come back to. Check the redirect URL in Preferences."), String(port)), nextStep: .dismiss)
+        }
+    }
+
     private static func describe(_ error: PortalAuthError) -> UserFacingError {
         switch error {
         case .authenticationFailed:
@@ -79,14 +90,24 @@ enum UserFacingErrors {
             return UserFacingError(message: keyringAdvice(failure), nextStep: .tryAgain)
         case .invalidArgument(let name):
             return UserFacingError(message: fill(tr("The setting “%s” is not valid. Fix it in Preferences, then restart the app."), name), nextStep: .dismiss)
-        case .userJwtExpired:
-            return UserFacingError(message: tr("The two-factor step has expired. Start the sign-in again."), nextStep: .signInAgain)
+        case .invalidUserJwt(let check):
+            return UserFacingError(message: twoFactorStepUnreadable(check), nextStep: .signInAgain)
         case .unsafeAuthorizeUrl:
             return UserFacingError(message: tr("The sign-in service answered with an address that is not a web page, so nothing was opened. Check the API host in Preferences."), nextStep: .dismiss)
         case .accountAbstractionUnavailable:
             return UserFacingError(message: tr("Account abstraction is not available for this service. Turn it off in Preferences, then try again."), nextStep: .dismiss)
-        case .malformedResponse, .invalidGrantResponse, .invalidUserJwt, .totpQrUnavailable:
+        case .malformedResponse, .invalidGrantResponse, .totpQrUnavailable:
             return UserFacingError(message: tr("Portal's answer could not be used. Start the sign-in again."), nextStep: .tryAgain)
+        }
+    }
+
+    /// Which of the checks on Portal's two-factor token failed (the token itself is never shown).
+    private static func twoFactorStepUnreadable(_ check: PortalAuthError.UserJwtCheck) -> String {
+        switch check {
+        case .shape: return tr("Portal's two-factor step could not be read: its token does not have the three parts of a JWT. Start the sign-in again.")
+        case .base64: return tr("Portal's two-factor step could not be read: its token's claims are not base64. Start the sign-in again.")
+        case .claimsObject: return tr("Portal's two-factor step could not be read: its token's claims are not a JSON object. Start the sign-in again.")
+        case .endUserId: return tr("Portal's two-factor step could not be read: its token names no account (no endUserId). Start the sign-in again.")
         }
     }
 

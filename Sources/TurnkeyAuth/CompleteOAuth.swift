@@ -7,7 +7,7 @@ extension TurnkeyAuth {
     /// further audiences), then stores the session under `sessionKey` (default: the configuration's).
     ///
     /// Before anything is sent it checks that the session key is free (`keyAlreadyExists`), that the
-    /// key is here (`keyNotFound`) and that the token's nonce is the key's (`nonceMismatch`).
+    /// key is here (`keyNotFound`) and that the token's `nonce` or `tknonce` is the key's (`nonceMismatch`).
     /// `providerName` names the provider at signup (`google`, `apple`, `discord`, `twitter`; the
     /// SDK's default `OpenID Connect Provider <time>` otherwise).
     public func completeOAuth(oidcToken: String, publicKey: String, providerName: String? = nil,
@@ -42,7 +42,9 @@ extension TurnkeyAuth {
         }
     }
 
-    /// The token's claims when its nonce is the nonce of `publicKey`.
+    /// The token's claims when it is bound to `publicKey`: its `nonce` or its `tknonce` is the key's nonce.
+    /// Turnkey accepts either (`tknonce` for providers whose nonce the app does not choose); its SDKs
+    /// check neither, this product checks before anything is sent.
     func claimsBoundToKey(oidcToken: String, publicKey: String) throws -> JWTClaims {
         let claims: JWTClaims
         do {
@@ -51,8 +53,8 @@ extension TurnkeyAuth {
             throw TurnkeyAuthError.invalidOidcToken(detail: "The OIDC token is not a JWT with readable claims.")
         }
         let expected = Nonce.of(publicKeyHex: publicKey, crypto: crypto)
-        guard let nonce = claims.string("nonce"), nonce.utf8.elementsEqual(expected.utf8) else {
-            log("the OIDC token's nonce is not the nonce of key \(publicKey); nothing sent")
+        guard Nonce.claimNames.contains(where: { claims.string($0)?.utf8.elementsEqual(expected.utf8) == true }) else {
+            log("neither the OIDC token's nonce nor its tknonce is the nonce of key \(publicKey); nothing sent")
             throw TurnkeyAuthError.nonceMismatch
         }
         return claims

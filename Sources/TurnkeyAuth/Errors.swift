@@ -22,8 +22,8 @@ public enum TurnkeyAuthError: Error, Sendable, Equatable {
     case providerError(TurnkeyProvider, error: String)
     /// The callback lacks what this provider's flow needs (`id_token` or `code`).
     case callbackIncomplete(TurnkeyProvider, missing: String)
-    /// The OIDC token's `nonce` is not the nonce of the key it would be used with. Nothing was sent
-    /// to the Auth Proxy.
+    /// Neither the OIDC token's `nonce` nor its `tknonce` is the nonce of the key it would be used
+    /// with. Nothing was sent to the Auth Proxy.
     case nonceMismatch
     /// The OIDC token is not a JWT with readable claims (`detail` is a fixed sentence).
     case invalidOidcToken(detail: String)

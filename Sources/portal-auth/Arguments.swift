@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PortalAuth
 
 /// What the command line asked for.
 struct Invocation {
@@ -6,6 +7,7 @@ struct Invocation {
         case help
         case methods
         case loginURL(provider: Provider)
+        case signIn(provider: Provider, opensBrowser: Bool)
         case handleRedirect(urls: [String])
         case verifyTotp(code: String, userJwt: String)
         case sendMagicLink(email: String)
@@ -24,6 +26,8 @@ struct Invocation {
 enum Arguments {
     /// Options that take a value and feed the configuration.
     static let configurationOptions = ["api-host", "environment-id", "redirect-url", "session-key", "ca-file"]
+    /// The options that are `PortalAuth`'s arguments, by the names its `invalidArgument` gives them.
+    static let coreArgumentNames = ["environment-id": "authEnvironmentId", "redirect-url": "redirectUrl"]
 
     /// Options may come before or after the command, as `--name value` or `--name=value`.
     static func parse(_ arguments: [String]) throws -> Invocation {
@@ -35,6 +39,10 @@ enum Arguments {
             let argument = arguments[index]
             index += 1
             if argument == "--help" || argument == "-h" { return Invocation(command: .help) }
+            if argument == "--open" {   // sign-in's switch, read with its words
+                positional.append(argument)
+                continue
+            }
             if argument == "--" {
                 positional += arguments[index...]
                 break
@@ -59,6 +67,8 @@ enum Arguments {
             }
             // A value given but blank is a mistake, not "unset": it must not quietly fall back to a default.
             guard let given = value, !given.trimmed.isEmpty else {
+                // The core's own refusal for these two, as PortalAuth(authEnvironmentId:redirectUrl:) makes it.
+                if let coreName = coreArgumentNames[name] { throw PortalAuthError.invalidArgument(name: coreName) }
                 throw ErrorReport.usage("--\(name) needs a value that is not blank.")
             }
             if name == "user-jwt" {
@@ -91,6 +101,13 @@ enum Arguments {
                 throw ErrorReport.usage("login-url takes google or apple.")
             }
             return .loginURL(provider: provider)
+        case "sign-in":
+            let opensBrowser = rest.contains("--open")
+            let words = rest.filter { $0 != "--open" }
+            guard words.count == 1, let provider = Invocation.Provider(rawValue: words[0].lowercased()) else {
+                throw ErrorReport.usage("sign-in takes google or apple, and --open to open the browser.")
+            }
+            return .signIn(provider: provider, opensBrowser: opensBrowser)
         case "handle-redirect":
             guard !rest.isEmpty else { throw ErrorReport.usage("handle-redirect needs a URL, or - to read it from stdin.") }
             // "-" reads the redirects from stdin, one per line, so no grant shows in the process list.

@@ -18,6 +18,9 @@ struct Commands {
                 status = await report { try await handleRedirect(url) }
             }
             return status
+        case .signIn(let provider, let opensBrowser):
+            let command = SignInCommand(configuration: configuration, transport: transport, provider: provider, opensBrowser: opensBrowser)
+            return await report { try await command.run() }
         default:
             return await report { try await runSingle(command) }
         }
@@ -56,8 +59,8 @@ struct Commands {
         case .signOut:
             try await auth.clearPersistedSession()
             Output.line([("signedOut", .bool(true))])
-        case .help, .handleRedirect:
-            preconditionFailure("help is printed before any PortalAuth exists; handle-redirect is handled in run(_:)")
+        case .help, .handleRedirect, .signIn:
+            preconditionFailure("help is printed before any PortalAuth exists; handle-redirect and sign-in are handled in run(_:)")
         }
         return .success
     }

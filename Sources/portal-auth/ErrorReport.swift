@@ -47,6 +47,9 @@ struct ErrorReport: Error {
         case let error as TurnkeySignInError:
             self.init(caseName: error.rawValue, message: Messages.text(error),
                       exitCode: error == .unavailable ? .unavailable : .authenticationFailed)
+        case let error as LoopbackListenError:
+            let name = if case .portInUse = error { "loopbackPortInUse" } else { "loopbackCannotListen" }
+            self.init(caseName: name, message: Messages.text(error), exitCode: .unavailable)
         case let error as TransportError:
             self.init(caseName: error.kind.rawValue, message: Messages.text(error), exitCode: .transport)
         case let error as SessionStoreError:
@@ -61,7 +64,7 @@ struct ErrorReport: Error {
         case .invalidArgument, .invalidUserJwt: return .usage
         case .magicLinkNotConfigured, .authMethodUnavailable, .accountAbstractionUnavailable, .totpQrUnavailable:
             return .unavailable
-        case .authenticationFailed, .userJwtExpired: return .authenticationFailed
+        case .authenticationFailed: return .authenticationFailed
         case .malformedResponse, .invalidGrantResponse, .unsafeAuthorizeUrl: return .invalidResponse
         case .sessionStorageFailure: return .sessionStorage
         case .rateLimited: return .rateLimited
@@ -148,7 +151,6 @@ struct ErrorReport: Error {
         case .malformedResponse: return "malformedResponse"
         case .invalidGrantResponse: return "invalidGrantResponse"
         case .invalidUserJwt: return "invalidUserJwt"
-        case .userJwtExpired: return "userJwtExpired"
         case .sessionStorageFailure: return "sessionStorageFailure"
         case .accountAbstractionUnavailable: return "accountAbstractionUnavailable"
         case .rateLimited: return "rateLimited"

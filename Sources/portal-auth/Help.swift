@@ -8,6 +8,11 @@ enum Help {
     Commands:
       methods                      The sign-in methods the environment allows
       login-url google|apple       An authorize URL to open in a browser
+      sign-in google|apple [--open]
+                                   A whole browser sign-in with a loopback redirect URL
+                                   (http://127.0.0.1:PORT/PATH): listens on the port, prints
+                                   the authorizeUrl (--open also opens the browser), takes the
+                                   one redirect and prints the result like handle-redirect
       handle-redirect -            Finish a sign-in from the redirect URL read on stdin
                                    (one URL per line; a URL may also be given as an
                                    argument, but it then shows in the process list)

@@ -1,3 +1,4 @@
+import AuthBase
 import Glibc
 
 /// One line of the CLI's output: a JSON object whose keys keep the order they are given in,
@@ -23,18 +24,12 @@ enum JSONValue {
         }
     }
 
+    /// Every control character escaped (C0, DEL, C1, the bidirectional controls: `PrintableText`),
+    /// so a server's text cannot act on the terminal the line is read on; still JSON that decodes to `text`.
     private static func quote(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
-            }
+            if scalar == "\"" { out += "\\\"" } else { PrintableText.appendEscaped(scalar, to: &out) }
         }
         return out + "\""
     }

@@ -22,10 +22,15 @@ enum Messages {
             return "Portal's answer from \(path) had no \(missing). Try again later; if it keeps happening, check the API host setting."
         case .invalidGrantResponse:
             return "Portal accepted the sign-in but returned neither a session nor a two-factor step. Start a new sign-in."
-        case .invalidUserJwt(let detail):
-            return "The two-factor step could not be read: \(detail) Start a new sign-in."
-        case .userJwtExpired:
-            return "The two-factor step has expired. Start the sign-in again to get a new one."
+        case .invalidUserJwt(let check):
+            let reason: String
+            switch check {
+            case .shape: reason = "it is not a JWT (header.claims.signature)"
+            case .base64: reason = "its claims part is not base64 or base64url"
+            case .claimsObject: reason = "its claims are not a JSON object"
+            case .endUserId: reason = "its claims carry no endUserId"
+            }
+            return "The userJwt of the two-factor step could not be read: \(reason). Pass the userJwt from the totpRequired line unchanged, or start a new sign-in."
         case .sessionStorageFailure(let failure):
             return "The sign-in session could not be read or saved: " + text(failure)
         case .accountAbstractionUnavailable(let message):
@@ -78,6 +83,15 @@ enum Messages {
         case .unavailable: return "The browser sign-in cannot start: it needs a web browser and a redirect URL with the app's own scheme. Check both, or copy the sign-in link into a browser yourself."
         case .signInInProgress: return "A sign-in is already running. Finish or cancel it first."
         case .callbackIncomplete: return "The browser came back without a sign-in result for this app. Start the sign-in again."
+        }
+    }
+
+    static func text(_ error: LoopbackListenError) -> String {
+        switch error {
+        case .portInUse(let port):
+            return "Another program already uses port \(port) on 127.0.0.1, where the redirect URL sends the sign-in, so it did not start: nothing was sent and no browser opened. Stop that program (ss -ltnp 'sport = :\(port)' shows it) and try again."
+        case .cannotListen(let port, let reason):
+            return "Port \(port) on 127.0.0.1 could not be opened for the redirect (\(Terminal.clean(reason))), so the sign-in did not start. Check the redirect URL's port."
         }
     }
 

@@ -53,6 +53,35 @@ final class EnvironmentChangeTests: EmulatorSuite {
         #expect(try await client.exchange(grant, path: "/api/v3/auth/magic-links/validations").status == 401)
     }
 
+    @Test func anAllowListedLoopbackRedirectUrlGetsTheGrantOverPlainHttp() async throws {
+        let loopback = "http://127.0.0.1:8791/auth/callback"
+        let encoded = "http%3A%2F%2F127.0.0.1%3A8791%2Fauth%2Fcallback"
+        #expect(try await client.get("/api/v3/auth/oauth/urls?redirectUrl=\(encoded)").status == 401, "allow-listed before the change")
+        let changed = try await changeEnvironment(["redirectUrls": [EmulatorClient.redirectUrl, loopback]])
+        #expect(changed.status == 200)
+        #expect(changed.data?["redirectUrls"] as? [String] == [EmulatorClient.redirectUrl, loopback])
+
+        let result = try await client.get("/api/v3/auth/oauth/urls?redirectUrl=\(encoded)")
+        let google = try #require(result.data?["google"] as? String)
+        let apple = try #require(result.data?["apple"] as? String)
+        let redirect = try await client.completeGoogle(EmulatorClient.AuthorizeURLs(google: google, apple: apple), email: "alice@example.com")
+        let location = try #require(redirect.location)
+        #expect(redirect.status == 302)
+        #expect(location.hasPrefix(loopback + "?token=pg_"))
+        #expect(location.hasSuffix("&login_type=GOOGLE"))
+        // Exact URLs, as Portal: another port or path is still refused.
+        #expect(try await client.get("/api/v3/auth/oauth/urls?redirectUrl=http%3A%2F%2F127.0.0.1%3A8792%2Fauth%2Fcallback").status == 401)
+
+        try await client.reset()
+        #expect(try await client.get("/api/v3/auth/oauth/urls?redirectUrl=\(encoded)").status == 401, "reset restores the allow list")
+    }
+
+    @Test func aRedirectAllowListThatIsNotOneIsRefused() async throws {
+        #expect(try await changeEnvironment(["redirectUrls": []]).status == 400)
+        #expect(try await changeEnvironment(["redirectUrls": ["no scheme here"]]).status == 400)
+        #expect(try await client.get("/api/v3/auth/oauth/urls?redirectUrl=\(EmulatorClient.encodedRedirectUrl)").status == 200)
+    }
+
     @Test func aBadEnvironmentChangeIsRefusedAndChangesNothing() async throws {
         #expect(try await changeEnvironment(["authMethods": ["MYSPACE"]]).status == 400)
         #expect(try await client.post("/emulator/v1/environments/no-such-env", json: ["authMethods": []]).status == 404)

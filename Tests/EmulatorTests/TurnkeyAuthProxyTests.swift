@@ -135,6 +135,54 @@ final class TurnkeyAuthProxyTests: EmulatorSuite {
         #expect(try await client.oauthLogin(token, key: key).status == 200)
     }
 
+    @Test func aTokenBoundThroughTknonceLogsIn() async throws {
+        // Turnkey accepts the key's nonce in `nonce` or in `tknonce`; here the provider's nonce is the app's own.
+        let key = try SessionKey(), appsOwn = try SessionKey()
+        let token = try await client.idTokenFromProvider(nonce: appsOwn.nonce, tknonce: key.nonce)
+        #expect(try JWTClaims(jwt: token).string("tknonce") == key.nonce)
+        let signIn = try await client.signUpAndLogIn(oidcToken: token, key: key)
+        #expect(signIn.claims?.string("public_key") == key.publicKey)
+        #expect(try await liveSessions().count == 1)
+    }
+
+    @Test func aTokenBoundToTheKeyThroughNeitherClaimIsRefused() async throws {
+        let key = try SessionKey(), other = try SessionKey()
+        let token = try await client.idTokenFromProvider(nonce: other.nonce, tknonce: other.nonce)
+        #expect(try await client.signUp(token).status == 200)
+        let login = try await client.oauthLogin(token, key: key)
+        expectRefused(login, 401, code: 16, mentioning: "nonce")
+        expectQuietly(login.json?["session"] == nil, "no session handed out")
+        let untied = try await client.idTokenFromProvider(email: "bob@example.com", nonce: other.nonce, tknonce: nil)
+        #expect(try await client.signUp(untied).status == 200)
+        expectRefused(try await client.oauthLogin(untied, key: key), 401, code: 16, mentioning: "nonce")
+        #expect(try await liveSessions().isEmpty)
+    }
+
+    @Test(arguments: ["discord", "x"])
+    func aTokenTurnkeyMintsWithoutANonceLogsIn(provider: String) async throws {
+        // oauth2_authenticate's nonce is optional; the token Turnkey mints then carries none, and
+        // oauth_login takes it: Turnkey issued it itself for a code only the PKCE verifier could spend.
+        let key = try SessionKey(), pkce = try PKCEPair()
+        let code = try await client.oauth2Code(provider: provider, email: "dana@example.com", pkce: pkce)
+        let result = try await client.oauth2Authenticate(provider: provider, code: code, verifier: pkce.verifier, nonce: nil)
+        #expect(result.status == 200, "\(result.turnkeyMessage ?? "")")
+        let token = try #require(result.json?["oidcToken"] as? String)
+        let claims = try JWTClaims(jwt: token)
+        #expect(claims.string("nonce") == nil && claims.string("tknonce") == nil)
+        let signIn = try await client.signUpAndLogIn(oidcToken: token, key: key, providerName: provider == "x" ? "twitter" : provider)
+        #expect(signIn.claims?.string("public_key") == key.publicKey)
+    }
+
+    @Test func aTokenTurnkeyMintsForAnotherKeyIsStillRefused() async throws {
+        let key = try SessionKey(), other = try SessionKey(), pkce = try PKCEPair()
+        let code = try await client.oauth2Code(provider: "discord", pkce: pkce)
+        let token = try #require(try await client.oauth2Authenticate(provider: "discord", code: code, verifier: pkce.verifier,
+                                                                     nonce: other.nonce).json?["oidcToken"] as? String)
+        #expect(try await client.signUp(token, providerName: "discord").status == 200)
+        expectRefused(try await client.oauthLogin(token, key: key), 401, code: 16, mentioning: "nonce")
+        #expect(try await client.oauthLogin(token, key: other).status == 200)
+    }
+
     @Test func anExpiredTokenIsRefusedByEveryEndpoint() async throws {
         let key = try SessionKey()
         let token = try await client.idToken(key: key)

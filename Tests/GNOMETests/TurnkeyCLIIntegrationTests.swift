@@ -1,3 +1,4 @@
+import AuthBase
 import Foundation
 import PortalAuthGNOME
 import Testing
@@ -167,6 +168,23 @@ extension GNOMEIntegration {
             expectAuthenticated(completed, action: "signup", sessionKey: "later")
             expectStored(completed.last, sessionKey: "later", publicKey: started.publicKey)
             #expect(TurnkeyKeyring.pendingCount == 0)
+        }
+
+        @Test func anIdTokenBoundThroughTknonceSignsIn() async throws {
+            // Turnkey binds the key through `nonce` or `tknonce`. An app whose OIDC client picks its own
+            // nonce (an Auth0 tenant, say) asks the provider directly and puts the key's nonce in `tknonce`.
+            let login = run(["login-url", "google"])
+            let origin = try #require(URLComponents(string: login.last["authorizeUrl"] as? String ?? "")?.queryItems)
+            func query(_ name: String) -> String { origin.first { $0.name == name }?.value ?? "" }
+            let publicKey = try #require(login.last["publicKey"] as? String)
+            let items = [("client_id", query("clientId")), ("redirect_uri", query("redirectUri")), ("response_type", "code id_token"),
+                         ("nonce", String(repeating: "ab", count: 32)), ("tknonce", query("nonce")), ("state", query("state"))]
+            let providerPage = emulator.baseURL.absoluteString + "/idp/google/authorize?" + JavaURLEncoder.encode(items)
+            let redirect = try await browser.signIn(authorizeUrl: providerPage, choices: ["email": "alice@example.com"])
+            let signedIn = handle(redirect)
+            expectAuthenticated(signedIn, action: "signup")
+            expectStored(signedIn.last, publicKey: publicKey)
+            #expect(try await emulator.turnkeyRequests().filter { $0.path.hasSuffix("/oauth_login") }.map(\.status) == [200])
         }
 
         @Test func completeOAuthWithAKeyThisMachineNeverMadeIsRefusedBeforeAnythingIsSent() async throws {

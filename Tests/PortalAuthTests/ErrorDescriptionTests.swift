@@ -13,7 +13,7 @@ struct ErrorDescriptionTests {
             (PortalAuthError.authMethodUnavailable(.apple), "PortalAuthError.authMethodUnavailable(APPLE)"),
             (PortalAuthError.sessionStorageFailure(SessionStoreError(.locked)), "PortalAuthError.sessionStorageFailure(SessionStoreError.locked)"),
             (PortalAuthError.rateLimited(retryAfterSeconds: 30), "PortalAuthError.rateLimited(retryAfterSeconds: 30)"),
-            (PortalAuthError.userJwtExpired, "PortalAuthError.userJwtExpired"),
+            (PortalAuthError.invalidUserJwt(detail: .claimsObject), "PortalAuthError.invalidUserJwt(claimsObject)"),
             (PortalRequestsError.unauthorized(path: PortalWire.Path.oauthUrls), "PortalRequestsError.unauthorized(path: /api/v3/auth/oauth/urls)"),
             (PortalRequestsError.clientError(status: 404, detail: "Not Found"), "PortalRequestsError.clientError(404 - Not Found)"),
             (PortalAuthSignInError.closed, "PortalAuthSignInError(POPUP_CLOSED)"),

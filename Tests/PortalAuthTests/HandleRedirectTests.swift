@@ -11,6 +11,15 @@ struct HandleRedirectTests {
         #expect(f.transport.requests.isEmpty)
     }
 
+    @Test func aRedirectUrlWithoutAnAuthorityMatchesWhateverItsCase() async throws {
+        let f = try Fixture(redirectUrl: "com.example.App:/Auth/Callback")
+        f.transport.reply(Wire.session())
+        let result = try await f.auth.handleRedirect("COM.EXAMPLE.APP:/auth/CALLBACK?token=\(Secrets.grant)&login_type=GOOGLE")
+        #expect(result?.authenticated != nil)
+        #expect(f.transport.paths == ["/api/v3/auth/oauth/tokens"])
+        #expect(try await f.auth.handleRedirect("com.example.app:/auth/callback/other?token=\(Secrets.grant)&login_type=GOOGLE") == nil)
+    }
+
     @Test func urlOver8192UTF16UnitsReturnsNilUnparsed() async throws {
         let f = try Fixture()
         let base = Fixture.redirect()

@@ -36,6 +36,26 @@ struct RedirectURLMatchingTests {
         #expect(RedirectURL.matches("https://example.com/cb", redirectUrl: "HTTPS://Example.COM/cb/"))
     }
 
+    /// PortalSwift's rule: a redirect URL without an authority (`scheme:path`) is compared lowercased as a whole.
+    @Test(arguments: [
+        ("myapp:callback", "MYAPP:CALLBACK", true),
+        ("myapp:Callback", "myapp:callBACK?token=x", true),
+        ("MyApp:Auth/Callback", "myapp:auth/callback/", true),
+        ("myapp:callback", "  MyApp:CallBack#f ", true),
+        ("myapp:callback", "myapp:callback2", false),
+        ("myapp:callback", "myapp://callback", false),
+        ("myapp:callback", "otherapp:callback", false),
+        ("myapp:callback", "myapp:callb%61ck", false),
+    ])
+    func aRedirectUrlWithoutAnAuthorityIsComparedLowercasedAsAWhole(registered: String, url: String, matches: Bool) {
+        #expect(RedirectURL.matches(url, redirectUrl: registered) == matches)
+    }
+
+    @Test func withAnAuthorityThePathStaysCaseSensitive() {
+        #expect(!RedirectURL.matches("myapp://auth/CALLBACK", redirectUrl: "myapp://auth/callback"))
+        #expect(!RedirectURL.matches("https://example.com/CB", redirectUrl: "https://example.com/cb"))
+    }
+
     @Test func customSchemeDetection() {
         #expect(RedirectURL.customScheme(of: registered) == "io.github.portalauth.signin")
         #expect(RedirectURL.customScheme(of: "https://example.com/cb") == nil)

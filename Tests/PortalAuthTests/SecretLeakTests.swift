@@ -106,7 +106,6 @@ struct SecretLeakTests {
             PortalAuthError.authenticationFailed(error: Secrets.grant),
             PortalAuthError.sessionStorageFailure(SessionStoreError(.other, detail: Secrets.sessionToken)),
             PortalAuthError.accountAbstractionUnavailable(message: Secrets.userJwt),
-            PortalAuthError.invalidUserJwt(detail: Secrets.userJwt),
             PortalRequestsError.clientError(status: 400, detail: Secrets.grant),
             PortalRequestsError.internalServerError(status: 500, detail: Secrets.sessionToken),
             PortalRequestsError.redirectError(status: 302, detail: Secrets.userJwt),

@@ -38,22 +38,26 @@ struct VerifyTotpTests {
         #expect(try UserJwt.endUserId(from: jwt) == "eu_~?>")
     }
 
-    static let unreadableJwts: [String: (jwt: String, detail: String)] = [
-        "one segment": ("eyJhbGciOiJIUzI1NiJ9", UserJwt.malformedDetail),
-        "empty claims": ("eyJhbGciOiJIUzI1NiJ9..sig", UserJwt.malformedDetail),
-        "not base64": ("eyJhbGciOiJIUzI1NiJ9.e$J!.sig", UserJwt.notBase64Detail),
-        "not JSON": ("h." + Secrets.segment(Data("hello".utf8)) + ".s", UserJwt.unreadableClaimsDetail),
-        "JSON array": ("h." + Secrets.segment(Data("[1]".utf8)) + ".s", UserJwt.unreadableClaimsDetail),
-        "no claim": (Secrets.jwt(claims: ["sub": "x"]), UserJwt.missingEndUserIdDetail),
-        "blank claim": (Secrets.jwt(claims: ["endUserId": "  "]), UserJwt.missingEndUserIdDetail),
-        "number claim": (Secrets.jwt(claims: ["endUserId": 42]), UserJwt.missingEndUserIdDetail),
+    /// PortalSwift's four checks, in its order: the shape, base64, a JSON object, a non-blank `endUserId`.
+    static let unreadableJwts: [String: (jwt: String, check: PortalAuthError.UserJwtCheck)] = [
+        "one segment": ("eyJhbGciOiJIUzI1NiJ9", .shape),
+        "empty claims": ("eyJhbGciOiJIUzI1NiJ9..sig", .shape),
+        "not base64": ("eyJhbGciOiJIUzI1NiJ9.e$J!.sig", .base64),
+        "not JSON": ("h." + Secrets.segment(Data("hello".utf8)) + ".s", .claimsObject),
+        "JSON array": ("h." + Secrets.segment(Data("[1]".utf8)) + ".s", .claimsObject),
+        "no claim": (Secrets.jwt(claims: ["sub": "x"]), .endUserId),
+        "blank claim": (Secrets.jwt(claims: ["endUserId": "  "]), .endUserId),
+        "number claim": (Secrets.jwt(claims: ["endUserId": 42]), .endUserId),
+        // Expiry is not one of them: Portal judges it (see below).
+        "no claim, expired": (Secrets.jwt(claims: ["sub": "x", "exp": 601]), .endUserId),
     ]
 
-    @Test(arguments: ["one segment", "empty claims", "not base64", "not JSON", "JSON array", "no claim", "blank claim", "number claim"])
-    func unreadableJwtIsRejectedBeforeAnyRequest(label: String) async throws {
-        let (jwt, detail) = try #require(Self.unreadableJwts[label])
+    @Test(arguments: ["one segment", "empty claims", "not base64", "not JSON", "JSON array", "no claim", "blank claim", "number claim",
+                      "no claim, expired"])
+    func unreadableJwtIsRejectedBeforeAnyRequestNamingTheCheck(label: String) async throws {
+        let (jwt, check) = try #require(Self.unreadableJwts[label])
         let f = try Fixture()
-        await #expect(throws: PortalAuthError.invalidUserJwt(detail: detail)) {
+        await #expect(throws: PortalAuthError.invalidUserJwt(detail: check)) {
             try await f.auth.verifyTotp("123456", userJwt: jwt)
         }
         #expect(f.transport.requests.isEmpty)
@@ -153,13 +157,23 @@ struct VerifyTotpTests {
         }
     }
 
-    @Test func anExpiredUserJwtAsksForANewSignInWithoutSendingTheCode() async throws {
+    @Test func theServerJudgesExpirySoAUserJwtPastItsExpByTheLocalClockStillSendsTheCode() async throws {
+        // As PortalSwift: a computer whose clock runs ahead must not refuse a code Portal would take.
         let f = try Fixture()
         f.transport.reply(Wire.totpAccepted())
-        await #expect(throws: PortalAuthError.userJwtExpired) {
+        let result = try await f.auth.verifyTotp("123456", userJwt: Secrets.expiredUserJwt)
+        #expect(result.session.endUserId == "eu_totp")
+        #expect(f.transport.paths == ["/api/v3/auth/totps/validations"])
+        #expect(f.store.saveCount == 1)
+    }
+
+    @Test func anExpiredUserJwtPortalRefusesIsUnauthorized() async throws {
+        let f = try Fixture()
+        f.transport.enqueue(.response(HTTPResponse(status: 401, body: Data(Wire.error401.utf8))))
+        await #expect(throws: PortalRequestsError.unauthorized(path: "/api/v3/auth/totps/validations")) {
             try await f.auth.verifyTotp("123456", userJwt: Secrets.expiredUserJwt)
         }
-        #expect(f.transport.requests.isEmpty)
+        #expect(f.store.saveCount == 0)
     }
 
     @Test func alreadyCancelledCallerSendsNoCode() async throws {

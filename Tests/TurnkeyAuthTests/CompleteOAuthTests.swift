@@ -155,6 +155,37 @@ struct CompleteOAuthTests {
         #expect(f.transport.requests.isEmpty)
     }
 
+    @Test(arguments: [nil, "an-nonce-the-provider-chose"])
+    func aTokenBoundThroughTknonceSignsIn(nonce: String?) async throws {
+        // Turnkey binds the key through `nonce` or `tknonce`: a provider whose nonce the app does not
+        // choose (an Auth0 tenant, say) carries the key's nonce in `tknonce`.
+        let f = try Fixture()
+        let key = try await keyInStore(f)
+        let token = TK.oidcToken(nonce: nonce, tknonce: TK.nonce(key))
+        f.transport.reply(TK.account("sub-org-1"))
+        f.transport.reply(TK.session(TK.sessionJwt(publicKey: key)))
+        let result = try await f.auth.completeOAuth(oidcToken: token, publicKey: key)
+        #expect(result.action == .login && result.session.publicKey == key)
+        #expect(f.transport.paths == ["/turnkey/auth-proxy/v1/account", "/turnkey/auth-proxy/v1/oauth_login"])
+        #expect(f.sessions.jwt() != nil, "the session is stored")
+    }
+
+    @Test func aTokenBoundToTheKeyThroughNeitherClaimIsRefusedBeforeAnythingIsSent() async throws {
+        let f = try Fixture()
+        let key = try await keyInStore(f)
+        let other = try await keyInStore(f)
+        for token in [TK.oidcToken(nonce: TK.nonce(other), tknonce: TK.nonce(other)),
+                      TK.oidcToken(nonce: nil, tknonce: TK.nonce(other)),
+                      TK.oidcToken(nonce: "", tknonce: ""),
+                      TK.oidcToken(nonce: TK.nonce(key).uppercased(), tknonce: TK.nonce(key).uppercased())] {
+            await #expect(throws: TurnkeyAuthError.nonceMismatch) {
+                try await f.auth.completeOAuth(oidcToken: token, publicKey: key)
+            }
+        }
+        #expect(f.transport.requests.isEmpty)
+        #expect(f.sessions.jwt() == nil)
+    }
+
     @Test func aSessionForAnotherKeyIsNotStored() async throws {
         let f = try Fixture()
         let key = try await keyInStore(f)

@@ -96,11 +96,23 @@ struct HandleRedirectTests {
         #expect(f.keys.publicKeys == [login.publicKey], "the key now belongs to the session")
     }
 
+    @Test func anIdTokenBoundThroughTknonceSignsIn() async throws {
+        let f = try Fixture()
+        let login = try await f.startSignIn(.google)
+        let token = TK.oidcToken(nonce: TK.nonce(Secrets.publicKeyHex), tknonce: TK.nonce(login.publicKey))
+        f.transport.reply(TK.account("sub-org-1"))
+        f.transport.reply(TK.session(TK.sessionJwt(publicKey: login.publicKey)))
+        let result = try #require(try await f.auth.handleRedirect(Fixture.idTokenCallback(token, state: login.state))?.completed)
+        #expect(result.session.publicKey == login.publicKey)
+        #expect(f.transport.paths.dropFirst() == ["/turnkey/auth-proxy/v1/account", "/turnkey/auth-proxy/v1/oauth_login"])
+    }
+
     @Test func anIdTokenForAnotherKeyIsRefusedBeforeAnythingIsSent() async throws {
         let f = try Fixture()
         let login = try await f.startSignIn(.apple)
         let wrong = [TK.oidcToken(nonce: TK.nonce(Secrets.publicKeyHex)), TK.oidcToken(nonce: nil),
-                     TK.oidcToken(nonce: TK.nonce(login.publicKey).uppercased())]
+                     TK.oidcToken(nonce: TK.nonce(login.publicKey).uppercased()),
+                     TK.oidcToken(nonce: TK.nonce(Secrets.publicKeyHex), tknonce: TK.nonce(Secrets.publicKeyHex))]
         for token in wrong {
             await #expect(throws: TurnkeyAuthError.nonceMismatch) {
                 try await f.auth.handleRedirect(Fixture.idTokenCallback(token, state: login.state))

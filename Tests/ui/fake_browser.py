@@ -7,6 +7,8 @@ the way the test asked (control file in PORTAL_TEST_BROWSER_CONTROL: {"email", "
 {PARAM: VALUE}}), follows
 the redirects to the app's custom-scheme redirect and hands that to the desktop with `gio open`, as a
 real browser does (or, with save_to, leaves it in a file, as a browser that keeps custom schemes to itself).
+A loopback redirect (http://127.0.0.1:PORT/PATH, the PORTAL_REDIRECT_URL the app was given) is an
+ordinary http redirect: it is followed with a GET, and the page the app's listener answers is logged.
 
 "tamper" replaces query parameters of the URL the app opened (a code_challenge or nonce that is not
 the app's), as a page or extension that rewrites links would.
@@ -101,6 +103,12 @@ def deliver(uri, times):
         time.sleep(0.5)
 
 
+def loopback_port():
+    """The port of the app's loopback redirect URL, when the test configured one (PORTAL_REDIRECT_URL)."""
+    redirect = urllib.parse.urlsplit(os.environ.get("PORTAL_REDIRECT_URL", ""))
+    return redirect.port if redirect.scheme == "http" else None
+
+
 def tampered(url, replacements):
     parts = urllib.parse.urlsplit(url)
     query = [(name, replacements.get(name, value)) for name, value in urllib.parse.parse_qsl(parts.query, keep_blank_values=True)]
@@ -155,6 +163,12 @@ def run(start_url):
             url = urllib.parse.urljoin(url, form.action)
             data = urllib.parse.urlencode(fields).encode()
             continue
+        if urllib.parse.urlsplit(url).hostname == "127.0.0.1" and urllib.parse.urlsplit(url).port == loopback_port():
+            # The app's loopback redirect (http://127.0.0.1:PORT/PATH): what its listener answered.
+            log("loopback", status=status, path=urllib.parse.urlsplit(url).path,
+                closes_tab="You can close this tab" in body or "close this tab" in body.lower(),
+                external="src=" in body or "<script" in body)
+            return
         log("stuck", status=status, path=urllib.parse.urlsplit(url).path)
         return
     log("stuck", reason="too many steps")

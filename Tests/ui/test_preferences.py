@@ -11,6 +11,11 @@ HOST_PROBLEM = ("Enter a host name such as api.portalhq.io, optionally with http
                 "allowed to this computer (127.0.0.1 or localhost).")
 REDIRECT_PROBLEM = ("The redirect URL must start with io.github.portalauth.signin:// so that the browser "
                     "comes back to this app.")
+LOOPBACK_PROBLEM = ("A web address as the redirect URL must be http://127.0.0.1:PORT/PATH, with the port your "
+                    "environment allows (not localhost), and no query.")
+LOOPBACK_HINT = ("On a computer shared with other people, enter the http://127.0.0.1:PORT/PATH address your "
+                 "environment allows as the redirect URL: the sign-in then comes back to this app alone, not "
+                 "through the desktop.")
 
 
 def stored(session, key):
@@ -64,12 +69,21 @@ def test_preferences_refuse_an_invalid_host_and_save_a_valid_one(session):
     wait_until(lambda: stored(session, "api-host") == "'http://127.0.0.1:8790'", what="the loopback host to be saved")
 
 
-def test_preferences_keep_the_redirect_on_the_apps_own_scheme(session):
+def test_preferences_keep_the_redirect_on_the_apps_own_scheme_or_a_loopback_address(session):
     window = open_preferences(session)
-    apply(window, "Redirect URL", "https://example.com/callback")
+    # When to choose a loopback redirect, in one sentence under the fields.
+    assert window.has_text(LOOPBACK_HINT), "Preferences does not say when to use a loopback redirect"
+    apply(window, "Redirect URL", "evil.app://auth/callback")
     window.wait_for_text(REDIRECT_PROBLEM)
     assert stored(session, "redirect-url") == "''", "a redirect the app cannot receive was saved"
+    for web in ("https://example.com/callback", "http://localhost:8791/auth/callback", "http://127.0.0.1/auth/callback"):
+        apply(window, "Redirect URL", web)
+        window.wait_for_text(LOOPBACK_PROBLEM)
+        assert stored(session, "redirect-url") == "''", f"{web} was saved"
 
+    apply(window, "Redirect URL", "http://127.0.0.1:8791/auth/callback")
+    wait_until(lambda: stored(session, "redirect-url") == "'http://127.0.0.1:8791/auth/callback'",
+               what="the loopback redirect URL to be saved")
     apply(window, "Redirect URL", "io.github.portalauth.signin://auth/other")
     wait_until(lambda: stored(session, "redirect-url") == "'io.github.portalauth.signin://auth/other'",
                what="the redirect URL to be saved")

@@ -144,6 +144,27 @@ extension EmulatorClient {
         return token
     }
 
+    /// An `id_token` from the fake provider's own authorize page, asked for directly (as an app with
+    /// its own OIDC client does, not through Turnkey's origin page): the `nonce` the app chose, and a
+    /// `tknonce` custom parameter the provider copies into the token (as an Auth0 rule does).
+    func idTokenFromProvider(_ provider: String = "google", email: String = "alice@example.com", nonce: String,
+                             tknonce: String?) async throws -> String {
+        var items = [("client_id", "emulator-turnkey-\(provider)"), ("redirect_uri", hostedRedirectUri),
+                     ("response_type", "code id_token"), ("nonce", nonce), ("state", "state-3")]
+        if let tknonce { items.append(("tknonce", tknonce)) }
+        let page = try await get(baseURL.absoluteString + "/idp/\(provider)/authorize?" + JavaURLEncoder.encode(items))
+        guard page.status == 200, let form = HTMLForm(page: page.text) else {
+            throw FlowFailure(description: "\(provider) page answered \(page.status)")
+        }
+        let answer = try await postForm(form.action, form.hiddenFields + [("email", email), ("custom_email", ""),
+                                                                          ("share", "share"), ("action", "continue")])
+        guard answer.status == 302, let redirectPage = answer.location,
+              let token = AuthorizeURLs.query(try await get(redirectPage).location ?? "")["id_token"] else {
+            throw FlowFailure(description: "no id_token from the \(provider) page (it answered \(answer.status))")
+        }
+        return token
+    }
+
     // MARK: Discord and X: fake provider page → app → oauth2_authenticate
 
     func oauth2AuthorizeURL(provider: String, clientId: String? = nil, redirectUri: String = appRedirect,
@@ -171,12 +192,15 @@ extension EmulatorClient {
         return code
     }
 
-    func oauth2Authenticate(provider: String, code: String, verifier: String, nonce: String, clientId: String? = nil,
+    /// `nonce` nil: the field is left out (Turnkey's API makes it optional).
+    func oauth2Authenticate(provider: String, code: String, verifier: String, nonce: String?, clientId: String? = nil,
                             redirectUri: String = appRedirect) async throws -> HTTPResult {
-        try await authProxy(TurnkeyWire.AuthProxyPath.oauth2Authenticate, [
-            "authCode": code, "clientId": clientId ?? "emulator-turnkey-\(provider)", "codeVerifier": verifier, "nonce": nonce,
+        var body: [String: Any] = [
+            "authCode": code, "clientId": clientId ?? "emulator-turnkey-\(provider)", "codeVerifier": verifier,
             "provider": provider == "discord" ? "OAUTH2_PROVIDER_DISCORD" : "OAUTH2_PROVIDER_X", "redirectUri": redirectUri,
-        ])
+        ]
+        if let nonce { body["nonce"] = nonce }
+        return try await authProxy(TurnkeyWire.AuthProxyPath.oauth2Authenticate, body)
     }
 
     // MARK: completeOAuth's calls

@@ -22,13 +22,7 @@ struct CLI {
 
     func run(_ arguments: [String], input: String? = nil, viaDBusSessionWithoutKeyring: Bool = false,
              extraEnvironment: [String: String] = [:]) -> Run {
-        var environment = ProcessInfo.processInfo.environment.merging(extraEnvironment) { $1 }
-        for key in ["PORTAL_AUTH_ENVIRONMENT_ID", "PORTAL_REDIRECT_URL", "PORTAL_SESSION_KEY", "PORTAL_ACCOUNT_ABSTRACTED",
-                    "PORTAL_MAGIC_LINK_FROM", "PORTAL_MAGIC_LINK_TEMPLATE", "PORTAL_CA_FILE", "PORTAL_HTTP_TIMEOUT_SECONDS"] {
-            environment.removeValue(forKey: key)
-        }
-        environment["PORTAL_API_HOST"] = apiHost
-        environment.merge(self.environment) { $1 }
+        var environment = processEnvironment(extraEnvironment)
         let result: ProcessResult
         if viaDBusSessionWithoutKeyring {
             environment.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
@@ -41,6 +35,18 @@ struct CLI {
         let run = Run(status: result.status, stdout: result.stdout, stderr: result.stderr)
         TestLogs.record(run, command: arguments.first ?? "")
         return run
+    }
+
+    /// The test process's environment without the Portal settings it may carry, then this CLI's.
+    func processEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+        for key in ["PORTAL_AUTH_ENVIRONMENT_ID", "PORTAL_REDIRECT_URL", "PORTAL_SESSION_KEY", "PORTAL_ACCOUNT_ABSTRACTED",
+                    "PORTAL_MAGIC_LINK_FROM", "PORTAL_MAGIC_LINK_TEMPLATE", "PORTAL_CA_FILE", "PORTAL_HTTP_TIMEOUT_SECONDS"] {
+            environment.removeValue(forKey: key)
+        }
+        environment["PORTAL_API_HOST"] = apiHost
+        environment.merge(self.environment) { $1 }
+        return environment
     }
 }
 

@@ -20,14 +20,39 @@ struct FakeBrowser {
     ///   - choices: form fields to set on the provider page (e.g. `["email": "alice@example.com"]`).
     ///   - action: the button to press (`continue` or `cancel`).
     func signIn(authorizeUrl: String, choices: [String: String], action: String = "continue") async throws -> String {
+        guard case .appRedirect(let url) = try await browse(authorizeUrl: authorizeUrl, choices: choices, action: action, loopback: nil) else {
+            throw Failure(description: "the sign-in did not end on the app's redirect")
+        }
+        return url
+    }
+
+    /// The page the app's loopback listener answered.
+    struct LoopbackPage { let status: Int; let body: String }
+
+    /// The same round trip with a loopback redirect URL: the redirect is a plain http GET to
+    /// `loopback` (`http://127.0.0.1:PORT/PATH`), as a browser makes it, and its answer is returned.
+    func signInThroughLoopback(authorizeUrl: String, choices: [String: String], loopback: String) async throws -> LoopbackPage {
+        guard case .loopbackPage(let page) = try await browse(authorizeUrl: authorizeUrl, choices: choices, action: "continue",
+                                                               loopback: loopback) else {
+            throw Failure(description: "the sign-in did not reach the loopback redirect URL")
+        }
+        return page
+    }
+
+    private enum Ending { case appRedirect(String), loopbackPage(LoopbackPage) }
+
+    private func browse(authorizeUrl: String, choices: [String: String], action: String, loopback: String?) async throws -> Ending {
         GLibLoopThread.ensureRunning()
         var request = HTTPRequest(method: "GET", url: URL(string: authorizeUrl)!)
         var pressedChooser = false
         for _ in 0..<10 {
             let response = try await transport.send(request)
+            if let loopback, request.url.absoluteString.hasPrefix(loopback) {
+                return .loopbackPage(LoopbackPage(status: response.status, body: String(decoding: response.body, as: UTF8.self)))
+            }
             if (300..<400).contains(response.status) {
                 guard let location = header(response, "Location") else { throw Failure(description: "redirect without Location") }
-                if location.hasPrefix(appScheme + ":") { return location }
+                if location.hasPrefix(appScheme + ":") { return .appRedirect(location) }
                 request = HTTPRequest(method: "GET", url: URL(string: location, relativeTo: request.url)!.absoluteURL)
                 continue
             }

@@ -45,14 +45,15 @@ struct Fixture {
     init(redirectUrl: String = Fixture.redirectUrl, magicLink: MagicLinkConfig? = Fixture.magicLink,
          isAccountAbstracted: Bool? = nil, withBrowser: Bool = true, withRedirects: Bool = true,
          environment: String = Fixture.environment,
-         pendingSignIns: any PendingSignInStore = InMemoryPendingSignInStore()) throws {
+         pendingSignIns: any PendingSignInStore = InMemoryPendingSignInStore(),
+         loopback: (any LoopbackRedirectListening)? = nil) throws {
         self.pendingSignIns = pendingSignIns
         let clock = self.clock
         auth = try PortalAuth(
             authEnvironmentId: environment, redirectUrl: redirectUrl, apiHost: "127.0.0.1:8790",
             magicLink: magicLink, isAccountAbstracted: isAccountAbstracted,
             transport: transport, sessionStore: store,
-            browser: withBrowser ? browser : nil, redirects: withRedirects ? inbox : nil, logger: logger,
+            browser: withBrowser ? browser : nil, redirects: withRedirects ? inbox : nil, loopback: loopback, logger: logger,
             pendingSignIns: pendingSignIns, now: { clock.current }
         )
     }

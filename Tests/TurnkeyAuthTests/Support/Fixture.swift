@@ -114,10 +114,13 @@ enum TK {
 
     static func nonce(_ publicKey: String) -> String { Hex.encode(SHA256.hash(Array(publicKey.utf8))) }
 
-    static func oidcToken(nonce: String?, iss: String = "http://127.0.0.1:8790/idp/google", aud: String = "emulator-turnkey-google",
-                          sub: String = "google-sub-1", email: String? = "alice@example.com") -> String {
+    /// `tknonce`: Turnkey's second binding claim, for providers whose `nonce` the app does not choose.
+    static func oidcToken(nonce: String?, tknonce: String? = nil, iss: String = "http://127.0.0.1:8790/idp/google",
+                          aud: String = "emulator-turnkey-google", sub: String = "google-sub-1",
+                          email: String? = "alice@example.com") -> String {
         var claims: [String: Any] = ["iss": iss, "aud": aud, "sub": sub, "iat": 1_800_000_000, "exp": 1_800_000_600]
         if let nonce { claims["nonce"] = nonce }
+        if let tknonce { claims["tknonce"] = tknonce }
         if let email { claims["email"] = email }
         return Secrets.jwt(claims: claims)
     }

@@ -1,0 +1,48 @@
+import FoundationEssentials
+import PortalAuth
+import PortalAuthGNOME
+
+/// `portal-auth sign-in google|apple [--open]`: a whole browser sign-in with a loopback redirect URL
+/// (`http://127.0.0.1:PORT/PATH`). The port is bound before Portal is asked for anything; the
+/// `authorizeUrl` line is printed (and, with `--open`, the default browser opened); the one request
+/// on the path is answered with a "you can close this tab" page and exchanged; the result line is
+/// `handle-redirect`'s.
+struct SignInCommand {
+    let configuration: PortalConfiguration
+    let transport: any HTTPTransport
+    let provider: Invocation.Provider
+    let opensBrowser: Bool
+
+    func run() async throws -> ExitCode {
+        guard PortalAuth.loopbackPort(of: configuration.redirectUrl) != nil else {
+            throw ErrorReport.usage("sign-in needs a loopback redirect URL such as http://127.0.0.1:8791/auth/callback "
+                + "(on the auth environment's allow list) in --redirect-url or PORTAL_REDIRECT_URL. "
+                + "With the app's scheme, use login-url and handle-redirect - instead.")
+        }
+        let auth = try PortalAuthFactory.make(configuration, logger: StandardErrorLog.ifRequested(program: "portal-auth"),
+                                              transport: transport, browser: PrintingBrowser(opens: opensBrowser))
+        let result = provider == .google ? try await auth.signInWithGoogle() : try await auth.signInWithApple()
+        switch result {
+        case .authenticated(let authenticated):
+            Output.line([("result", .string("authenticated")), ("endUserId", .string(authenticated.session.endUserId)),
+                         ("clientId", .optional(authenticated.clientId)),
+                         ("isAccountAbstracted", .optional(authenticated.isAccountAbstracted))])
+        case .totpRequired(let pending):
+            // As handle-redirect: verify-totp needs the userJwt in a later process.
+            Output.line([("result", .string("totpRequired")), ("endUserId", .string(pending.endUserId)),
+                         ("userJwt", .string(pending.userJwt)), ("totpLink", .optional(pending.totpLink))])
+        }
+        return .success
+    }
+}
+
+/// The sign-in's "browser": prints the authorize URL as a JSON line for the person (or a script) to
+/// open, and opens the default browser only when asked to.
+private struct PrintingBrowser: BrowserLauncher {
+    let opens: Bool
+
+    func open(_ url: URL) async throws {
+        Output.line([("authorizeUrl", .string(url.absoluteString))])
+        if opens { try await GioBrowserLauncher().open(url) }
+    }
+}
