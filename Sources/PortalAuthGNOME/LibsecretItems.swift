@@ -3,7 +3,16 @@ import CPortalPlatform
 
 /// `SecretItems` on libsecret's asynchronous API, called on GLib's main context (so the app's loop
 /// never blocks on D-Bus). Items go to the default collection ("login").
+///
+/// In a Flatpak sandbox (`/.flatpak-info`, the test libsecret itself makes) items go through
+/// libsecret's password API instead, which keeps them in the app's own keyring file
+/// (`$XDG_DATA_HOME/keyrings/default.keyring`, under `~/.var/app/ID/`) with a key from the Secret
+/// portal: the Secret Service calls would reach the host's login keyring, which the sandbox is not
+/// given (no `--talk-name=org.freedesktop.secrets`) and should not be.
 public final class LibsecretItems: SecretItems, Sendable {
+    /// Whether this process runs in a Flatpak sandbox, where the password API is the one to use.
+    static let inSandbox = g_file_test("/.flatpak-info", G_FILE_TEST_EXISTS) != 0
+
     public let schemaName: String
     private let schema: MainContextPointer<UnsafeMutablePointer<SecretSchema>>
     private let connection = SecretServiceConnection()
@@ -27,7 +36,16 @@ public final class LibsecretItems: SecretItems, Sendable {
     }
 
     public func lookup(_ attributes: [String: String]) async throws -> String? {
-        try await call(attributes) { service, schema, table, callback, box in
+        if Self.inSandbox {
+            return try await passwordCall(attributes) { schema, table, callback, box in
+                secret_password_lookupv(schema, table, nil, callback, box)
+            } finish: { result, error in
+                guard let text = secret_password_lookup_finish(result, &error) else { return nil }
+                defer { secret_password_free(text) }
+                return String(cString: text)
+            }
+        }
+        return try await call(attributes) { service, schema, table, callback, box in
             secret_service_lookup(service, schema, table, nil, callback, box)
         } finish: { service, result, error in
             guard let value = secret_service_lookup_finish(service, result, &error) else { return nil }
@@ -37,6 +55,15 @@ public final class LibsecretItems: SecretItems, Sendable {
     }
 
     public func store(_ secret: String, label: String, attributes: [String: String]) async throws {
+        if Self.inSandbox {
+            let stored: Bool = try await passwordCall(attributes) { schema, table, callback, box in
+                secret_password_storev(schema, table, SECRET_COLLECTION_DEFAULT, label, secret, nil, callback, box)
+            } finish: { result, error in
+                secret_password_store_finish(result, &error) != 0
+            }
+            if !stored { throw SessionStoreError(.notKept) }
+            return
+        }
         let value = MainContextPointer(secret_value_new(secret, -1, "text/plain")!)
         defer { secret_value_unref(UnsafeMutableRawPointer(value.pointer)) }
         let stored: Bool = try await call(attributes) { service, schema, table, callback, box in
@@ -49,6 +76,14 @@ public final class LibsecretItems: SecretItems, Sendable {
 
     public func clear(_ attributes: [String: String]) async throws {
         // FALSE without an error means nothing matched, which is fine.
+        if Self.inSandbox {
+            let _: Bool = try await passwordCall(attributes) { schema, table, callback, box in
+                secret_password_clearv(schema, table, nil, callback, box)
+            } finish: { result, error in
+                secret_password_clear_finish(result, &error) != 0
+            }
+            return
+        }
         let _: Bool = try await call(attributes) { service, schema, table, callback, box in
             secret_service_clear(service, schema, table, nil, callback, box)
         } finish: { service, result, error in
@@ -57,6 +92,24 @@ public final class LibsecretItems: SecretItems, Sendable {
     }
 
     public func search(_ attributes: [String: String]) async throws -> [SecretItemSummary] {
+        if Self.inSandbox {
+            // The keyring file is unlocked by the portal's key as a whole: no item is ever locked.
+            return try await passwordCall(attributes) { schema, table, callback, box in
+                secret_password_searchv(schema, table, SECRET_SEARCH_ALL, nil, callback, box)
+            } finish: { result, error in
+                var summaries: [SecretItemSummary] = []
+                let list = secret_password_search_finish(result, &error)
+                var node = list
+                while let current = node {
+                    let item = OpaquePointer(current.pointee.data)
+                    summaries.append(SecretItemSummary(attributes: Self.dictionary(secret_retrievable_get_attributes(item)),
+                                                       isLocked: false))
+                    node = current.pointee.next
+                }
+                g_list_free_full(list, g_object_unref)
+                return summaries
+            }
+        }
         // Which items are locked, as the daemon answers now: an item object's Locked property can
         // still say unlocked just after the keyring locked.
         let lockedPaths: Set<String> = try await call(attributes) { service, schema, table, callback, box in
@@ -94,6 +147,7 @@ public final class LibsecretItems: SecretItems, Sendable {
     /// Connects in the background and opens the Secret Service session (the key exchange that
     /// `store` and `lookup` need), so a save that follows soon finds both ready.
     public func prepare() {
+        if Self.inSandbox { return }   // the password API opens what it needs per call
         let connection = self.connection
         MainLoopBridge.invoke { connection.withService(openingSession: true) { _ in } }
     }
@@ -122,6 +176,25 @@ public final class LibsecretItems: SecretItems, Sendable {
                                           finish: { result, error in finish(service.pointer, result, &error) },
                                           continuation: continuation)
                     }
+                }
+            }
+        }
+    }
+
+    /// Starts one call of libsecret's password API on the main context (no Secret Service
+    /// connection: libsecret picks its backend, the keyring file in a sandbox).
+    private func passwordCall<T: Sendable>(
+        _ attributes: [String: String],
+        start: @escaping @Sendable (UnsafePointer<SecretSchema>, OpaquePointer, GAsyncReadyCallback, UnsafeMutableRawPointer) -> Void,
+        finish: @escaping @Sendable (OpaquePointer, inout UnsafeMutablePointer<GError>?) -> T
+    ) async throws -> T {
+        let schema = self.schema
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            MainLoopBridge.invoke {
+                GIOTypes.register() // before libsecret's worker thread opens the keyring file and asks the portal
+                PasswordBackend.shared.whenReady(schema: schema) {
+                    PendingCall.begin(attributes: Self.table(attributes), schema: schema, start: start, finish: finish,
+                                      continuation: continuation)
                 }
             }
         }
@@ -188,6 +261,36 @@ private final class SecretServiceConnection: @unchecked Sendable {
     func close() {
         if let service { g_object_unref(service) }
         service = nil
+    }
+}
+
+/// libsecret's password API makes its backend (in a sandbox: the keyring file, opened with the
+/// Secret portal's key) on first use, and calls started before it exists each make their own: the
+/// app's first calls at start (the session and the Turnkey items at once) then never returned. So
+/// the first call is a lookup that only brings the backend up, and every other call waits for it.
+/// Main context only, like `SecretServiceConnection`.
+private final class PasswordBackend: @unchecked Sendable {
+    static let shared = PasswordBackend()
+    private var ready = false
+    /// Who waits for the backend; nil when it is not being brought up.
+    private var waiting: [() -> Void]?
+
+    func whenReady(schema: MainContextPointer<UnsafeMutablePointer<SecretSchema>>, _ start: @escaping () -> Void) {
+        if ready { return start() }
+        if waiting != nil { waiting?.append(start); return }
+        waiting = [start]
+        let nothing = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free)
+        secret_password_lookupv(schema.pointer, nothing, nil, { _, result, userData in
+            let backend = Unmanaged<PasswordBackend>.fromOpaque(userData!).takeRetainedValue()
+            var error: UnsafeMutablePointer<GError>?
+            if let text = secret_password_lookup_finish(result, &error) { secret_password_free(text) }
+            g_clear_error(&error)   // a failure shows again in the call that waited, with its own error
+            backend.ready = true
+            let waiting = backend.waiting ?? []
+            backend.waiting = nil
+            for start in waiting { start() }
+        }, Unmanaged.passRetained(self).toOpaque())
+        g_hash_table_unref(nothing)
     }
 }
 

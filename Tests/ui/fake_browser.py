@@ -121,7 +121,8 @@ def run(start_url):
     query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(start_url).query))
     # Names of the parameters only (and whether PKCE is S256): values may be single-use secrets.
     log("opened", path=urllib.parse.urlsplit(start_url).path, action=action, parameters=sorted(query),
-        code_challenge_method=query.get("code_challenge_method"))
+        code_challenge_method=query.get("code_challenge_method"), launched_by=os.environ.get("PORTAL_TEST_LAUNCHER"),
+        sandboxed=os.path.exists("/.flatpak-info"))
     if wanted.get("tamper"):
         start_url = tampered(start_url, wanted["tamper"])
         log("tampered", parameters=sorted(wanted["tamper"]))
