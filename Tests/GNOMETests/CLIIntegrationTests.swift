@@ -234,7 +234,7 @@ extension GNOMEIntegration {
             #expect(try await emulator.requests("POST", "/api/v3/auth/oauth/tokens").isEmpty, "the grant was spent without a keyring")
             #expect(storedSecretText() == nil)
             // Once a keyring is there, the same redirect still signs in.
-            let later = run(["handle-redirect", redirect])
+            let later = run(["handle-redirect", "-"], input: redirect)
             #expect(later.status == 0)
             #expect(storedSecretText() != nil)
         }
