@@ -1,22 +1,9 @@
+import AuthBase
 import Foundation
 
 enum Html {
     /// Escapes text for element content and quoted attribute values.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { HTMLText.escaped(text) }
 
     /// A complete page: inline CSS only, no scripts (the CSP says so too).
     static func page(title: String, style: String, body: String, refreshSeconds: Int? = nil) -> String {

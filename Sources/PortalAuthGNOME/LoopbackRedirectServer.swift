@@ -1,3 +1,4 @@
+import AuthBase
 import CPortalPlatform
 import FoundationEssentials
 import PortalAuth
@@ -226,10 +227,10 @@ private final class LoopbackPort: LoopbackRedirectListener, Sendable {
     }
 
     private var pageHTML: String {
-        let title = Self.escaped(page.title), message = Self.escaped(page.message)
+        let title = HTMLText.escaped(page.title), message = HTMLText.escaped(page.message)
         return """
         <!DOCTYPE html>
-        <html lang="\(Self.escaped(page.language))"><head><meta charset="utf-8"><title>\(title)</title>
+        <html lang="\(HTMLText.escaped(page.language))"><head><meta charset="utf-8"><title>\(title)</title>
         <meta name="viewport" content="width=device-width"></head>
         <body style="font-family: sans-serif; margin: 4em auto; max-width: 32em; text-align: center">
         <h1>\(title)</h1><p>\(message)</p></body></html>
@@ -237,19 +238,6 @@ private final class LoopbackPort: LoopbackRedirectListener, Sendable {
         """
     }
 
-    private static func escaped(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
 
     private static func response(_ status: Int, _ reason: String, plain: String, extra: String = "") -> [UInt8] {
         response(status, reason, body: plain + "\n", type: "text/plain; charset=utf-8", extra: extra)
