@@ -7,8 +7,8 @@ struct Invocation {
     enum Command {
         case help
         case methods
-        case loginURL(provider: Provider)
-        case signIn(provider: Provider, opensBrowser: Bool)
+        case loginURL(provider: AuthMethod)
+        case signIn(provider: AuthMethod, opensBrowser: Bool)
         case handleRedirect(urls: [String])
         case verifyTotp(code: String, userJwt: String)
         case sendMagicLink(email: String)
@@ -17,7 +17,10 @@ struct Invocation {
         case signOut
     }
 
-    enum Provider: String { case google, apple }
+    /// The provider Portal offers under the identifier `word` (`google`), or nil.
+    static func provider(_ word: String) -> AuthMethod? {
+        SignInProvider(rawValue: word.lowercased()).flatMap(AuthMethod.init)
+    }
 
     /// Configuration flags by `PortalConfiguration` key (`api-host`, `environment-id`, …).
     var flags: [String: String] = [:]
@@ -103,14 +106,14 @@ enum Arguments {
             return .methods
         case "login-url":
             try expectCount(rest, 1, name)
-            guard let provider = Invocation.Provider(rawValue: rest[0].lowercased()) else {
+            guard let provider = Invocation.provider(rest[0]) else {
                 throw ErrorReport.usage("login-url takes google or apple.")
             }
             return .loginURL(provider: provider)
         case "sign-in":
             let opensBrowser = rest.contains("--open")
             let words = rest.filter { $0 != "--open" }
-            guard words.count == 1, let provider = Invocation.Provider(rawValue: words[0].lowercased()) else {
+            guard words.count == 1, let provider = Invocation.provider(words[0]) else {
                 throw ErrorReport.usage("sign-in takes google or apple, and --open to open the browser.")
             }
             return .signIn(provider: provider, opensBrowser: opensBrowser)

@@ -44,7 +44,7 @@ struct Commands {
             Output.line([("allowedAuthMethods", .array(methods.allowedAuthMethods.map { .string($0.rawValue) })),
                          ("autoCreateWallet", .bool(methods.autoCreateWallet))])
         case .loginURL(let provider):
-            let result = provider == .google ? try await auth.loginWithGoogle() : try await auth.loginWithApple()
+            let result = try await auth.login(with: provider)
             Output.line([("authorizeUrl", .string(result.authorizeUrl))])
         case .verifyTotp(let code, let userJwt):
             printAuthenticated(try await auth.verifyTotp(code, userJwt: userJwt))
