@@ -1,4 +1,5 @@
 import CEmulatorServer
+import GLibSupport
 import Foundation
 
 /// The only file that touches libsoup: turns SoupServerMessages into EmulatorRequests and writes
@@ -21,15 +22,13 @@ final class SoupServerHost {
         self.server = server
         var error: UnsafeMutablePointer<GError>?
         if let tls, portal_emu_server_use_tls(server, tls.certificate, tls.key, &error) == 0 {
-            let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "unknown error"
-            g_clear_error(&error)
-            throw ServerError(message: "cannot use the TLS certificate \(tls.certificate) with the key \(tls.key): \(message)")
+            let reason = GLibError.take(&error)?.message ?? "unknown error"
+            throw ServerError(message: "cannot use the TLS certificate \(tls.certificate) with the key \(tls.key): \(reason)")
         }
         let bound = portal_emu_server_listen_loopback(server, guint(port), &error)
         if bound == 0 {
-            let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "unknown error"
-            g_clear_error(&error)
-            throw ServerError(message: "cannot listen on 127.0.0.1:\(port): \(message)")
+            let reason = GLibError.take(&error)?.message ?? "unknown error"
+            throw ServerError(message: "cannot listen on 127.0.0.1:\(port): \(reason)")
         }
         emulator.baseURL = "\(tls == nil ? "http" : "https")://127.0.0.1:\(bound)"
         return UInt16(bound)
