@@ -1,3 +1,4 @@
+import AuthPlatform
 import CEmulatorServer
 import GLibSupport
 import Foundation
@@ -76,17 +77,7 @@ final class SoupServerHost {
     private func readRequest(_ message: OpaquePointer, path: String, rawQuery: String) -> EmulatorRequest {
         let method = soup_server_message_get_method(message).map { String(cString: $0) } ?? "GET"
 
-        var headers: [String: String] = [:]
-        var iter = SoupMessageHeadersIter()
-        soup_message_headers_iter_init(&iter, soup_server_message_get_request_headers(message))
-        var name: UnsafePointer<CChar>?
-        var value: UnsafePointer<CChar>?
-        while soup_message_headers_iter_next(&iter, &name, &value) != 0 {
-            guard let name, let value else { continue }
-            let key = String(cString: name).lowercased()
-            let text = String(cString: value)
-            headers[key] = headers[key].map { $0 + ", " + text } ?? text
-        }
+        let headers = SoupHeaders.fields(of: soup_server_message_get_request_headers(message), lowercasingNames: true)
 
         var body = Data()
         if let requestBody = soup_server_message_get_request_body(message),

@@ -332,19 +332,8 @@ private final class PendingRequest {
         continuation.resume(with: result)
     }
 
-    /// Repeated headers are joined with ", " as HTTP allows (Set-Cookie aside, which no core reads).
     private func responseHeaders() -> [String: String] {
-        var headers: [String: String] = [:]
-        var iterator = SoupMessageHeadersIter()
-        soup_message_headers_iter_init(&iterator, soup_message_get_response_headers(message))
-        var name: UnsafePointer<CChar>?
-        var value: UnsafePointer<CChar>?
-        while soup_message_headers_iter_next(&iterator, &name, &value) != 0 {
-            guard let name, let value else { continue }
-            let key = String(cString: name), text = String(cString: value)
-            headers[key] = headers[key].map { $0 + ", " + text } ?? text
-        }
-        return headers
+        SoupHeaders.fields(of: soup_message_get_response_headers(message))
     }
 }
 
