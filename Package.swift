@@ -70,7 +70,8 @@ let package = Package(
         .testTarget(name: "EmulatorTests", dependencies: ["PortalAuth", "AuthBase", "AuthPlatform", "AuthTestSupport"]),
         .testTarget(name: "GLibSupportTests", dependencies: ["GLibSupport", "CGLibSupport"]),
         .testTarget(name: "SignInFlowTests", dependencies: ["SignInFlow", "AuthTestSupport"]),
-        .testTarget(name: "GNOMETests", dependencies: ["PortalAuth", "TurnkeyAuth", "AuthPlatform", "GLibSupport", "CAuthPlatform", "AuthTestSupport"],
+        .testTarget(name: "GNOMETests",
+                    dependencies: ["PortalAuth", "TurnkeyAuth", "AuthPlatform", "GLibSupport", "CAuthPlatform", "AuthTestSupport"],
                     exclude: ["Support/fake-prompter.py"]),
     ]
 )
