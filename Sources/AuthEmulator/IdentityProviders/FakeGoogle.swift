@@ -3,16 +3,16 @@ import Foundation
 /// The fake Google's authorization codes: single use, 10 minutes, each naming the chosen account.
 final class FakeGoogle {
     static let codeLifetimeSeconds = 600
-    private var codes: [String: (email: String, expiresAt: Int)] = [:]
+    private let codes: ExpiringTakeOnceStore<String>
 
-    func issueCode(email: String, now: Int) -> String {
+    init(clock: EmulatorClock) { codes = ExpiringTakeOnceStore(clock: clock) }
+
+    func issueCode(email: String) -> String {
         let code = "gc_" + Crypto.randomToken(bytes: 16)
-        codes[code] = (email, now + Self.codeLifetimeSeconds)
+        codes.put(email, for: code, lifetimeSeconds: Self.codeLifetimeSeconds)
         return code
     }
 
-    func redeem(code: String, now: Int) -> String? {
-        guard let entry = codes.removeValue(forKey: code), now < entry.expiresAt else { return nil }
-        return entry.email
-    }
+    /// The account the code was issued for; nil when unknown, spent or expired.
+    func redeem(code: String) -> String? { codes.take(code) }
 }

@@ -133,7 +133,7 @@ final class OIDCTokens {
 }
 
 /// Issuers and their published keys.
-extension Emulator {
+extension EmulatorContext {
     /// The issuer of the OIDC tokens Turnkey mints (Discord, X).
     var turnkeyIssuer: String { baseURL + "/turnkey" }
 

@@ -3,9 +3,7 @@ import Foundation
 
 /// The browser half of an OAuth sign-in: the fake providers' pages and the backend callback that
 /// turns their answer into a one-time grant on the app's redirect URL.
-extension Emulator {
-    static let rememberedAccountCookie = "idp_last_email"
-
+extension PortalBackend {
     // MARK: fake providers
 
     func showProviderPage(_ provider: ProviderPages.Provider, _ request: EmulatorRequest) -> EmulatorResponse {
@@ -23,13 +21,13 @@ extension Emulator {
         if form["action"] != "continue" {
             return .redirect(to: FormEncoding.appendingQuery(redirectUri, [("error", "access_denied"), ("state", state)]))
         }
-        guard let email = chosenEmail(form) else {
+        guard let email = identityProviders.chosenEmail(form) else {
             return renderChooser(.google, request, fields: form, selectAccount: true,
                                  error: "Choose an account or type an email address.", status: 400)
         }
-        let code = google.issueCode(email: email, now: now)
+        let code = identityProviders.google.issueCode(email: email)
         var response = EmulatorResponse.redirect(to: FormEncoding.appendingQuery(redirectUri, [("code", code), ("state", state)]))
-        response.headers.append(("Set-Cookie", rememberCookie(email, provider: .google)))
+        response.headers.append(("Set-Cookie", identityProviders.rememberCookie(email, provider: .google)))
         return response
     }
 
@@ -43,7 +41,7 @@ extension Emulator {
             return .html(400, Html.errorPage(title: "Missing state", message: "The sign-in request has no state. Start the sign-in again from the app."))
         }
         var accounts = environment.users.map { (email: $0.email, name: $0.name) }
-        let remembered = request.cookie(Self.rememberedAccountCookie).map(Emails.normalize).flatMap { Emails.isPlausible($0) ? $0 : nil }
+        let remembered = identityProviders.rememberedAccount(request)
         if let remembered, !accounts.contains(where: { $0.email == remembered }) {
             accounts.append((email: remembered, name: ""))
         }
@@ -62,17 +60,6 @@ extension Emulator {
         return .html(status, ProviderPages.chooser(chooser))
     }
 
-    /// The typed address wins over a picked one; nil when neither is a plausible address.
-    func chosenEmail(_ form: [String: String]) -> String? {
-        let typed = Emails.normalize(form["custom_email"] ?? "")
-        let email = typed.isEmpty ? Emails.normalize(form["email"] ?? "") : typed
-        return Emails.isPlausible(email) ? email : nil
-    }
-
-    func rememberCookie(_ email: String, provider: ProviderPages.Provider) -> String {
-        "\(Self.rememberedAccountCookie)=\(JavaURLEncoder.encode(email)); Path=/idp/\(provider.rawValue); HttpOnly; SameSite=Lax; Max-Age=2592000"
-    }
-
     // MARK: the backend callback
 
     /// Google returns here by GET with `code` and `state` (or `error`).
@@ -80,7 +67,7 @@ extension Emulator {
         let query = request.query
         return completeCallback(environmentId: environmentId, state: query["state"], provider: .google) {
             guard query["error"] == nil, let code = query["code"] else { return nil }
-            return self.google.redeem(code: code, now: self.now)
+            return self.identityProviders.google.redeem(code: code)
         }
     }
 
@@ -88,8 +75,8 @@ extension Emulator {
     /// account becomes a `sub`, plus the `user` JSON with the email on first consent only.
     func appleCallback(environmentId: String, _ request: EmulatorRequest) -> EmulatorResponse {
         let form = request.form
-        if form["action"] == "continue", chosenEmail(form) == nil, let state = form["state"],
-           let pending = oauthStates.lookup(state), !pending.used {
+        if form["action"] == "continue", identityProviders.chosenEmail(form) == nil, let state = form["state"],
+           oauthStates.isUnused(state) {
             // A form mistake, not a failed sign-in: show Apple's page again, the state stays usable.
             var fields = form
             fields["redirect_uri"] = callbackURL(environmentId: environmentId)
@@ -98,15 +85,15 @@ extension Emulator {
         }
         var appleIdEmail: String?
         let response = completeCallback(environmentId: environmentId, state: form["state"], provider: .apple) {
-            guard form["action"] == "continue", let email = self.chosenEmail(form) else { return nil }
+            guard form["action"] == "continue", let email = self.identityProviders.chosenEmail(form) else { return nil }
             appleIdEmail = email
-            let assertion = self.apple.authorize(appleIdEmail: email, shareEmail: form["share"] != "hide",
+            let assertion = self.identityProviders.apple.authorize(appleIdEmail: email, shareEmail: form["share"] != "hide",
                                                  environmentId: environmentId)
             return self.appleEndUserEmail(assertion, environmentId: environmentId)
         }
         guard let appleIdEmail else { return response }
         var remembered = response
-        remembered.headers.append(("Set-Cookie", rememberCookie(appleIdEmail, provider: .apple)))
+        remembered.headers.append(("Set-Cookie", identityProviders.rememberCookie(appleIdEmail, provider: .apple)))
         return remembered
     }
 
@@ -134,14 +121,14 @@ extension Emulator {
                                              message: "This sign-in link is not known to the emulator (it may have been reset). Start the sign-in again from the app."))
         }
         let failure = EmulatorResponse.redirect(to: FormEncoding.appendingQuery(pending.redirectUrl, [(PortalWire.RedirectQuery.error, "oauth_failed")]))
-        guard oauthStates.consume(pending, now: now), pending.environmentId == environmentId,
-              let environment = config.environment(environmentId),
+        guard oauthStates.consume(state), pending.environmentId == environmentId,
+              let environment = environment(environmentId),
               let authMethod = provider.portalAuthMethod, environment.authMethods.contains(authMethod),
               let email = resolveEmail() else { return failure }
         let user = users.findOrCreate(environmentId: environmentId, email: email)
         let grant = grants.issue(environmentId: environmentId, endUserId: user.endUserId,
                                  kind: .oauth(authMethod),
-                                 isAccountAbstracted: pending.isAccountAbstracted, now: now)
+                                 isAccountAbstracted: pending.isAccountAbstracted)
         return .redirect(to: FormEncoding.appendingQuery(pending.redirectUrl, [(PortalWire.RedirectQuery.token, grant), (PortalWire.RedirectQuery.loginType, authMethod.rawValue)]))
     }
 }

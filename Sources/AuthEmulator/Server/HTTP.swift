@@ -34,6 +34,14 @@ struct EmulatorRequest {
         return token.isEmpty ? nil : token
     }
 
+    /// The body as a JSON object; 400 when it is not one.
+    func jsonFields() throws -> JSONFields {
+        guard let object = JSON.object(from: body) else {
+            throw ResponseError(400, "The request body must be a JSON object.")
+        }
+        return JSONFields(object: object)
+    }
+
     func cookie(_ name: String) -> String? {
         guard let header = header("cookie") else { return nil }
         for part in header.split(separator: ";") {
@@ -89,4 +97,15 @@ enum FormEncoding {
     static func appendingQuery(_ url: String, _ items: [(String, String)]) -> String {
         url + (url.contains("?") ? "&" : "?") + JavaURLEncoder.encode(items)
     }
+}
+
+/// A handler's refusal, turned into `{"error":…}` with its status by the router.
+struct ResponseError: Error {
+    let status: Int
+    let message: String
+    init(_ status: Int, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+    var response: EmulatorResponse { .error(status, message) }
 }

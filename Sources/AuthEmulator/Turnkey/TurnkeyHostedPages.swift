@@ -5,13 +5,13 @@ import Foundation
 /// - The origin page (`oauth-origin.turnkey.com`) sends the browser on to Google or Apple.
 /// - The redirect page (`oauth-redirect.turnkey.com`) hands the provider's answer to the app's scheme;
 ///   the real page reads a fragment, these providers answer in the query, so it forwards the query.
-extension Emulator {
+extension TurnkeyBackend {
     /// `GET /turnkey/oauth-origin?provider=google|apple&clientId=&redirectUri=&nonce=[&state=]`; other
     /// parameters (the SDK's additional state) are ignored, as by the real page.
     func showOAuthOrigin(_ request: EmulatorRequest) -> EmulatorResponse {
         let query = request.query
         guard let provider = query["provider"].flatMap(IdentityProvider.init(rawValue:)), provider.issuesIdTokens else {
-            return .html(400, Html.errorPage(title: "Unknown provider", message: "The provider parameter must be google or apple."))
+            return .html(400, Html.errorPage(title: "Unknown provider", message: "The provider parameter must be google or identityProviders.apple."))
         }
         for name in ["clientId", "redirectUri", "nonce"] where (query[name] ?? "").isEmpty {
             return .html(400, Html.errorPage(title: "Missing \(name)", message: "The sign-in link has no \(name) parameter. Start the sign-in again from the app."))
