@@ -1,8 +1,9 @@
 import AuthBase
 import Foundation
 
-/// The browser half of an OAuth sign-in: the fake providers' pages and the backend callback that
-/// turns their answer into a one-time grant on the app's redirect URL.
+/// The browser half of a Portal OAuth sign-in: the fake Google's and Apple's pages for Portal's
+/// environments, and Portal's callback that turns their answer into a one-time grant on the app's
+/// redirect URL.
 extension PortalBackend {
     // MARK: fake providers
 

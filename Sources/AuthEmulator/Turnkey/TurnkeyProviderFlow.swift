@@ -2,7 +2,7 @@ import AuthBase
 import Foundation
 
 /// The fake providers' pages in Turnkey's flows (contract §3 and §5). A request whose `client_id` is
-/// a Turnkey app's is Turnkey's; any other Google or Apple request is Portal's (ProviderFlow.swift).
+/// a Turnkey app's is Turnkey's; any other Google or Apple request is Portal's (PortalOAuthCallback.swift).
 /// - Google and Apple answer with an `id_token` the emulator signs, carrying the nonce asked for (and
 ///   a `tknonce` when the request adds one, as an identity service that copies custom parameters
 ///   into its tokens does: Turnkey accepts the key's nonce in either claim);
