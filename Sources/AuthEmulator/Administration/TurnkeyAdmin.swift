@@ -11,7 +11,7 @@ extension Administration {
              "sessionExpirationSeconds": config.sessionExpirationSeconds,
              "clients": config.clients.map { entry -> [String: Any] in
                  ["provider": entry.provider.rawValue, "clientId": entry.client.clientId,
-                  "secondaryClientIds": entry.client.secondaryClientIds, "redirectUris": turnkey.allowedRedirectUris(entry.client)]
+                  "secondaryClientIds": entry.client.secondaryClientIds, "redirectUris": identityProviders.allowedRedirectUris(entry.client)]
              }]
         }
         let organizations: [[String: Any]] = turnkey.directory.organizations.map {

@@ -1,20 +1,27 @@
 import AuthBase
 import Foundation
 
-/// The fake Google, Apple, Discord and X: their codes, Apple's accounts, and what their pages share
-/// (the chosen account, the cookie that remembers it). Which clients a page serves is the backend's
-/// to say: Portal's callback (PortalOAuthCallback.swift) or Turnkey's apps (TurnkeyProviderFlow.swift).
+/// The fake Google, Apple, Discord and X: the apps registered with them, their pages, their codes
+/// and Apple's accounts. Pages for Portal's environments are in PortalClientPages.swift, for
+/// Turnkey's apps in TurnkeyAppPages.swift.
 final class IdentityProviders {
     static let rememberedAccountCookie = "idp_last_email"
 
-    private let context: EmulatorContext
+    let context: EmulatorContext
+    /// Portal's environments as registered apps: client `emulator-<provider>-<id>`, redirect URI
+    /// the environment's callback, and its test accounts on the chooser.
+    private let portalEnvironments: [EnvironmentConfig]
+    /// Turnkey's apps: their client IDs, redirect URIs and test accounts.
+    let turnkeyApps: TurnkeyConfig
     private(set) var google: FakeGoogle
     private(set) var apple = FakeApple()
     /// Discord's and X's codes, spent by Turnkey's `oauth2_authenticate`.
     private(set) var oauth2Codes: OAuth2CodeStore
 
-    init(context: EmulatorContext) {
+    init(context: EmulatorContext, portalEnvironments: [EnvironmentConfig], turnkeyApps: TurnkeyConfig) {
         self.context = context
+        self.portalEnvironments = portalEnvironments
+        self.turnkeyApps = turnkeyApps
         google = FakeGoogle(clock: context.clock)
         oauth2Codes = OAuth2CodeStore(clock: context.clock)
     }
@@ -24,6 +31,14 @@ final class IdentityProviders {
         google = FakeGoogle(clock: context.clock)
         apple = FakeApple()
         oauth2Codes = OAuth2CodeStore(clock: context.clock)
+    }
+
+    var now: Int { context.now }
+    var baseURL: String { context.baseURL }
+
+    /// The Portal environment whose callback URL this is, if it is one of ours.
+    func portalEnvironment(forCallback url: String) -> EnvironmentConfig? {
+        portalEnvironments.first { PortalBackend.callbackURL(baseURL: baseURL, environmentId: $0.id) == url }
     }
 
     /// The typed address wins over a picked one; nil when neither is a plausible address.

@@ -1,16 +1,16 @@
 import AuthBase
 import Foundation
 
-/// The fake providers' pages in Turnkey's flows (contract §3 and §5). A request whose `client_id` is
-/// a Turnkey app's is Turnkey's; any other Google or Apple request is Portal's (PortalOAuthCallback.swift).
+/// The fake providers' pages for Turnkey's apps (contract §3 and §5). A request whose `client_id` is
+/// a Turnkey app's is Turnkey's; any other Google or Apple request is Portal's (PortalClientPages.swift).
 /// - Google and Apple answer with an `id_token` the emulator signs, carrying the nonce asked for (and
 ///   a `tknonce` when the request adds one, as an identity service that copies custom parameters
 ///   into its tokens does: Turnkey accepts the key's nonce in either claim);
 /// - Discord and X answer with a code bound to the client, the redirect URI and the PKCE challenge.
 /// Where the real provider answers in a fragment, these answer in the query.
-extension TurnkeyBackend {
-    func isClient(_ provider: IdentityProvider, _ fields: [String: String]) -> Bool {
-        config.registeredClient(provider, clientId: fields["client_id"] ?? "") != nil
+extension IdentityProviders {
+    func isTurnkeyClient(_ provider: IdentityProvider, _ fields: [String: String]) -> Bool {
+        turnkeyApps.registeredClient(provider, clientId: fields["client_id"] ?? "") != nil
     }
 
     /// The redirect URIs registered for an app; "/…" ones are on this emulator.
@@ -18,7 +18,7 @@ extension TurnkeyBackend {
         client.redirectUris.map { $0.hasPrefix("/") ? baseURL + $0 : $0 }
     }
 
-    func showProviderPage(_ provider: IdentityProvider, _ request: EmulatorRequest) -> EmulatorResponse {
+    func showTurnkeyAppPage(_ provider: IdentityProvider, _ request: EmulatorRequest) -> EmulatorResponse {
         let fields = request.query
         do {
             let authorization = try turnkeyAuthorization(provider, fields)
@@ -29,7 +29,7 @@ extension TurnkeyBackend {
     }
 
     /// The page's form: Cancel is `error=access_denied`, Continue an `id_token` or a code.
-    func submitProviderPage(_ provider: IdentityProvider, _ request: EmulatorRequest) -> EmulatorResponse {
+    func submitTurnkeyAppPage(_ provider: IdentityProvider, _ request: EmulatorRequest) -> EmulatorResponse {
         let form = request.form
         let authorization: TurnkeyAuthorization
         do {
@@ -40,7 +40,7 @@ extension TurnkeyBackend {
         if form["action"] != "continue" {
             return .redirect(to: authorization.redirect([("error", "access_denied")]))
         }
-        guard let email = identityProviders.chosenEmail(form) else {
+        guard let email = chosenEmail(form) else {
             return turnkeyChooser(authorization, request, typedEmail: form["custom_email"] ?? "", selectAccount: true,
                                   error: "Choose an account or type an email address.", status: 400)
         }
@@ -51,12 +51,12 @@ extension TurnkeyBackend {
             }
             answer = ("id_token", idToken)
         } else {
-            answer = ("code", identityProviders.oauth2Codes.issue(provider: provider, clientId: authorization.clientId,
+            answer = ("code", oauth2Codes.issue(provider: provider, clientId: authorization.clientId,
                                                 redirectUri: authorization.redirectUri,
                                                 codeChallenge: authorization.codeChallenge, email: email))
         }
         var response = EmulatorResponse.redirect(to: authorization.redirect([answer]))
-        response.headers.append(("Set-Cookie", identityProviders.rememberCookie(email, provider: provider)))
+        response.headers.append(("Set-Cookie", rememberCookie(email, provider: provider)))
         return response
     }
 
@@ -90,7 +90,7 @@ extension TurnkeyBackend {
 
     private func turnkeyAuthorization(_ provider: IdentityProvider, _ fields: [String: String]) throws(PageRefusal) -> TurnkeyAuthorization {
         let clientId = fields["client_id"] ?? ""
-        guard let registered = config.registeredClient(provider, clientId: clientId) else {
+        guard let registered = turnkeyApps.registeredClient(provider, clientId: clientId) else {
             throw PageRefusal(response: .html(400, Html.errorPage(
                 title: "client_id not registered", message: "This \(provider.displayName) sign-in names a client ID the emulator does not know. Check the app's Turnkey configuration.")))
         }
@@ -131,8 +131,8 @@ extension TurnkeyBackend {
 
     private func turnkeyChooser(_ authorization: TurnkeyAuthorization, _ request: EmulatorRequest, typedEmail: String,
                                 selectAccount: Bool, error: String? = nil, status: Int = 200) -> EmulatorResponse {
-        var accounts = config.users.map { (email: $0.email, name: $0.name) }
-        let remembered = identityProviders.rememberedAccount(request)
+        var accounts = turnkeyApps.users.map { (email: $0.email, name: $0.name) }
+        let remembered = rememberedAccount(request)
         if let remembered, !accounts.contains(where: { $0.email == remembered }) {
             accounts.append((email: remembered, name: ""))
         }
@@ -158,14 +158,14 @@ extension TurnkeyBackend {
         ]
         if let tknonce = authorization.tknonce { claims["tknonce"] = tknonce }
         if provider == .apple {
-            claims["sub"] = identityProviders.apple.subject(appleIdEmail: email)
-            claims["email"] = hideEmail ? identityProviders.apple.relayEmail(appleIdEmail: email, app: authorization.clientId) : email
+            claims["sub"] = apple.subject(appleIdEmail: email)
+            claims["email"] = hideEmail ? apple.relayEmail(appleIdEmail: email, app: authorization.clientId) : email
             claims["is_private_email"] = hideEmail
         } else {
             claims["sub"] = ProviderAccounts.numericId(provider, email: email)
             claims["email"] = email
             claims["azp"] = authorization.clientId
-            if let name = config.users.first(where: { $0.email == email })?.name, !name.isEmpty { claims["name"] = name }
+            if let name = turnkeyApps.users.first(where: { $0.email == email })?.name, !name.isEmpty { claims["name"] = name }
         }
         return try context.tokens.sign(claims, with: .identityProviders)
     }

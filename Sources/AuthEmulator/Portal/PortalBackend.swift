@@ -54,10 +54,10 @@ final class PortalBackend {
 
     func environment(_ id: String) -> EnvironmentConfig? { environments.first { $0.id == id } }
 
-    func callbackURL(environmentId: String) -> String { baseURL + PortalWire.Path.oauthCallbackPrefix + environmentId }
+    func callbackURL(environmentId: String) -> String { Self.callbackURL(baseURL: baseURL, environmentId: environmentId) }
 
-    /// The environment whose callback URL this is, if it is one of ours.
-    func environment(forCallback url: String) -> EnvironmentConfig? {
-        environments.first { callbackURL(environmentId: $0.id) == url }
+    /// Where the fake Google and Apple answer an environment's sign-ins.
+    static func callbackURL(baseURL: String, environmentId: String) -> String {
+        baseURL + PortalWire.Path.oauthCallbackPrefix + environmentId
     }
 }

@@ -1,68 +1,9 @@
 import AuthBase
 import Foundation
 
-/// The browser half of a Portal OAuth sign-in: the fake Google's and Apple's pages for Portal's
-/// environments, and Portal's callback that turns their answer into a one-time grant on the app's
-/// redirect URL.
+/// Portal's OAuth callback: it turns the fake Google's code or Apple's form_post into a one-time
+/// grant on the app's redirect URL (the providers' pages are in PortalClientPages.swift).
 extension PortalBackend {
-    // MARK: fake providers
-
-    func showProviderPage(_ provider: ProviderPages.Provider, _ request: EmulatorRequest) -> EmulatorResponse {
-        let query = request.query
-        return renderChooser(provider, request, fields: query, selectAccount: query["prompt"] == "select_account")
-    }
-
-    /// Google's form comes back here: a choice becomes a code on the callback, Cancel an error.
-    func submitGooglePage(_ request: EmulatorRequest) -> EmulatorResponse {
-        let form = request.form
-        guard let redirectUri = form["redirect_uri"], environment(forCallback: redirectUri) != nil,
-              let state = form["state"], !state.isEmpty else {
-            return .html(400, Html.errorPage(title: "Invalid request", message: "The sign-in request is missing its redirect_uri or state. Start the sign-in again from the app."))
-        }
-        if form["action"] != "continue" {
-            return .redirect(to: FormEncoding.appendingQuery(redirectUri, [("error", "access_denied"), ("state", state)]))
-        }
-        guard let email = identityProviders.chosenEmail(form) else {
-            return renderChooser(.google, request, fields: form, selectAccount: true,
-                                 error: "Choose an account or type an email address.", status: 400)
-        }
-        let code = identityProviders.google.issueCode(email: email)
-        var response = EmulatorResponse.redirect(to: FormEncoding.appendingQuery(redirectUri, [("code", code), ("state", state)]))
-        response.headers.append(("Set-Cookie", identityProviders.rememberCookie(email, provider: .google)))
-        return response
-    }
-
-    private func renderChooser(_ provider: ProviderPages.Provider, _ request: EmulatorRequest, fields: [String: String],
-                               selectAccount: Bool, error: String? = nil, status: Int = 200) -> EmulatorResponse {
-        guard let redirectUri = fields["redirect_uri"], let environment = environment(forCallback: redirectUri) else {
-            return .html(400, Html.errorPage(title: "redirect_uri not registered",
-                                             message: "This sign-in request does not come from the emulator's Portal callback. Start the sign-in again from the app."))
-        }
-        guard let state = fields["state"], !state.isEmpty else {
-            return .html(400, Html.errorPage(title: "Missing state", message: "The sign-in request has no state. Start the sign-in again from the app."))
-        }
-        var accounts = environment.users.map { (email: $0.email, name: $0.name) }
-        let remembered = identityProviders.rememberedAccount(request)
-        if let remembered, !accounts.contains(where: { $0.email == remembered }) {
-            accounts.append((email: remembered, name: ""))
-        }
-        var hidden: [(String, String)] = [("state", state)]
-        if provider == .google {
-            hidden = [("client_id", fields["client_id"] ?? ""), ("redirect_uri", redirectUri), ("state", state)]
-        }
-        let chooser = ProviderPages.Chooser(
-            provider: provider,
-            formAction: provider == .google ? "\(baseURL)/idp/google/authorize" : redirectUri,
-            hiddenFields: hidden,
-            accounts: accounts,
-            selectedEmail: selectAccount ? nil : remembered,
-            typedEmail: fields["custom_email"] ?? "",
-            errorMessage: error)
-        return .html(status, ProviderPages.chooser(chooser))
-    }
-
-    // MARK: the backend callback
-
     /// Google returns here by GET with `code` and `state` (or `error`).
     func googleCallback(environmentId: String, _ request: EmulatorRequest) -> EmulatorResponse {
         let query = request.query
@@ -81,7 +22,7 @@ extension PortalBackend {
             // A form mistake, not a failed sign-in: show Apple's page again, the state stays usable.
             var fields = form
             fields["redirect_uri"] = callbackURL(environmentId: environmentId)
-            return renderChooser(.apple, request, fields: fields, selectAccount: true,
+            return identityProviders.portalChooser(.apple, request, fields: fields, selectAccount: true,
                                  error: "Choose an account or type an email address.", status: 400)
         }
         var appleIdEmail: String?

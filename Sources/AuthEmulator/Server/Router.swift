@@ -19,12 +19,15 @@ final class Router {
     private let context: EmulatorContext
     private let portal: PortalBackend
     private let turnkey: TurnkeyBackend
+    private let identityProviders: IdentityProviders
     private let administration: Administration
 
-    init(context: EmulatorContext, portal: PortalBackend, turnkey: TurnkeyBackend, administration: Administration) {
+    init(context: EmulatorContext, portal: PortalBackend, turnkey: TurnkeyBackend, identityProviders: IdentityProviders,
+         administration: Administration) {
         self.context = context
         self.portal = portal
         self.turnkey = turnkey
+        self.identityProviders = identityProviders
         self.administration = administration
     }
 
@@ -93,6 +96,7 @@ final class Router {
     }
 
     private func handlers(for path: String) -> [String: Handler]? {
+        let idp = identityProviders
         switch path {
         case "/": return ["GET": administration.dashboard]
         case PortalWire.Path.methods: return ["GET": portal.getMethods]
@@ -104,15 +108,15 @@ final class Router {
         case PortalWire.Path.clientsMe: return ["GET": portal.getClient]
         // Google's and Apple's pages serve both backends, told apart by the client ID.
         case "/idp/google/authorize":
-            return ["GET": { self.turnkey.isClient(.google, $0.query) ? self.turnkey.showProviderPage(.google, $0) : self.portal.showProviderPage(.google, $0) },
-                    "POST": { self.turnkey.isClient(.google, $0.form) ? self.turnkey.submitProviderPage(.google, $0) : self.portal.submitGooglePage($0) }]
+            return ["GET": { idp.isTurnkeyClient(.google, $0.query) ? idp.showTurnkeyAppPage(.google, $0) : idp.showPortalPage(.google, $0) },
+                    "POST": { idp.isTurnkeyClient(.google, $0.form) ? idp.submitTurnkeyAppPage(.google, $0) : idp.submitPortalGooglePage($0) }]
         case "/idp/apple/authorize":
-            return ["GET": { self.turnkey.isClient(.apple, $0.query) ? self.turnkey.showProviderPage(.apple, $0) : self.portal.showProviderPage(.apple, $0) },
-                    "POST": { self.turnkey.submitProviderPage(.apple, $0) }]
+            return ["GET": { idp.isTurnkeyClient(.apple, $0.query) ? idp.showTurnkeyAppPage(.apple, $0) : idp.showPortalPage(.apple, $0) },
+                    "POST": { idp.submitTurnkeyAppPage(.apple, $0) }]
         case "/idp/discord/authorize":
-            return ["GET": { self.turnkey.showProviderPage(.discord, $0) }, "POST": { self.turnkey.submitProviderPage(.discord, $0) }]
+            return ["GET": { idp.showTurnkeyAppPage(.discord, $0) }, "POST": { idp.submitTurnkeyAppPage(.discord, $0) }]
         case "/idp/x/authorize":
-            return ["GET": { self.turnkey.showProviderPage(.x, $0) }, "POST": { self.turnkey.submitProviderPage(.x, $0) }]
+            return ["GET": { idp.showTurnkeyAppPage(.x, $0) }, "POST": { idp.submitTurnkeyAppPage(.x, $0) }]
         case OIDCTokens.KeyFamily.identityProviders.jwksPath: return ["GET": { _ in self.context.serveJWKS(.identityProviders) }]
         case OIDCTokens.KeyFamily.turnkey.jwksPath: return ["GET": { _ in self.context.serveJWKS(.turnkey) }]
         case TurnkeyWire.EmulatorPath.oauthOrigin: return ["GET": turnkey.showOAuthOrigin]
