@@ -74,7 +74,7 @@ extension Administration {
         <h2>Turnkey sub-organizations</h2>
         \(organizationRows.isEmpty ? "<p class=\"muted\">No sign-ups yet.</p>" : "<table><tr><th>Organization</th><th>User</th><th>Identities (provider · audience · subject)</th></tr>\n\(organizationRows)\n</table>")
         <h2>Turnkey live sessions</h2>
-        \(sessionRows.isEmpty ? "<p class=\"muted\">No live portal.sessions.</p>" : "<table><tr><th>Session public key</th><th>User</th><th>Expires in</th></tr>\n\(sessionRows)\n</table>")
+        \(sessionRows.isEmpty ? "<p class=\"muted\">No live sessions.</p>" : "<table><tr><th>Session public key</th><th>User</th><th>Expires in</th></tr>\n\(sessionRows)\n</table>")
         """
     }
 }

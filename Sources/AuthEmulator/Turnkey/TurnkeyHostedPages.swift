@@ -11,7 +11,7 @@ extension TurnkeyBackend {
     func showOAuthOrigin(_ request: EmulatorRequest) -> EmulatorResponse {
         let query = request.query
         guard let provider = query["provider"].flatMap(IdentityProvider.init(rawValue:)), provider.issuesIdTokens else {
-            return .html(400, Html.errorPage(title: "Unknown provider", message: "The provider parameter must be google or identityProviders.apple."))
+            return .html(400, Html.errorPage(title: "Unknown provider", message: "The provider parameter must be google or apple."))
         }
         for name in ["clientId", "redirectUri", "nonce"] where (query[name] ?? "").isEmpty {
             return .html(400, Html.errorPage(title: "Missing \(name)", message: "The sign-in link has no \(name) parameter. Start the sign-in again from the app."))
