@@ -23,14 +23,9 @@ struct SignInCommand {
                                               transport: transport, browser: PrintingBrowser(opens: opensBrowser))
         let result = try await auth.signIn(with: provider)
         switch result {
-        case .authenticated(let authenticated):
-            Output.line([("result", .string("authenticated")), ("endUserId", .string(authenticated.session.endUserId)),
-                         ("clientId", .optional(authenticated.clientId)),
-                         ("isAccountAbstracted", .optional(authenticated.isAccountAbstracted))])
-        case .totpRequired(let pending):
-            // As handle-redirect: verify-totp needs the userJwt in a later process.
-            Output.line([("result", .string("totpRequired")), ("endUserId", .string(pending.endUserId)),
-                         ("userJwt", .string(pending.userJwt)), ("totpLink", .optional(pending.totpLink))])
+        case .authenticated(let authenticated): PortalCLI.printAuthenticated(authenticated)
+        // As handle-redirect: verify-totp needs the userJwt in a later process.
+        case .totpRequired(let pending): PortalCLI.printTotpRequired(pending)
         }
         return .success
     }
