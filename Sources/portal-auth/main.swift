@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import PortalAuth
 import AuthPlatform
+import GLibSupport
 import TurnkeyAuth
 
 // portal-auth: the command-line client. Everything async runs as a MainActor task while a GLib
