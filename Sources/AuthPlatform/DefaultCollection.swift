@@ -1,5 +1,6 @@
 import AuthBase
 import CAuthPlatform
+import GLibSupport
 
 /// The Secret Service's default collection (the alias "default"): its lock asked over D-Bus with
 /// calls that raise no prompt on any service (the alias, then the collection's own properties), and
