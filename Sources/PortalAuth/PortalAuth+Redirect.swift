@@ -53,6 +53,9 @@ extension PortalAuth {
         }
 
         log(route.logLine)
+        // A locked keyring asks to be unlocked before the grant is spent: if its prompt is
+        // dismissed, nothing was sent and the same redirect can still sign in later.
+        do { try await store.unlockForSave() } catch { throw storageFailure(error, doing: "unlock the keyring for") }
         // Exchanges mostly end in a save: connect to the store while the request is in flight.
         store.prepareToSave()
         let grant = try await api.exchange(grant: token, at: route.path)
