@@ -4,25 +4,29 @@ extension TurnkeyAuth {
     /// The whole Google sign-in, as the SDK's `handleGoogleOAuth`; see `handleOAuth(for:…)`.
     public func handleGoogleOAuth(clientId: String? = nil, sessionKey: String? = nil, additionalState: [String: String] = [:],
                                   onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil) async throws -> TurnkeyRedirectResult {
-        try await handleOAuth(for: .google, clientId: clientId, sessionKey: sessionKey, additionalState: additionalState, onOAuthSuccess: onOAuthSuccess)
+        try await handleOAuth(for: .google, clientId: clientId, sessionKey: sessionKey, additionalState: additionalState,
+                              onOAuthSuccess: onOAuthSuccess)
     }
 
     /// The whole Apple sign-in through the web flow (the SDK's `handleAppleWebOauth`); see `handleOAuth(for:…)`.
     public func handleAppleOAuth(clientId: String? = nil, sessionKey: String? = nil, additionalState: [String: String] = [:],
                                  onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil) async throws -> TurnkeyRedirectResult {
-        try await handleOAuth(for: .apple, clientId: clientId, sessionKey: sessionKey, additionalState: additionalState, onOAuthSuccess: onOAuthSuccess)
+        try await handleOAuth(for: .apple, clientId: clientId, sessionKey: sessionKey, additionalState: additionalState,
+                              onOAuthSuccess: onOAuthSuccess)
     }
 
     /// The whole Discord sign-in (PKCE); see `handleOAuth(for:…)`.
     public func handleDiscordOAuth(clientId: String? = nil, sessionKey: String? = nil, additionalState: [String: String] = [:],
                                    onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil) async throws -> TurnkeyRedirectResult {
-        try await handleOAuth(for: .discord, clientId: clientId, sessionKey: sessionKey, additionalState: additionalState, onOAuthSuccess: onOAuthSuccess)
+        try await handleOAuth(for: .discord, clientId: clientId, sessionKey: sessionKey, additionalState: additionalState,
+                              onOAuthSuccess: onOAuthSuccess)
     }
 
     /// The whole X sign-in (PKCE); see `handleOAuth(for:…)`.
     public func handleXOAuth(clientId: String? = nil, sessionKey: String? = nil, additionalState: [String: String] = [:],
                              onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil) async throws -> TurnkeyRedirectResult {
-        try await handleOAuth(for: .x, clientId: clientId, sessionKey: sessionKey, additionalState: additionalState, onOAuthSuccess: onOAuthSuccess)
+        try await handleOAuth(for: .x, clientId: clientId, sessionKey: sessionKey, additionalState: additionalState,
+                              onOAuthSuccess: onOAuthSuccess)
     }
 
     /// A whole browser sign-in: starts it (`loginURL`), opens the authorize page in the user's

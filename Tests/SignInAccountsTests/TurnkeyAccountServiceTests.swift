@@ -46,7 +46,9 @@ struct TurnkeyAccountServiceTests {
         #expect(f.service.classify("io.github.portalauth.signin://auth/callback?token=\(Secrets.grant)&login_type=GOOGLE") == .notOurs)
         #expect(f.service.classify(TurnkeyFixture.codeCallback(state: "not-issued-here")) == .refused(nil))
         #expect(f.service.classify("\(TurnkeyFixture.appRedirect)?error=access_denied&state=not-issued-here") == .failure(solicited: false))
-        await #expect(throws: RefusedSignInLinkError.self) { try await f.service.complete(TurnkeyFixture.codeCallback(state: "not-issued-here")) }
+        await #expect(throws: RefusedSignInLinkError.self) {
+            try await f.service.complete(TurnkeyFixture.codeCallback(state: "not-issued-here"))
+        }
         #expect(f.transport.requests.isEmpty)
     }
 

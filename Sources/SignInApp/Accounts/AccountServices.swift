@@ -11,29 +11,36 @@ import TurnkeyAuth
 @MainActor
 enum AccountServices {
     static func portal() -> PortalAccountService {
-        let environment = ProcessInfo.processInfo.environment, settings = SettingsLocation.read()
-        let configuration = PortalConfiguration.resolve(flags: [:], environment: environment, settings: settings)
-        let transport = TransportConfiguration.resolve(flags: [:], environment: environment, settings: settings)
-        let browser = RememberingBrowser(GioBrowserLauncher())
+        let desktop = Desktop()
+        let configuration = PortalConfiguration.resolve(flags: [:], environment: desktop.environment, settings: desktop.settings)
         let core = Result {
-            try PortalAuthFactory.make(configuration, logger: DebugLog.ifRequested(), transport: SoupTransport(configuration: transport),
-                                       browser: browser, loopback: LoopbackRedirectServer(page: loopbackPage),
+            try PortalAuthFactory.make(configuration, logger: DebugLog.ifRequested(), transport: desktop.transport,
+                                       browser: desktop.browser, loopback: LoopbackRedirectServer(page: loopbackPage),
                                        pendingSignIns: PendingSignInFile(authEnvironmentId: configuration.authEnvironmentId))
         }
-        return PortalAccountService(core: core, browser: browser, desktop: DesktopAccountSupport())
+        return PortalAccountService(core: core, browser: desktop.browser, desktop: DesktopAccountSupport())
     }
 
     static func turnkey() -> TurnkeyAccountService {
-        let environment = ProcessInfo.processInfo.environment, settings = SettingsLocation.read()
-        let configuration = TurnkeyConfiguration.resolve(flags: [:], environment: environment, settings: settings)
-        let transport = TransportConfiguration.resolve(flags: [:], environment: environment, settings: settings)
-        let browser = RememberingBrowser(GioBrowserLauncher())
+        let desktop = Desktop()
+        let configuration = TurnkeyConfiguration.resolve(flags: [:], environment: desktop.environment, settings: desktop.settings)
         let core = Result {
-            try TurnkeyAuthFactory.make(configuration, logger: DebugLog.ifRequested(),
-                                        transport: SoupTransport(configuration: transport), browser: browser)
+            try TurnkeyAuthFactory.make(configuration, logger: DebugLog.ifRequested(), transport: desktop.transport,
+                                        browser: desktop.browser)
         }
-        return TurnkeyAccountService(core: core, browser: browser, desktop: DesktopAccountSupport(),
-                                     refreshPolicy: RefreshPolicy(environment: environment), providerName: BrandButton.name)
+        return TurnkeyAccountService(core: core, browser: desktop.browser, desktop: DesktopAccountSupport(),
+                                     refreshPolicy: RefreshPolicy(environment: desktop.environment), providerName: BrandButton.name)
+    }
+
+    /// What both backends share: the configuration's sources, one transport (the extra CA file and
+    /// the request deadline) and the browser that remembers the last page for "Copy Link".
+    private struct Desktop {
+        let environment = ProcessInfo.processInfo.environment
+        let settings = SettingsLocation.read()
+        let browser = RememberingBrowser(GioBrowserLauncher())
+        var transport: SoupTransport {
+            SoupTransport(configuration: TransportConfiguration.resolve(flags: [:], environment: environment, settings: settings))
+        }
     }
 
     /// What the browser tab shows once a loopback redirect (`http://127.0.0.1:PORT/PATH`) arrived.
