@@ -3,23 +3,23 @@ import Foundation
 
 /// Turnkey in the administration API (`GET /emulator/v1/turnkey`) and on the dashboard: configs,
 /// sub-organizations, users and live sessions. Never a token, code or private key.
-extension Emulator {
+extension Administration {
     func adminTurnkey(_ request: EmulatorRequest) -> EmulatorResponse {
-        let configs: [[String: Any]] = config.turnkey.authProxyConfigs.map { config in
+        let configs: [[String: Any]] = turnkey.config.authProxyConfigs.map { config in
             ["id": config.id, "organizationId": config.organizationId, "organizationName": config.organizationName,
              "enabledProviders": config.enabledProviders.map(\.rawValue),
              "sessionExpirationSeconds": config.sessionExpirationSeconds,
              "clients": config.clients.map { entry -> [String: Any] in
                  ["provider": entry.provider.rawValue, "clientId": entry.client.clientId,
-                  "secondaryClientIds": entry.client.secondaryClientIds, "redirectUris": allowedRedirectUris(entry.client)]
+                  "secondaryClientIds": entry.client.secondaryClientIds, "redirectUris": identityProviders.allowedRedirectUris(entry.client)]
              }]
         }
-        let organizations: [[String: Any]] = turnkey.organizations.map {
+        let organizations: [[String: Any]] = turnkey.directory.organizations.map {
             ["organizationId": $0.organizationId, "organizationName": $0.organizationName,
              "parentOrganizationId": $0.parentOrganizationId, "authProxyConfigId": $0.authProxyConfigId,
              "userIds": [$0.user.userId], "createdAt": $0.createdAt]
         }
-        let users: [[String: Any]] = turnkey.organizations.map { organization in
+        let users: [[String: Any]] = turnkey.directory.organizations.map { organization in
             let user = organization.user
             var entry: [String: Any] = [
                 "userId": user.userId, "organizationId": organization.organizationId, "userName": user.userName,
@@ -30,12 +30,12 @@ extension Emulator {
             if let email = user.userEmail { entry["userEmail"] = email }
             return entry
         }
-        let sessions: [[String: Any]] = turnkey.liveSessions(now: now).map {
+        let sessions: [[String: Any]] = turnkey.directory.liveSessions(now: now).map {
             ["publicKey": $0.publicKey, "organizationId": $0.organizationId, "userId": $0.userId,
              "sessionType": $0.sessionType, "createdAt": $0.createdAt, "expiresAt": $0.expiresAt]
         }
         let issuers: [String: Any] = [
-            "google": identityProviderIssuer(.google), "apple": identityProviderIssuer(.apple), "turnkey": turnkeyIssuer,
+            "google": context.identityProviderIssuer(.google), "apple": context.identityProviderIssuer(.apple), "turnkey": context.turnkeyIssuer,
         ]
         let jwks: [String: Any] = [
             "identityProviders": baseURL + OIDCTokens.KeyFamily.identityProviders.jwksPath,
@@ -47,12 +47,12 @@ extension Emulator {
 
     /// The dashboard's Turnkey sections.
     func turnkeyDashboardSections() -> String {
-        let configRows = config.turnkey.authProxyConfigs.map { config in
+        let configRows = turnkey.config.authProxyConfigs.map { config in
             let clients = config.clients.map { "\(Html.escape($0.provider.displayName)): <code>\(Html.escape($0.client.clientId))</code>" }
             return "<tr><td><code>\(Html.escape(config.id))</code></td><td><code>\(Html.escape(config.organizationId))</code></td>"
                 + "<td>\(clients.joined(separator: "<br>"))</td><td>\(config.sessionExpirationSeconds) s</td></tr>"
         }.joined(separator: "\n")
-        let organizationRows = turnkey.organizations.map { organization in
+        let organizationRows = turnkey.directory.organizations.map { organization in
             let user = organization.user
             let identities = user.oauthProviders.map {
                 "\(Html.escape($0.providerName)) · <code>\(Html.escape($0.audience))</code> · <code>\(Html.escape($0.subject))</code>"
@@ -61,8 +61,8 @@ extension Emulator {
                 + "<td>\(Html.escape(user.userName))<br><small>\(Html.escape(user.userEmail ?? ""))</small></td>"
                 + "<td>\(identities.joined(separator: "<br>"))</td></tr>"
         }.joined(separator: "\n")
-        let sessionRows = turnkey.liveSessions(now: now).map { session in
-            let user = turnkey.organization(session.organizationId)?.user.userName ?? session.userId
+        let sessionRows = turnkey.directory.liveSessions(now: now).map { session in
+            let user = turnkey.directory.organization(session.organizationId)?.user.userName ?? session.userId
             return "<tr><td><code>\(Html.escape(session.publicKey))</code></td><td>\(Html.escape(user))</td>"
                 + "<td>\(session.expiresAt - now) s</td></tr>"
         }.joined(separator: "\n")

@@ -4,7 +4,7 @@ import Foundation
 /// `X-Stamp` (contract §8): base64url of `{"publicKey","scheme","signature"}`, an ECDSA P-256 /
 /// SHA-256 signature (DER, hex) over the exact body bytes. A request is accepted only when the
 /// signature verifies and the key is a live session of the organization the body names.
-extension Emulator {
+extension TurnkeyBackend {
     static let stampRefused = "could not verify api key signature"
 
     /// The public key (compressed, lower-case hex) whose signature over the body the stamp carries.
@@ -16,7 +16,7 @@ extension Emulator {
         guard stamp.scheme == TurnkeyWire.stampScheme else { throw refuse("STAMP_SCHEME_UNSUPPORTED") }
         let publicKey = stamp.publicKey.lowercased()
         guard publicKey.utf8.count == 66, let keyBytes = Hex.decode(publicKey), let signature = Hex.decode(stamp.signature),
-              libcrypto.p256Verify(signature, message: Array(request.body), publicKey: keyBytes) else {
+              context.libcrypto.p256Verify(signature, message: Array(request.body), publicKey: keyBytes) else {
             throw refuse("SIGNATURE_INVALID")
         }
         return publicKey
@@ -24,7 +24,7 @@ extension Emulator {
 
     /// The session of a verified stamp's key, live and in `organizationId`.
     func stampSession(publicKey: String, organizationId: String) throws(TurnkeyError) -> TurnkeySession {
-        guard let session = turnkey.session(publicKey: publicKey) else {
+        guard let session = directory.session(publicKey: publicKey) else {
             throw TurnkeyError(status: 401, code: 16, Self.stampRefused, reason: "PUBLIC_KEY_UNKNOWN")
         }
         guard session.organizationId == organizationId else {

@@ -3,31 +3,31 @@ import Foundation
 
 /// `/emulator/v1/…` (contract §3): JSON administration for tests and people. Never hands out tokens
 /// except where a test needs them (the outbox links, TOTP secrets).
-extension Emulator {
+extension Administration {
     func adminReset(_ request: EmulatorRequest) -> EmulatorResponse {
         reset()
         return .data(["reset": true])
     }
 
     func adminState(_ request: EmulatorRequest) -> EmulatorResponse {
-        let environments: [[String: Any]] = config.environments.map {
+        let environments: [[String: Any]] = portal.environments.map {
             ["id": $0.id, "authMethods": $0.authMethods.map(\.rawValue), "redirectUrls": $0.redirectUrls,
              "providersWithoutCredentials": $0.providersWithoutCredentials.map(\.rawValue),
              "autoCreateWallet": $0.autoCreateWallet, "accountAbstraction": $0.accountAbstraction,
-             "callbackUrl": callbackURL(environmentId: $0.id)]
+             "callbackUrl": portal.callbackURL(environmentId: $0.id)]
         }
-        let userList: [[String: Any]] = users.ordered.map {
+        let userList: [[String: Any]] = portal.users.ordered.map {
             ["environmentId": $0.environmentId, "email": $0.email, "name": $0.name, "endUserId": $0.endUserId,
              "clientId": $0.clientId, "needsTotp": $0.needsTotp, "totpEnrolled": $0.totpEnrolled]
         }
-        let sessionList: [[String: Any]] = sessions.all.map {
+        let sessionList: [[String: Any]] = portal.sessions.all.map {
             ["environmentId": $0.environmentId, "endUserId": $0.endUserId, "clientId": $0.clientId,
              "isAccountAbstracted": $0.isAccountAbstracted, "createdAt": $0.createdAt]
         }
-        let appleReceipts: [[String: Any]] = appleSubjects.receipts.map { receipt in
+        let appleReceipts: [[String: Any]] = portal.appleSubjects.receipts.map { receipt in
             var entry: [String: Any] = ["environmentId": receipt.environmentId, "sub": receipt.sub, "emailInForm": receipt.emailInForm]
             if let email = receipt.endUserEmail,
-               let user = users.user(environmentId: receipt.environmentId, email: email) { entry["endUserId"] = user.endUserId }
+               let user = portal.users.user(environmentId: receipt.environmentId, email: email) { entry["endUserId"] = user.endUserId }
             return entry
         }
         return .data(["environments": environments, "users": userList, "sessions": sessionList,
@@ -35,7 +35,7 @@ extension Emulator {
     }
 
     func adminOutbox(_ request: EmulatorRequest) -> EmulatorResponse {
-        .data(outbox.messages.map { ["email": $0.email, "link": $0.link, "sentAt": Self.isoDate($0.sentAt)] })
+        .data(portal.outbox.messages.map { ["email": $0.email, "link": $0.link, "sentAt": Self.isoDate($0.sentAt)] })
     }
 
     func adminRequests(_ request: EmulatorRequest) -> EmulatorResponse {
@@ -44,18 +44,18 @@ extension Emulator {
 
     func adminClock(_ request: EmulatorRequest) throws -> EmulatorResponse {
         if request.method == "POST" {
-            let body = try jsonBody(request)
+            let body = try request.jsonFields()
             guard let seconds = body.number("advanceSeconds"), seconds >= 0, seconds <= 10 * 365 * 86400 else {
                 throw ResponseError(400, "advanceSeconds must be a number of seconds, 0 or more (the clock never goes back).")
             }
-            clock.advance(by: seconds)
+            context.clock.advance(by: seconds)
         }
-        return .data(["now": now, "advancedSeconds": clock.advancedSeconds])
+        return .data(["now": now, "advancedSeconds": context.clock.advancedSeconds])
     }
 
     func adminFaults(_ request: EmulatorRequest) throws -> EmulatorResponse {
         if request.method == "POST" {
-            let body = try jsonBody(request)
+            let body = try request.jsonFields()
             guard let path = body.string("path"), path.hasPrefix("/"), !path.contains("?") else {
                 throw ResponseError(400, "path must be a request path such as /api/v3/auth/oauth/tokens (no query).")
             }
@@ -63,7 +63,7 @@ extension Emulator {
             guard let kindName = body.string("kind"), let kind = Fault.Kind(rawValue: kindName) else {
                 throw ResponseError(400, "kind must be \"status\", \"hang\", \"drop\" or \"pending\".")
             }
-            let stampLoginPath = Self.turnkeyAPI(TurnkeyWire.APIPath.stampLogin)
+            let stampLoginPath = TurnkeyBackend.api(TurnkeyWire.APIPath.stampLogin)
             guard kind != .pending || path == stampLoginPath else {
                 throw ResponseError(400, "A pending fault only applies to \(stampLoginPath).")
             }
@@ -92,11 +92,11 @@ extension Emulator {
     /// `POST environments/<id>`: the sign-in methods and allowed redirect URLs an environment has now,
     /// as a Portal admin would change them in the dashboard (`reset` restores the configured ones).
     func adminEnvironment(id: String, _ request: EmulatorRequest) throws -> EmulatorResponse {
-        guard let index = config.environments.firstIndex(where: { $0.id == id }) else {
+        guard let index = portal.environments.firstIndex(where: { $0.id == id }) else {
             throw ResponseError(404, "No environment \(id) in this emulator.")
         }
         guard let body = JSON.object(from: request.body) else { throw ResponseError(400, "The request body must be a JSON object.") }
-        var environment = config.environments[index]
+        var environment = portal.environments[index]
         do {
             if body["authMethods"] != nil {
                 environment.authMethods = try ConfigLoader.methodList(body["authMethods"], field: "authMethods", required: true)
@@ -111,7 +111,7 @@ extension Emulator {
         } catch let error as ConfigError {
             throw ResponseError(400, error.description)
         }
-        config.environments[index] = environment
+        portal.environments[index] = environment
         return .data(["id": environment.id, "authMethods": environment.authMethods.map(\.rawValue),
                       "redirectUrls": environment.redirectUrls,
                       "providersWithoutCredentials": environment.providersWithoutCredentials.map(\.rawValue)])
@@ -120,7 +120,7 @@ extension Emulator {
     func adminUserTotp(email rawEmail: String, _ request: EmulatorRequest) throws -> EmulatorResponse {
         let email = Emails.normalize(QueryString.decode(rawEmail))
         let environmentId = request.query["environment"]
-        let candidates = users.ordered.filter { $0.email == email && (environmentId == nil || $0.environmentId == environmentId) }
+        let candidates = portal.users.ordered.filter { $0.email == email && (environmentId == nil || $0.environmentId == environmentId) }
         guard let user = candidates.first else { throw ResponseError(404, "No user \(email) in this emulator.") }
         guard user.needsTotp else { throw ResponseError(404, "\(email) does not use TOTP.") }
         return .data(["secret": user.totpSecretBase32, "code": Totp.code(secret: user.totpSecret, step: Totp.step(at: now)),
@@ -129,13 +129,7 @@ extension Emulator {
 
     /// Not in the contract but handy for "session revoked" tests: drops all sessions, or one end user's.
     func adminRevokeSessions(_ request: EmulatorRequest) throws -> EmulatorResponse {
-        let endUserId = request.body.isEmpty ? nil : try jsonBody(request).string("endUserId")
-        return .data(["revoked": sessions.revoke(endUserId: endUserId)])
-    }
-
-    static func isoDate(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
+        let endUserId = request.body.isEmpty ? nil : try request.jsonFields().string("endUserId")
+        return .data(["revoked": portal.sessions.revoke(endUserId: endUserId)])
     }
 }

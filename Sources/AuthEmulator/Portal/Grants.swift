@@ -2,8 +2,8 @@ import AuthBase
 import Foundation
 
 /// The one-time grant a redirect hands to the app (`pg_…`), exchanged for a session or a user JWT.
-struct Grant {
-    enum Kind: Equatable {
+struct Grant: Sendable {
+    enum Kind: Equatable, Sendable {
         case oauth(AuthMethod)   // .google or .apple
         case magicLink
 
@@ -19,27 +19,26 @@ struct Grant {
     let endUserId: String
     let kind: Kind
     let isAccountAbstracted: Bool
-    let expiresAt: Int
 }
 
 /// Grants live 15 minutes, are bound to their environment and to the endpoint of their kind,
 /// and are spent by their first exchange whatever happens to the response.
 final class GrantStore {
     static let lifetimeSeconds = 15 * 60
-    private var live: [String: Grant] = [:]
+    private let live: ExpiringTakeOnceStore<Grant>
 
-    func issue(environmentId: String, endUserId: String, kind: Grant.Kind, isAccountAbstracted: Bool, now: Int) -> String {
+    init(clock: EmulatorClock) { live = ExpiringTakeOnceStore(clock: clock) }
+
+    func issue(environmentId: String, endUserId: String, kind: Grant.Kind, isAccountAbstracted: Bool) -> String {
         let token = "pg_" + Crypto.randomToken()
-        live[token] = Grant(environmentId: environmentId, endUserId: endUserId, kind: kind,
-                            isAccountAbstracted: isAccountAbstracted, expiresAt: now + Self.lifetimeSeconds)
+        live.put(Grant(environmentId: environmentId, endUserId: endUserId, kind: kind, isAccountAbstracted: isAccountAbstracted),
+                 for: token, lifetimeSeconds: Self.lifetimeSeconds)
         return token
     }
 
     /// Spends the grant and returns it, or nil when it is unknown, spent, expired, foreign or of another kind.
     /// A grant presented to the wrong environment or endpoint stays usable where it belongs.
-    func redeem(_ token: String, environmentId: String, accepts: (Grant.Kind) -> Bool, now: Int) -> Grant? {
-        guard let grant = live[token], grant.environmentId == environmentId, accepts(grant.kind) else { return nil }
-        live[token] = nil
-        return now < grant.expiresAt ? grant : nil
+    func redeem(_ token: String, environmentId: String, accepts: (Grant.Kind) -> Bool) -> Grant? {
+        live.take(token) { $0.environmentId == environmentId && accepts($0.kind) }
     }
 }

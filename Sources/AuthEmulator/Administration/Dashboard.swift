@@ -1,19 +1,19 @@
 import Foundation
 
 /// `GET /`: what the emulator holds, for a person. Refreshes itself every 5 seconds (no JavaScript).
-extension Emulator {
+extension Administration {
     func dashboard(_ request: EmulatorRequest) -> EmulatorResponse {
         let step = Totp.step(at: now)
         let secondsLeft = Totp.period - now % Totp.period
-        let userRows = users.ordered.map { user -> String in
+        let userRows = portal.users.ordered.map { user -> String in
             let code = user.needsTotp
                 ? "<code class=\"totp\">\(Totp.code(secret: user.totpSecret, step: step))</code> <small>\(secondsLeft)s</small>"
                 : "<span class=\"muted\">—</span>"
-            let liveSessions = sessions.all.filter { $0.endUserId == user.endUserId && $0.environmentId == user.environmentId }.count
+            let liveSessions = portal.sessions.all.filter { $0.endUserId == user.endUserId && $0.environmentId == user.environmentId }.count
             return "<tr><td>\(Html.escape(user.email))</td><td>\(Html.escape(user.environmentId))</td>"
                 + "<td><code>\(Html.escape(user.endUserId))</code></td><td>\(code)</td><td>\(liveSessions)</td></tr>"
         }.joined(separator: "\n")
-        let mailRows = outbox.messages.reversed().map { message in
+        let mailRows = portal.outbox.messages.reversed().map { message in
             "<tr><td>\(Html.escape(Self.isoDate(message.sentAt)))</td><td>\(Html.escape(message.email))</td>"
                 + "<td><a href=\"\(Html.escape(message.link))\">Open magic link</a></td></tr>"
         }.joined(separator: "\n")
@@ -21,16 +21,16 @@ extension Emulator {
             "<tr><td>\(Html.escape(entry.method))</td><td><code>\(Html.escape(entry.path))</code></td>"
                 + "<td>\(entry.status == 0 ? "dropped" : String(entry.status))</td></tr>"
         }.joined(separator: "\n")
-        let environmentRows = config.environments.map { environment in
+        let environmentRows = portal.environments.map { environment in
             "<tr><td><code>\(Html.escape(environment.id))</code></td><td>\(Html.escape(environment.authMethods.map(\.rawValue).joined(separator: ", ")))</td>"
                 + "<td>\(environment.redirectUrls.map { "<code>\(Html.escape($0))</code>" }.joined(separator: "<br>"))</td></tr>"
         }.joined(separator: "\n")
-        let clockNote = clock.advancedSeconds > 0 ? " (clock advanced by \(Int(clock.advancedSeconds)) s)" : ""
+        let clockNote = context.clock.advancedSeconds > 0 ? " (clock advanced by \(Int(context.clock.advancedSeconds)) s)" : ""
         let body = """
         <main class="wide">
         <p class="banner">Local test environment — portal-auth-emulator, not Portal</p>
         <h1>Portal auth emulator</h1>
-        <p class="sub">Listening on <code>\(Html.escape(baseURL))</code>. Emulator time \(Html.escape(Self.isoDate(clock.now)))\(Html.escape(clockNote)). This page refreshes every 5 seconds.</p>
+        <p class="sub">Listening on <code>\(Html.escape(baseURL))</code>. Emulator time \(Html.escape(Self.isoDate(context.clock.now)))\(Html.escape(clockNote)). This page refreshes every 5 seconds.</p>
         <h2>Environments</h2>
         <table><tr><th>ID</th><th>Sign-in methods</th><th>Allowed redirect URLs</th></tr>
         \(environmentRows)

@@ -3,35 +3,34 @@ import Foundation
 
 /// An authorization code of the fake Discord or X: what it was issued for (RFC 6749 §4.1.2,
 /// RFC 7636), so that `oauth2_authenticate` can check the client, the redirect URI and the verifier.
-struct OAuth2Authorization {
+struct OAuth2Authorization: Sendable {
     let provider: IdentityProvider
     let clientId: String
     let redirectUri: String
     let codeChallenge: String
     /// The account chosen on the page.
     let email: String
-    let expiresAt: Int
 }
 
 /// Codes live 10 minutes and are spent by their first presentation, whatever its outcome (a wrong
 /// verifier cannot be retried against the same code). A code shown to the other provider stays usable.
 final class OAuth2CodeStore {
     static let lifetimeSeconds = 600
-    private var codes: [String: OAuth2Authorization] = [:]
+    private let codes: ExpiringTakeOnceStore<OAuth2Authorization>
 
-    func issue(provider: IdentityProvider, clientId: String, redirectUri: String, codeChallenge: String,
-               email: String, now: Int) -> String {
+    init(clock: EmulatorClock) { codes = ExpiringTakeOnceStore(clock: clock) }
+
+    func issue(provider: IdentityProvider, clientId: String, redirectUri: String, codeChallenge: String, email: String) -> String {
         let code = "\(provider.rawValue)c_" + Crypto.randomToken()
-        codes[code] = OAuth2Authorization(provider: provider, clientId: clientId, redirectUri: redirectUri,
-                                          codeChallenge: codeChallenge, email: email, expiresAt: now + Self.lifetimeSeconds)
+        codes.put(OAuth2Authorization(provider: provider, clientId: clientId, redirectUri: redirectUri,
+                                      codeChallenge: codeChallenge, email: email),
+                  for: code, lifetimeSeconds: Self.lifetimeSeconds)
         return code
     }
 
     /// Spends the code and returns what it was issued for; nil when unknown, spent, expired or another provider's.
-    func redeem(_ code: String, provider: IdentityProvider, now: Int) -> OAuth2Authorization? {
-        guard let authorization = codes[code], authorization.provider == provider else { return nil }
-        codes[code] = nil
-        return now < authorization.expiresAt ? authorization : nil
+    func redeem(_ code: String, provider: IdentityProvider) -> OAuth2Authorization? {
+        codes.take(code) { $0.provider == provider }
     }
 }
 

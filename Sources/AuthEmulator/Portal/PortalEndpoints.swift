@@ -2,10 +2,10 @@ import AuthBase
 import Foundation
 
 /// Portal's v3 client-auth endpoints (contract §2). Every answer is `{"data":…}` or `{"error":…}`.
-extension Emulator {
+extension PortalBackend {
     /// 401 unless the request names a configured environment.
     func requireEnvironment(_ request: EmulatorRequest) -> Result<EnvironmentConfig, ResponseError> {
-        guard let id = request.header(PortalWire.Header.environment), let environment = config.environment(id) else {
+        guard let id = request.header(PortalWire.Header.environment), let environment = environment(id) else {
             return .failure(ResponseError(401, "Missing or unknown x-portal-auth-environment-id header."))
         }
         return .success(environment)
@@ -32,7 +32,7 @@ extension Emulator {
         }
         let accountAbstracted = try requestedAccountAbstraction(request.query["isAccountAbstracted"], environment)
         let state = oauthStates.create(environmentId: environment.id, redirectUrl: redirectUrl,
-                                       isAccountAbstracted: accountAbstracted, now: now)
+                                       isAccountAbstracted: accountAbstracted)
         let callback = JavaURLEncoder.encode(callbackURL(environmentId: environment.id))
         let google = environment.googleEnabled
             ? "\(baseURL)/idp/google/authorize?client_id=emulator-google-\(environment.id)&redirect_uri=\(callback)"
@@ -53,10 +53,10 @@ extension Emulator {
 
     private func exchangeGrant(_ request: EmulatorRequest, accepts: (Grant.Kind) -> Bool) throws -> EmulatorResponse {
         let environment = try requireEnvironment(request).get()
-        guard let token = try jsonBody(request).string("token"), !token.isEmpty else {
+        guard let token = try request.jsonFields().string("token"), !token.isEmpty else {
             throw ResponseError(400, "The token field is required.")
         }
-        guard let grant = grants.redeem(token, environmentId: environment.id, accepts: accepts, now: now),
+        guard let grant = grants.redeem(token, environmentId: environment.id, accepts: accepts),
               let user = users.user(environmentId: environment.id, endUserId: grant.endUserId) else {
             throw ResponseError(401, "The sign-in token is invalid, expired or already used.")
         }
@@ -84,7 +84,7 @@ extension Emulator {
               let user = users.user(environmentId: environment.id, endUserId: claims.endUserId) else {
             throw ResponseError(401, "The user JWT is missing, invalid or expired; sign in again.")
         }
-        let body = try jsonBody(request)
+        let body = try request.jsonFields()
         guard let code = body.string("code") else { throw ResponseError(400, "The code field is required.") }
         let throttleKey = environment.id + "\n" + user.endUserId
         guard !totpFailures.isLimited(throttleKey, now: now) else {
@@ -108,7 +108,7 @@ extension Emulator {
         guard environment.magicLinksEnabled else {
             throw ResponseError(401, "Magic links are not enabled for this environment.")
         }
-        let body = try jsonBody(request)
+        let body = try request.jsonFields()
         guard let rawEmail = body.string("email"), Emails.isPlausible(Emails.normalize(rawEmail)) else {
             throw ResponseError(400, "The email field must be an email address.")
         }
@@ -128,10 +128,10 @@ extension Emulator {
         }
         let user = users.findOrCreate(environmentId: environment.id, email: email)
         let grant = grants.issue(environmentId: environment.id, endUserId: user.endUserId, kind: .magicLink,
-                                 isAccountAbstracted: accountAbstracted, now: now)
+                                 isAccountAbstracted: accountAbstracted)
         let link = FormEncoding.appendingQuery(redirectUrl, [(PortalWire.RedirectQuery.token, grant),
                                                              (PortalWire.RedirectQuery.authMethod, AuthMethod.emailMagicLink.rawValue)])
-        outbox.send(.init(email: email, link: link, sentAt: clock.now))
+        outbox.send(.init(email: email, link: link, sentAt: context.clock.now))
         return .payload(PortalWire.MagicLinkSent(sent: true))
     }
 
@@ -153,22 +153,4 @@ extension Emulator {
         }
         return true
     }
-
-    func jsonBody(_ request: EmulatorRequest) throws -> JSONFields {
-        guard let object = JSON.object(from: request.body) else {
-            throw ResponseError(400, "The request body must be a JSON object.")
-        }
-        return JSONFields(object: object)
-    }
-}
-
-/// A handler's refusal, turned into `{"error":…}` with its status by the router.
-struct ResponseError: Error {
-    let status: Int
-    let message: String
-    init(_ status: Int, _ message: String) {
-        self.status = status
-        self.message = message
-    }
-    var response: EmulatorResponse { .error(status, message) }
 }

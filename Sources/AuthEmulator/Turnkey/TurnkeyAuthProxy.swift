@@ -4,10 +4,10 @@ import Foundation
 /// Turnkey's Auth Proxy under `/turnkey/auth-proxy` (contract §6 and §7): every endpoint is a POST
 /// naming its config in `X-Auth-Proxy-Config-ID`; answers are the bare wire types, refusals
 /// `{"code","message","details"}`.
-extension Emulator {
+extension TurnkeyBackend {
     /// The config the request names; 401 when the header is missing or names no config.
     func authProxyConfig(_ request: EmulatorRequest) throws(TurnkeyError) -> TurnkeyConfig.AuthProxyConfig {
-        guard let id = request.header(TurnkeyWire.Header.authProxyConfigId), let config = config.turnkey.authProxyConfig(id) else {
+        guard let id = request.header(TurnkeyWire.Header.authProxyConfigId), let config = self.config.authProxyConfig(id) else {
             throw .unauthenticated("missing or unknown \(TurnkeyWire.Header.authProxyConfigId) header")
         }
         return config
@@ -32,7 +32,7 @@ extension Emulator {
             throw .invalidArgument("filterType must be \(TurnkeyWire.oidcTokenFilter) (the only filter the emulator supports)")
         }
         let token = try verifiedToken(body.filterValue, field: "filterValue")
-        let organization = turnkey.organization(parent: config.organizationId, issuer: token.issuer,
+        let organization = directory.organization(parent: config.organizationId, issuer: token.issuer,
                                                 audience: token.audience, subject: token.subject)
         return .turnkey(TurnkeyWire.AccountResponse(organizationId: organization?.organizationId))
     }
@@ -56,7 +56,7 @@ extension Emulator {
         guard client.allClientIds.contains(body.clientId) else {
             throw .invalidArgument("clientId is not a \(provider.displayName) client ID of Auth Proxy config \(config.id)")
         }
-        guard let authorization = oauth2Codes.redeem(body.authCode, provider: provider, now: now) else {
+        guard let authorization = identityProviders.oauth2Codes.redeem(body.authCode, provider: provider) else {
             throw .unauthenticated("the authorization code is unknown, expired or already used")
         }
         guard authorization.clientId == body.clientId else {
@@ -65,12 +65,12 @@ extension Emulator {
         guard authorization.redirectUri == body.redirectUri else {
             throw .unauthenticated("redirectUri is not the one the authorization code was issued for")
         }
-        let challenge = Base64URL.encode(libcrypto.sha256(Array(body.codeVerifier.utf8)))
+        let challenge = Base64URL.encode(context.libcrypto.sha256(Array(body.codeVerifier.utf8)))
         guard Crypto.equal(Array(challenge.utf8), Array(authorization.codeChallenge.utf8)) else {
             throw .unauthenticated("codeVerifier does not match the code_challenge (S256)")
         }
         var claims: [String: Any] = [
-            "iss": turnkeyIssuer, "aud": body.clientId,
+            "iss": context.turnkeyIssuer, "aud": body.clientId,
             "sub": "\(provider.rawValue):\(ProviderAccounts.numericId(provider, email: authorization.email))",
             "iat": now, "exp": now + OIDCTokens.lifetimeSeconds,
         ]
@@ -97,7 +97,7 @@ extension Emulator {
             switch (entry.oidcToken, entry.oidcClaims) {
             case (let token?, nil):
                 let verified = try verifiedToken(token, field: "\(field).oidcToken")
-                guard let provider = provider(of: verified), config.client(provider)?.allClientIds.contains(verified.audience) == true else {
+                guard let provider = context.provider(of: verified), config.client(provider)?.allClientIds.contains(verified.audience) == true else {
                     throw .unauthenticated("\(field).oidcToken: its audience is not a client ID of Auth Proxy config \(config.id)")
                 }
                 identities.append((entry.providerName, verified.issuer, verified.audience, verified.subject))
@@ -120,7 +120,7 @@ extension Emulator {
         }
         var unique: [(providerName: String, issuer: String, audience: String, subject: String)] = []
         for identity in identities where !unique.contains(where: { $0.issuer == identity.issuer && $0.audience == identity.audience && $0.subject == identity.subject }) {
-            if let holder = turnkey.organization(parent: config.organizationId, issuer: identity.issuer,
+            if let holder = directory.organization(parent: config.organizationId, issuer: identity.issuer,
                                                  audience: identity.audience, subject: identity.subject) {
                 throw .alreadyExists("this OIDC identity (issuer, audience \(identity.audience), subject) already belongs to sub-organization \(holder.organizationId)")
             }
@@ -130,7 +130,7 @@ extension Emulator {
         if let userEmail, !Emails.isPlausible(userEmail) { throw .invalidArgument("userEmail must be an email address") }
         let organizationName = body.organizationName.flatMap { $0.isEmpty ? nil : $0 } ?? "sub-org-\(now)"
         let userName = body.userName.flatMap { $0.isEmpty ? nil : $0 } ?? userEmail ?? "user-\(now)"
-        let organization = turnkey.createSubOrganization(name: organizationName, parent: config.organizationId,
+        let organization = directory.createSubOrganization(name: organizationName, parent: config.organizationId,
                                                          authProxyConfigId: config.id, userName: userName, userEmail: userEmail,
                                                          identities: unique, now: now)
         return .turnkey(TurnkeyWire.SignupResponse(organizationId: organization.organizationId, userId: organization.user.userId))
@@ -144,9 +144,9 @@ extension Emulator {
         try requirePublicKey(body.publicKey, field: "publicKey")
         let token = try verifiedToken(body.oidcToken, field: "oidcToken")
         try requireBound(token, to: body.publicKey)
-        guard let organization = turnkey.organization(parent: config.organizationId, issuer: token.issuer,
+        guard let organization = directory.organization(parent: config.organizationId, issuer: token.issuer,
                                                       audience: token.audience, subject: token.subject) else {
-            let knownAudience = provider(of: token).flatMap(config.client)?.clientId == token.audience
+            let knownAudience = context.provider(of: token).flatMap(config.client)?.clientId == token.audience
             if knownAudience { throw .notFound("no sub-organization has a user with this OIDC identity; sign up first") }
             throw .unauthenticated("the OIDC token's audience is neither a client ID of Auth Proxy config \(config.id) nor registered on a sub-organization")
         }
@@ -164,9 +164,9 @@ extension Emulator {
     /// carries one, that one binds it.
     private func requireBound(_ token: OIDCTokens.Verified, to publicKey: String) throws(TurnkeyError) {
         let nonces = [token.nonce, token.tknonce].compactMap { $0 }
-        if nonces.isEmpty, token.issuer == turnkeyIssuer { return }
+        if nonces.isEmpty, token.issuer == context.turnkeyIssuer { return }
         guard !nonces.isEmpty else { throw .unauthenticated("the OIDC token has neither a nonce nor a tknonce") }
-        let expected = Hex.encode(libcrypto.sha256(Array(publicKey.utf8)))
+        let expected = Hex.encode(context.libcrypto.sha256(Array(publicKey.utf8)))
         guard nonces.contains(expected) else {
             throw .unauthenticated("neither the OIDC token's nonce nor its tknonce is the SHA-256 of publicKey (a token for another key)")
         }
@@ -182,7 +182,7 @@ extension Emulator {
             "exp": expiresAt, "public_key": publicKey, "session_type": TurnkeySession.readWrite,
             "user_id": organization.user.userId, "organization_id": organization.organizationId,
         ])
-        turnkey.startSession(publicKey: publicKey, organizationId: organization.organizationId, userId: organization.user.userId,
+        directory.startSession(publicKey: publicKey, organizationId: organization.organizationId, userId: organization.user.userId,
                              invalidateExisting: invalidateExisting, now: now, expiresAt: expiresAt)
         return jwt
     }
@@ -190,7 +190,7 @@ extension Emulator {
     /// A compressed P-256 public key in lower-case hex (66 characters) that is a point on the curve.
     func requirePublicKey(_ hex: String, field: String) throws(TurnkeyError) {
         guard hex.utf8.count == 66, hex == hex.lowercased(), let bytes = Hex.decode(hex), [0x02, 0x03].contains(bytes[0]),
-              (try? libcrypto.p256UncompressedPublicKey(bytes)) != nil else {
+              (try? context.libcrypto.p256UncompressedPublicKey(bytes)) != nil else {
             throw .invalidArgument("\(field) must be a compressed P-256 public key in lower-case hex (66 characters)")
         }
     }
@@ -198,7 +198,7 @@ extension Emulator {
     private func verifiedToken(_ token: String, field: String) throws(TurnkeyError) -> OIDCTokens.Verified {
         guard !token.isEmpty else { throw .invalidArgument("\(field) must not be empty") }
         do {
-            return try verifyOIDCToken(token)
+            return try context.verifyOIDCToken(token)
         } catch {
             throw .unauthenticated("\(field): \(error)")
         }
@@ -206,7 +206,7 @@ extension Emulator {
 
     private func sign(_ claims: [String: Any]) throws(TurnkeyError) -> String {
         do {
-            return try tokens.sign(claims, with: .turnkey)
+            return try context.tokens.sign(claims, with: .turnkey)
         } catch {
             throw TurnkeyError(status: 500, "the emulator could not sign a token")
         }

@@ -3,7 +3,7 @@ import Foundation
 
 /// Turnkey's stamped API under `/turnkey/api` (contract §8): `whoami`, `get_user`, `stamp_login`
 /// and `get_activity`. The stamp is checked before the body is read.
-extension Emulator {
+extension TurnkeyBackend {
     static let activityCompleted = "ACTIVITY_STATUS_COMPLETED"
     static let activityPending = "ACTIVITY_STATUS_PENDING"
 
@@ -61,13 +61,13 @@ extension Emulator {
                                    expirationSeconds: seconds, invalidateExisting: parameters.invalidateExisting)
         let activity = TurnkeyActivity(
             activityId: Identifiers.random(), organizationId: organization.organizationId, type: body.type,
-            fingerprint: "sha256:" + Hex.encode(libcrypto.sha256(Array(request.body))), createdAt: now,
+            fingerprint: "sha256:" + Hex.encode(context.libcrypto.sha256(Array(request.body))), createdAt: now,
             intent: .object(["stampLoginIntent": .object([
                 "publicKey": .string(parameters.publicKey), "expirationSeconds": .string(parameters.expirationSeconds),
                 "invalidateExisting": .bool(parameters.invalidateExisting)])]),
             result: .object(["stampLoginResult": .object(["session": .string(jwt)])]),
             pendingReads: request.pendingActivityReads)
-        turnkey.record(activity)
+        directory.record(activity)
         return .turnkey(TurnkeyWire.ActivityResponse(activity: answer(activity)))
     }
 
@@ -75,7 +75,7 @@ extension Emulator {
         let signer = try verifyStamp(request)
         let body = try request.turnkeyBody(TurnkeyWire.GetActivityRequest.self)
         _ = try stampSession(publicKey: signer, organizationId: body.organizationId)
-        guard let activity = turnkey.activity(body.activityId), activity.organizationId == body.organizationId else {
+        guard let activity = directory.activity(body.activityId), activity.organizationId == body.organizationId else {
             throw .notFound("no activity \(body.activityId) in organization \(body.organizationId)")
         }
         return .turnkey(TurnkeyWire.ActivityResponse(activity: answer(activity)))
@@ -84,7 +84,7 @@ extension Emulator {
     // MARK: helpers
 
     private func sessionOrganization(_ session: TurnkeySession) throws(TurnkeyError) -> SubOrganization {
-        guard let organization = turnkey.organization(session.organizationId) else {
+        guard let organization = directory.organization(session.organizationId) else {
             throw .notFound("no organization \(session.organizationId)")
         }
         return organization

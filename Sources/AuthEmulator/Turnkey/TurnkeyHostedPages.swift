@@ -5,7 +5,7 @@ import Foundation
 /// - The origin page (`oauth-origin.turnkey.com`) sends the browser on to Google or Apple.
 /// - The redirect page (`oauth-redirect.turnkey.com`) hands the provider's answer to the app's scheme;
 ///   the real page reads a fragment, these providers answer in the query, so it forwards the query.
-extension Emulator {
+extension TurnkeyBackend {
     /// `GET /turnkey/oauth-origin?provider=google|apple&clientId=&redirectUri=&nonce=[&state=]`; other
     /// parameters (the SDK's additional state) are ignored, as by the real page.
     func showOAuthOrigin(_ request: EmulatorRequest) -> EmulatorResponse {

@@ -41,8 +41,8 @@ final class UserDirectory {
     private var users: [String: EndUser] = [:]
     private(set) var ordered: [EndUser] = []
 
-    init(config: EmulatorConfig) {
-        for environment in config.environments {
+    init(environments: [EnvironmentConfig]) {
+        for environment in environments {
             for user in environment.users {
                 add(EndUser(environmentId: environment.id, email: user.email, name: user.name, needsTotp: user.needsTotp))
             }

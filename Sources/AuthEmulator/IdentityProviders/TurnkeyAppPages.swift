@@ -1,16 +1,16 @@
 import AuthBase
 import Foundation
 
-/// The fake providers' pages in Turnkey's flows (contract §3 and §5). A request whose `client_id` is
-/// a Turnkey app's is Turnkey's; any other Google or Apple request is Portal's (ProviderFlow.swift).
+/// The fake providers' pages for Turnkey's apps (contract §3 and §5). A request whose `client_id` is
+/// a Turnkey app's is Turnkey's; any other Google or Apple request is Portal's (PortalClientPages.swift).
 /// - Google and Apple answer with an `id_token` the emulator signs, carrying the nonce asked for (and
 ///   a `tknonce` when the request adds one, as an identity service that copies custom parameters
 ///   into its tokens does: Turnkey accepts the key's nonce in either claim);
 /// - Discord and X answer with a code bound to the client, the redirect URI and the PKCE challenge.
 /// Where the real provider answers in a fragment, these answer in the query.
-extension Emulator {
+extension IdentityProviders {
     func isTurnkeyClient(_ provider: IdentityProvider, _ fields: [String: String]) -> Bool {
-        config.turnkey.registeredClient(provider, clientId: fields["client_id"] ?? "") != nil
+        turnkeyApps.registeredClient(provider, clientId: fields["client_id"] ?? "") != nil
     }
 
     /// The redirect URIs registered for an app; "/…" ones are on this emulator.
@@ -18,7 +18,7 @@ extension Emulator {
         client.redirectUris.map { $0.hasPrefix("/") ? baseURL + $0 : $0 }
     }
 
-    func showTurnkeyProviderPage(_ provider: IdentityProvider, _ request: EmulatorRequest) -> EmulatorResponse {
+    func showTurnkeyAppPage(_ provider: IdentityProvider, _ request: EmulatorRequest) -> EmulatorResponse {
         let fields = request.query
         do {
             let authorization = try turnkeyAuthorization(provider, fields)
@@ -29,7 +29,7 @@ extension Emulator {
     }
 
     /// The page's form: Cancel is `error=access_denied`, Continue an `id_token` or a code.
-    func submitTurnkeyProviderPage(_ provider: IdentityProvider, _ request: EmulatorRequest) -> EmulatorResponse {
+    func submitTurnkeyAppPage(_ provider: IdentityProvider, _ request: EmulatorRequest) -> EmulatorResponse {
         let form = request.form
         let authorization: TurnkeyAuthorization
         do {
@@ -53,7 +53,7 @@ extension Emulator {
         } else {
             answer = ("code", oauth2Codes.issue(provider: provider, clientId: authorization.clientId,
                                                 redirectUri: authorization.redirectUri,
-                                                codeChallenge: authorization.codeChallenge, email: email, now: now))
+                                                codeChallenge: authorization.codeChallenge, email: email))
         }
         var response = EmulatorResponse.redirect(to: authorization.redirect([answer]))
         response.headers.append(("Set-Cookie", rememberCookie(email, provider: provider)))
@@ -90,7 +90,7 @@ extension Emulator {
 
     private func turnkeyAuthorization(_ provider: IdentityProvider, _ fields: [String: String]) throws(PageRefusal) -> TurnkeyAuthorization {
         let clientId = fields["client_id"] ?? ""
-        guard let registered = config.turnkey.registeredClient(provider, clientId: clientId) else {
+        guard let registered = turnkeyApps.registeredClient(provider, clientId: clientId) else {
             throw PageRefusal(response: .html(400, Html.errorPage(
                 title: "client_id not registered", message: "This \(provider.displayName) sign-in names a client ID the emulator does not know. Check the app's Turnkey configuration.")))
         }
@@ -131,8 +131,8 @@ extension Emulator {
 
     private func turnkeyChooser(_ authorization: TurnkeyAuthorization, _ request: EmulatorRequest, typedEmail: String,
                                 selectAccount: Bool, error: String? = nil, status: Int = 200) -> EmulatorResponse {
-        var accounts = config.turnkey.users.map { (email: $0.email, name: $0.name) }
-        let remembered = request.cookie(Self.rememberedAccountCookie).map(Emails.normalize).flatMap { Emails.isPlausible($0) ? $0 : nil }
+        var accounts = turnkeyApps.users.map { (email: $0.email, name: $0.name) }
+        let remembered = rememberedAccount(request)
         if let remembered, !accounts.contains(where: { $0.email == remembered }) {
             accounts.append((email: remembered, name: ""))
         }
@@ -153,7 +153,7 @@ extension Emulator {
     private func mintIdToken(_ authorization: TurnkeyAuthorization, email: String, hideEmail: Bool) throws -> String {
         let provider = authorization.provider
         var claims: [String: Any] = [
-            "iss": identityProviderIssuer(provider), "aud": authorization.clientId,
+            "iss": context.identityProviderIssuer(provider), "aud": authorization.clientId,
             "iat": now, "exp": now + OIDCTokens.lifetimeSeconds, "nonce": authorization.nonce, "email_verified": true,
         ]
         if let tknonce = authorization.tknonce { claims["tknonce"] = tknonce }
@@ -165,9 +165,9 @@ extension Emulator {
             claims["sub"] = ProviderAccounts.numericId(provider, email: email)
             claims["email"] = email
             claims["azp"] = authorization.clientId
-            if let name = config.turnkey.users.first(where: { $0.email == email })?.name, !name.isEmpty { claims["name"] = name }
+            if let name = turnkeyApps.users.first(where: { $0.email == email })?.name, !name.isEmpty { claims["name"] = name }
         }
-        return try tokens.sign(claims, with: .identityProviders)
+        return try context.tokens.sign(claims, with: .identityProviders)
     }
 }
 
