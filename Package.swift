@@ -4,7 +4,7 @@ import PackageDescription
 // Layers point one way, and the build enforces it: each C module includes only what its layer may
 // use, so the CLI and the emulator link no GTK. See docs/ARCHITECTURE.md.
 //
-//   portal-sign-in → SignInApp (+ CSignInUI: GTK4, libadwaita, qrencode, gettext)
+//   portal-sign-in → SignInApp (+ CSignInUI: GTK4, libadwaita, qrencode, gettext) → SignInAccounts → SignInFlow
 //   portal-auth ───┐        │
 //                  AuthPlatform (+ CAuthPlatform: GIO, libsoup client, libsecret, crypto)
 //                           │
@@ -51,7 +51,11 @@ let package = Package(
         .target(name: "AuthEmulator", dependencies: ["AuthBase", "AuthPlatform", "GLibSupport", "CEmulatorServer"]),
         // The sign-in window's state machine: no GTK, tested without a display.
         .target(name: "SignInFlow", dependencies: ["AuthBase"]),
-        .target(name: "SignInApp", dependencies: ["SignInFlow", "PortalAuth", "TurnkeyAuth", "AuthPlatform", "GLibSupport", "CSignInUI"],
+        // The two account services: thin adapters from the cores to the flow, no GTK and no
+        // platform (the app injects AuthPlatform's pieces), tested on the cores' in-memory fakes.
+        .target(name: "SignInAccounts", dependencies: ["SignInFlow", "PortalAuth", "TurnkeyAuth"]),
+        .target(name: "SignInApp",
+                dependencies: ["SignInFlow", "SignInAccounts", "PortalAuth", "TurnkeyAuth", "AuthPlatform", "GLibSupport", "CSignInUI"],
                 plugins: ["GResourceEmbedder"]),
         // The stylesheet, icons and brand marks, compiled into the app at build time.
         .executableTarget(name: "embed-gresource"),
@@ -61,8 +65,8 @@ let package = Package(
         .executableTarget(name: "portal-auth", dependencies: ["PortalAuth", "TurnkeyAuth", "AuthPlatform", "GLibSupport"]),
         .executableTarget(name: "portal-auth-emulator", dependencies: ["AuthEmulator"]),
 
-        // Helpers the test targets share (secret-shaped values, waiting, recording boxes).
-        .target(name: "AuthTestSupport", dependencies: ["AuthBase"], path: "Tests/AuthTestSupport"),
+        // Helpers the test targets share (secret-shaped values, waiting, recording boxes, the cores' fakes).
+        .target(name: "AuthTestSupport", dependencies: ["AuthBase", "PortalAuth", "TurnkeyAuth"], path: "Tests/AuthTestSupport"),
         .testTarget(name: "AuthBaseTests", dependencies: ["AuthBase", "AuthTestSupport"]),
         .testTarget(name: "PortalAuthTests", dependencies: ["PortalAuth", "AuthTestSupport"]),
         .testTarget(name: "TurnkeyAuthTests", dependencies: ["TurnkeyAuth", "AuthTestSupport"]),
@@ -71,6 +75,7 @@ let package = Package(
         .testTarget(name: "EmulatorTests", dependencies: ["PortalAuth", "AuthBase", "AuthPlatform", "AuthEmulator", "AuthTestSupport"]),
         .testTarget(name: "GLibSupportTests", dependencies: ["GLibSupport", "CGLibSupport"]),
         .testTarget(name: "SignInFlowTests", dependencies: ["SignInFlow", "AuthTestSupport"]),
+        .testTarget(name: "SignInAccountsTests", dependencies: ["SignInAccounts", "AuthTestSupport"]),
         .testTarget(name: "GNOMETests",
                     dependencies: ["PortalAuth", "TurnkeyAuth", "AuthPlatform", "GLibSupport", "CAuthPlatform", "AuthTestSupport"],
                     exclude: ["Support/fake-prompter.py"]),

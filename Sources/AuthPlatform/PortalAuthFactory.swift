@@ -4,11 +4,12 @@ import PortalAuth
 /// Builds a `PortalAuth` wired to the desktop: libsoup for HTTP, GNOME Keyring for the session,
 /// the default browser through GIO, and a listener on 127.0.0.1 for a loopback redirect URL.
 public enum PortalAuthFactory {
-    public static func make(_ configuration: PortalConfiguration, redirects: (any RedirectSource)? = nil,
+    public static func make(_ configuration: PortalConfiguration,
                             logger: (any PortalAuthLogger)? = nil,
                             transport: any HTTPTransport = SoupTransport(),
                             browser: any BrowserLauncher = GioBrowserLauncher(),
-                            loopback: any LoopbackRedirectListening = LoopbackRedirectServer()) throws -> PortalAuth {
+                            loopback: any LoopbackRedirectListening = LoopbackRedirectServer(),
+                            pendingSignIns: any PendingSignInStore = InMemoryPendingSignInStore()) throws -> PortalAuth {
         try PortalAuth(
             authEnvironmentId: configuration.authEnvironmentId,
             redirectUrl: configuration.redirectUrl,
@@ -19,8 +20,8 @@ public enum PortalAuthFactory {
             transport: transport,
             sessionStore: KeyringSessionStore(sessionKey: configuration.sessionKey),
             browser: browser,
-            redirects: redirects,
             loopback: loopback,
-            logger: logger)
+            logger: logger,
+            pendingSignIns: pendingSignIns)
     }
 }

@@ -27,6 +27,18 @@ public struct IncomingRedirect: Sendable, Equatable {
         self.email = email
         self.startedBeforeRestart = startedBeforeRestart
     }
+
+    /// Who asked for it: this process (awaited), a sign-in just finished (repeated), an earlier run, nobody.
+    public var standing: RedirectStanding {
+        isRepeat ? .repeated : isSolicited ? .awaited : startedBeforeRestart ? .earlierRun : .unsolicited
+    }
+}
+
+extension PortalAuth: BrowserSignInCore {
+    /// The browser sign-in `signInWith*` runs, waiting for its redirect (nil when none runs).
+    public var browserSignIn: BrowserSignInSession? { browserSignIns.session }
+
+    public func standing(of url: String) -> RedirectStanding? { incomingRedirect(url)?.standing }
 }
 
 extension PortalAuth {
@@ -55,9 +67,10 @@ extension PortalAuth {
     /// The sign-in this instance is waiting for, if it has not expired.
     public var pendingSignIn: PendingSignIn? { livePendingSignIn() }
 
-    /// Ends the pending sign-in (Cancel, Escape, the window closed): a redirect for it that arrives
-    /// later is unsolicited.
+    /// Ends the pending sign-in (Cancel, Escape, the window closed): a running `signInWith*` ends
+    /// with `.closed`, and a redirect for it that arrives later is unsolicited.
     public func cancelPendingSignIn() {
+        browserSignIns.session?.close()
         endPendingSignIn(nil)
         log("the pending sign-in was cancelled")
     }

@@ -2,15 +2,16 @@ import FoundationEssentials
 
 extension PortalAuth {
     /// The whole Google sign-in: fetches a fresh authorize URL, opens it in the user's browser,
-    /// waits for the redirect from the injected `RedirectSource`, and completes it through the
+    /// waits for the redirect the app hands `browserSignIn`, and completes it through the
     /// `handleRedirect` path (replay, save-before-return and the TOTP step included).
     ///
-    /// Needs a browser launcher and either a custom-scheme `redirectUrl` with a redirect source, or a
-    /// loopback `redirectUrl` (`http://127.0.0.1:PORT/PATH`) with a loopback listener, which binds the
-    /// port before anything is sent (`LoopbackListenError.portInUse` when another socket holds it);
-    /// else `PortalAuthSignInError.unavailable`. One at a time (`.signInInProgress`). Cancelling the
-    /// calling task throws `.closed` and the grant is never exchanged. A redirect that is not for
-    /// this instance throws `.callbackIncomplete`.
+    /// Needs a browser launcher and either a custom-scheme `redirectUrl`, or a loopback `redirectUrl`
+    /// (`http://127.0.0.1:PORT/PATH`) with a loopback listener, which binds the port before anything
+    /// is sent (`LoopbackListenError.portInUse` when another socket holds it); else
+    /// `PortalAuthSignInError.unavailable`. One at a time (`.signInInProgress`). Cancelling the
+    /// calling task, or closing `browserSignIn` (`cancelPendingSignIn`, `clearPersistedSession`),
+    /// throws `.closed` and the grant is never exchanged. A redirect that is not for this instance
+    /// throws `.callbackIncomplete`.
     public func signInWithGoogle() async throws -> AuthResult {
         try await signIn(with: .google)
     }
@@ -30,13 +31,13 @@ extension PortalAuth {
             log("sign-in unavailable: the redirect URL is neither a custom scheme nor http://127.0.0.1:PORT")
             throw PortalAuthSignInError.unavailable
         }
-        guard let browser, loopbackPort == nil ? redirects != nil : loopback != nil else {
+        guard let browser, loopbackPort == nil || loopback != nil else {
             log("sign-in unavailable: no browser launcher, or nothing to receive the redirect, was given")
             throw PortalAuthSignInError.unavailable
         }
 
-        try beginSignIn()
-        defer { endSignIn() }
+        guard browserSignIns.reserve() else { throw PortalAuthSignInError.signInInProgress }
+        defer { browserSignIns.release() }
 
         // A loopback redirect is received on a port this process holds: bound before Portal is asked
         // for anything, so a port someone else holds stops the sign-in with nothing sent or opened.
@@ -57,8 +58,14 @@ extension PortalAuth {
             throw PortalAuthError.malformedResponse(path: PortalWire.Path.oauthUrls, missing: method.rawValue.lowercased())
         }
 
-        // Listen before the browser opens, so a fast redirect is not missed.
-        let stream = listener == nil ? redirects?.redirects() : nil
+        // Open before the browser does, so a fast redirect is not missed. A loopback redirect comes
+        // to the listener, never through the app: closing the session closes the port.
+        let session = if let listener {
+            BrowserSignInSession(isOwnRedirect: { _ in false }, onClose: { listener.close() })
+        } else {
+            BrowserSignInSession(isOwnRedirect: { [self] url in isRedirect(url, for: method) })
+        }
+        browserSignIns.open(session)
         guard !Task.isCancelled else { throw PortalAuthSignInError.closed }
         do {
             log("opening the \(method.rawValue) sign-in page in the browser")
@@ -71,10 +78,13 @@ extension PortalAuth {
         let callback: String
         if let listener {
             callback = try await loopbackRedirect(from: listener)
-        } else if let stream {
-            callback = try await schemeRedirect(from: stream, for: method)
         } else {
-            throw PortalAuthSignInError.unavailable
+            do {
+                callback = try await session.redirect()
+            } catch {
+                log("sign-in cancelled before the redirect arrived")
+                throw PortalAuthSignInError.closed
+            }
         }
 
         let result: AuthResult?
@@ -90,20 +100,6 @@ extension PortalAuth {
         }
         log("\(method.rawValue) sign-in finished")
         return result
-    }
-
-    /// The stream ends (nil) when the task is cancelled. URIs that are not this sign-in's redirect
-    /// (another app's link, a magic link, a mistaken paste) are passed over: the sign-in keeps waiting.
-    private func schemeRedirect(from stream: AsyncStream<String>, for method: AuthMethod) async throws -> String {
-        var iterator = stream.makeAsyncIterator()
-        while true {
-            guard let next = await iterator.next(), !Task.isCancelled else {
-                log("sign-in cancelled before the redirect arrived")
-                throw PortalAuthSignInError.closed
-            }
-            if isRedirect(next, for: method) { return next }
-            log("passed over a URI that is not this sign-in's redirect")
-        }
     }
 
     /// Waits for the listener's one request. Cancelling the task, or the pending sign-in's lifetime
@@ -134,17 +130,6 @@ extension PortalAuth {
     private func isRedirect(_ url: String, for method: AuthMethod) -> Bool {
         guard let incoming = incomingRedirect(url) else { return false }
         return incoming.isError || incoming.method == method
-    }
-
-    private func beginSignIn() throws {
-        try signInState.withLock { state in
-            guard !state.isSignInRunning else { throw PortalAuthSignInError.signInInProgress }
-            state.isSignInRunning = true
-        }
-    }
-
-    private func endSignIn() {
-        signInState.withLock { $0.isSignInRunning = false }
     }
 
     /// Adds `prompt=select_account` to the query (before any fragment).

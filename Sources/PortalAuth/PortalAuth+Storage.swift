@@ -34,8 +34,10 @@ extension PortalAuth {
     /// pending TOTP save, so neither a re-delivered redirect nor a repeated `verifyTotp` can
     /// bring the session back. Waits for a running exchange to finish first; one that was still
     /// queued, or asked for while this runs, gives up without sending anything (`CancellationError`).
-    /// Portal has no revoke endpoint, so a `PortalClient` already holding the session keeps it.
+    /// A browser sign-in still waiting for its redirect ends (`.closed`). Portal has no revoke
+    /// endpoint, so a `PortalClient` already holding the session keeps it.
     public func clearPersistedSession() async throws {
+        browserSignIns.session?.close()
         signOutFence.signOutBegan()
         defer { signOutFence.signOutEnded() }
         try await mutex.withLock {

@@ -3,7 +3,7 @@ import Synchronization
 
 /// Portal's client-auth flows for one auth environment: the Linux counterpart of the iOS
 /// `PortalAuth` 8.x. It reaches the world only through the injected transport, store, browser
-/// and redirect source, and does no I/O while being created.
+/// and loopback listener, and does no I/O while being created.
 ///
 /// Hold one long-lived instance: it remembers the last grant it exchanged (the replay slot), so
 /// a redirect delivered twice replays instead of failing Portal's single-use check.
@@ -19,7 +19,6 @@ public final class PortalAuth: Sendable {
     let api: PortalAPI
     let store: any SessionStore
     let browser: (any BrowserLauncher)?
-    let redirects: (any RedirectSource)?
     /// Listens for the redirect itself when `redirectUrl` is a loopback URL (`http://127.0.0.1:PORT/PATH`).
     let loopback: (any LoopbackRedirectListening)?
     let logger: (any PortalAuthLogger)?
@@ -33,6 +32,8 @@ public final class PortalAuth: Sendable {
     /// Lets a sign-out win over an exchange or TOTP verification that overlaps it.
     let signOutFence = SignOutFence()
     let signInState = Mutex(SignInState())
+    /// The browser sign-in `signInWith*` runs, which the app hands the desktop's URLs.
+    let browserSignIns = BrowserSignInSlot()
     /// The sign-in this instance waits for (mirrored in `pendingStore` for the next run's question).
     /// Memory only: it ends with the process however the process ends (quit, a signal, a crash).
     let pendingState = Mutex<PendingSignIn?>(nil)
@@ -41,7 +42,6 @@ public final class PortalAuth: Sendable {
 
     struct SignInState {
         var prefersEphemeralWebBrowserSession = false
-        var isSignInRunning = false
     }
 
     /// - Throws: `PortalAuthError.invalidArgument(name:)` for a blank `authEnvironmentId`
@@ -51,7 +51,7 @@ public final class PortalAuth: Sendable {
         authEnvironmentId: String, redirectUrl: String, apiHost: String = "api.portalhq.io",
         magicLink: MagicLinkConfig? = nil, isAccountAbstracted: Bool? = nil,
         transport: any HTTPTransport, sessionStore: any SessionStore,
-        browser: (any BrowserLauncher)? = nil, redirects: (any RedirectSource)? = nil,
+        browser: (any BrowserLauncher)? = nil,
         loopback: (any LoopbackRedirectListening)? = nil,
         logger: (any PortalAuthLogger)? = nil,
         pendingSignIns: any PendingSignInStore = InMemoryPendingSignInStore(),
@@ -70,7 +70,6 @@ public final class PortalAuth: Sendable {
         self.api = PortalAPI(baseURL: baseURL, authEnvironmentId: environment, transport: transport)
         self.store = sessionStore
         self.browser = browser
-        self.redirects = redirects
         self.loopback = loopback
         self.logger = logger
         self.pendingStore = pendingSignIns

@@ -38,15 +38,15 @@ public final class PortalClient: Sendable {
 
     /// - Throws: `PortalAuthError.invalidArgument(name:)` for a blank `authEnvironmentId` or a
     ///   bad `apiHost` (same rules as `PortalAuth`).
-    public init(session: PortalSession, apiHost: String, authEnvironmentId: String, transport: any HTTPTransport) throws {
+    public convenience init(session: PortalSession, apiHost: String, authEnvironmentId: String, transport: any HTTPTransport) throws {
         guard PortalAuth.isValidAuthEnvironmentId(authEnvironmentId) else { throw PortalAuthError.invalidArgument(name: "authEnvironmentId") }
         let baseURL = try ApiHost.baseURL(from: apiHost)
+        self.init(session: session, api: PortalAPI(baseURL: baseURL, authEnvironmentId: authEnvironmentId.trimmed, transport: transport))
+    }
+
+    init(session: PortalSession, api: PortalAPI) {
         self.session = session
-        self.api = PortalAPI(
-            baseURL: baseURL,
-            authEnvironmentId: authEnvironmentId.trimmed,
-            transport: transport
-        )
+        self.api = api
     }
 
     /// `GET /api/v3/clients/me`. Throws `PortalCredentialError.sessionInvalidated` without a
@@ -109,6 +109,13 @@ public final class PortalClient: Sendable {
             return due
         }
         handlers.forEach { $0() }
+    }
+}
+
+extension PortalAuth {
+    /// A client for `session` on this instance's API host, environment and transport.
+    public func client(for session: PortalSession) -> PortalClient {
+        PortalClient(session: session, api: api)
     }
 }
 

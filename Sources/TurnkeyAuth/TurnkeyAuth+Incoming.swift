@@ -7,16 +7,20 @@ public struct TurnkeyIncomingCallback: Sendable, Equatable {
     public let state: String?
     /// The provider reported a failure (`error=`); nothing to exchange.
     public let isError: Bool
-    /// This instance started the sign-in its `state` names, so the running process waits for it. A
-    /// record an earlier process left (the CLI's `login-url`, the app before it quit or crashed) can
-    /// still be finished with `handleRedirect`, but an app asks the person first: it no longer knows
-    /// that the sign-in is theirs.
-    public let isStartedHere: Bool
+    /// The provider of the sign-in its `state` names, when this instance knows that sign-in (started
+    /// here, found by `pendingSignIns()`, or just finished). nil: no record here can finish it.
+    public let provider: TurnkeyProvider?
+    /// Awaited: this process started the sign-in and it still waits. Repeated: it finished here and
+    /// handling it again replays. Earlier run: a record another process left (the CLI's `login-url`,
+    /// the app before it quit or crashed); `handleRedirect` can still finish it, but an app asks the
+    /// person first, as it no longer knows the sign-in is theirs. Unsolicited: no sign-in here.
+    public let standing: RedirectStanding
 
-    public init(state: String?, isError: Bool, isStartedHere: Bool = false) {
+    public init(state: String?, isError: Bool, provider: TurnkeyProvider? = nil, standing: RedirectStanding = .unsolicited) {
         self.state = state
         self.isError = isError
-        self.isStartedHere = isStartedHere
+        self.provider = provider
+        self.standing = standing
     }
 }
 
@@ -26,12 +30,26 @@ public struct TurnkeyPendingSignIn: Sendable, Equatable {
     public let provider: TurnkeyProvider
 }
 
-extension TurnkeyAuth {
+extension TurnkeyAuth: BrowserSignInCore {
+    /// The browser sign-in `handle*OAuth` runs, waiting for its callback (nil when none runs).
+    public var browserSignIn: BrowserSignInSession? { browserSignIns.session }
+
+    public func standing(of url: String) -> RedirectStanding? { incomingCallback(url)?.standing }
+
     /// nil when `url` is not a Turnkey callback for this app (same rules as `handleRedirect`).
     public func incomingCallback(_ url: String) -> TurnkeyIncomingCallback? {
         guard let callback = callback(in: url) else { return nil }
-        let startedHere = callback.state.map { state in self.startedHere.withLock { $0.contains(state) } } ?? false
-        return TurnkeyIncomingCallback(state: callback.state, isError: callback.error != nil, isStartedHere: startedHere)
+        let isError = callback.error != nil
+        guard let state = callback.state else { return TurnkeyIncomingCallback(state: nil, isError: isError) }
+        guard let known = knownSignIns.withLock({ $0[state] }) else {
+            return TurnkeyIncomingCallback(state: state, isError: isError)
+        }
+        // A finished sign-in's record is gone; this instance still knows its state and provider.
+        if hasFinished(state: state) {
+            return TurnkeyIncomingCallback(state: state, isError: isError, provider: known.provider, standing: .repeated)
+        }
+        return TurnkeyIncomingCallback(state: state, isError: isError, provider: known.provider,
+                                       standing: known.isStartedHere ? .awaited : .earlierRun)
     }
 
     /// Whether handling the callback with `state` again replays a finished result (nothing is sent).
@@ -41,14 +59,21 @@ extension TurnkeyAuth {
     }
 
     /// The sign-ins started here (by this app or another process on this keyring) that still wait
-    /// for their callback and have not expired.
+    /// for their callback and have not expired. Those another process started are remembered, so
+    /// `incomingCallback` names their provider (as an earlier run's).
     public func pendingSignIns() async throws -> [TurnkeyPendingSignIn] {
-        try await mutex.withLock {
+        let pending = try await mutex.withLock {
             let now = self.clock.now()
             return try await self.loadAllPending()
                 .filter { !$0.redeemed && !$0.isExpired(at: now) }
                 .map { TurnkeyPendingSignIn(state: $0.state, provider: $0.provider) }
         }
+        knownSignIns.withLock { known in
+            for sign in pending where known[sign.state] == nil {
+                known[sign.state] = KnownSignIn(provider: sign.provider, isStartedHere: false)
+            }
+        }
+        return pending
     }
 
     /// Ends the sign-in with `state` (Cancel, the window closed): its record and key go, so a callback

@@ -45,7 +45,7 @@ extension TurnkeyAuth {
                 throw error
             }
         }
-        startedHere.withLock { _ = $0.insert(state) }
+        knownSignIns.withLock { $0[state] = KnownSignIn(provider: provider, isStartedHere: true) }
 
         let url: URL
         if let pkce, let scope = provider.scope {

@@ -25,9 +25,11 @@ extension TurnkeyAuth {
     }
 
     /// Signs out on this device: deletes the session and its key. Turnkey keeps no state to revoke
-    /// (the session simply expires), as in the SDK. Signing out of nothing is not an error.
+    /// (the session simply expires), as in the SDK. A browser sign-in that would store under the
+    /// same key ends (`.closed`). Signing out of nothing is not an error.
     public func signOut(sessionKey: String? = nil) async throws {
         let key = try resolvedSessionKey(sessionKey)
+        closeBrowserSignIn(storingUnder: key)
         try await mutex.withLock {
             self.replay.forget(sessionKey: key)
             guard let session = try await self.loadSession(key) else {

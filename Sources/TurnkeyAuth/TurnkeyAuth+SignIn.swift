@@ -1,53 +1,66 @@
 import FoundationEssentials
 
 extension TurnkeyAuth {
-    /// The whole Google sign-in, as the SDK's `handleGoogleOAuth`: starts it (`loginURL`), opens the
-    /// origin page in the user's browser, waits for the callback carrying this sign-in's `state`
-    /// from the injected `RedirectSource` (other URLs are left alone), and finishes it through
-    /// `handleRedirect`. With `onOAuthSuccess` the token is handed over and nothing is stored.
-    ///
-    /// Needs a browser launcher and a redirect source (else `TurnkeySignInError.unavailable`); one
-    /// at a time (`.signInInProgress`); cancelling the calling task ends the sign-in (`.closed`).
+    /// The whole Google sign-in, as the SDK's `handleGoogleOAuth`; see `handleOAuth(for:…)`.
     public func handleGoogleOAuth(clientId: String? = nil, sessionKey: String? = nil, additionalState: [String: String] = [:],
                                   onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil) async throws -> TurnkeyRedirectResult {
-        try await signIn(.google, clientId: clientId, sessionKey: sessionKey, additionalState: additionalState, onOAuthSuccess: onOAuthSuccess)
+        try await handleOAuth(for: .google, clientId: clientId, sessionKey: sessionKey, additionalState: additionalState,
+                              onOAuthSuccess: onOAuthSuccess)
     }
 
-    /// The whole Apple sign-in through the web flow (the SDK's `handleAppleWebOauth`); see `handleGoogleOAuth`.
+    /// The whole Apple sign-in through the web flow (the SDK's `handleAppleWebOauth`); see `handleOAuth(for:…)`.
     public func handleAppleOAuth(clientId: String? = nil, sessionKey: String? = nil, additionalState: [String: String] = [:],
                                  onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil) async throws -> TurnkeyRedirectResult {
-        try await signIn(.apple, clientId: clientId, sessionKey: sessionKey, additionalState: additionalState, onOAuthSuccess: onOAuthSuccess)
+        try await handleOAuth(for: .apple, clientId: clientId, sessionKey: sessionKey, additionalState: additionalState,
+                              onOAuthSuccess: onOAuthSuccess)
     }
 
-    /// The whole Discord sign-in (PKCE); see `handleGoogleOAuth`. `additionalState` is not sent, as in
-    /// the SDK: Discord's authorize endpoint forwards none.
+    /// The whole Discord sign-in (PKCE); see `handleOAuth(for:…)`.
     public func handleDiscordOAuth(clientId: String? = nil, sessionKey: String? = nil, additionalState: [String: String] = [:],
                                    onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil) async throws -> TurnkeyRedirectResult {
-        try await signIn(.discord, clientId: clientId, sessionKey: sessionKey, additionalState: [:], onOAuthSuccess: onOAuthSuccess)
+        try await handleOAuth(for: .discord, clientId: clientId, sessionKey: sessionKey, additionalState: additionalState,
+                              onOAuthSuccess: onOAuthSuccess)
     }
 
-    /// The whole X sign-in (PKCE); see `handleDiscordOAuth`.
+    /// The whole X sign-in (PKCE); see `handleOAuth(for:…)`.
     public func handleXOAuth(clientId: String? = nil, sessionKey: String? = nil, additionalState: [String: String] = [:],
                              onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil) async throws -> TurnkeyRedirectResult {
-        try await signIn(.x, clientId: clientId, sessionKey: sessionKey, additionalState: [:], onOAuthSuccess: onOAuthSuccess)
+        try await handleOAuth(for: .x, clientId: clientId, sessionKey: sessionKey, additionalState: additionalState,
+                              onOAuthSuccess: onOAuthSuccess)
     }
 
-    private func signIn(_ provider: TurnkeyProvider, clientId: String?, sessionKey: String?, additionalState: [String: String],
-                        onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)?) async throws -> TurnkeyRedirectResult {
-        guard let browser, let redirects else {
-            log("sign-in unavailable: no browser launcher or redirect source was given")
+    /// A whole browser sign-in: starts it (`loginURL`), opens the authorize page in the user's
+    /// browser, waits for the callback carrying this sign-in's `state` (the app hands
+    /// `browserSignIn` each URL; it takes only that one), and finishes it through `handleRedirect`.
+    /// With `onOAuthSuccess` the token is handed over and nothing is stored. `additionalState` rides
+    /// on Google's and Apple's origin page only, as in the SDK (Discord and X forward none).
+    ///
+    /// Needs a browser launcher (else `TurnkeySignInError.unavailable`); one at a time
+    /// (`.signInInProgress`); cancelling the calling task, or closing `browserSignIn` (Cancel, a
+    /// sign-out of `sessionKey`), ends the sign-in (`.closed`): its record and key go.
+    public func handleOAuth(for provider: TurnkeyProvider, clientId: String? = nil, sessionKey: String? = nil,
+                            additionalState: [String: String] = [:],
+                            onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil) async throws -> TurnkeyRedirectResult {
+        guard let browser else {
+            log("sign-in unavailable: no browser launcher was given")
             throw TurnkeySignInError.unavailable
         }
-        try beginSignIn()
-        defer { endSignIn() }
+        guard browserSignIns.reserve() else { throw TurnkeySignInError.signInInProgress }
+        defer {
+            browserSignIns.release()
+            browserSignInSessionKey.withLock { $0 = nil }
+        }
 
         // A taken session key is reported before the user goes through the provider for nothing.
         let key = try resolvedSessionKey(sessionKey)
         if onOAuthSuccess == nil { try await mutex.withLock { try await self.requireFreeSessionKey(key) } }
 
-        let login = try await loginURL(for: provider, clientId: clientId, additionalState: additionalState)
-        // Listen before the browser opens, so a fast callback is not missed.
-        let stream = redirects.redirects()
+        let login = try await loginURL(for: provider, clientId: clientId,
+                                       additionalState: provider.usesPKCE ? [:] : additionalState)
+        // Open before the browser does, so a fast callback is not missed.
+        let session = BrowserSignInSession(isOwnRedirect: { [self] url in callback(in: url)?.state == login.state })
+        browserSignIns.open(session)
+        browserSignInSessionKey.withLock { $0 = key }
         guard !Task.isCancelled else { throw await abandon(login, .closed) }
         do {
             log("opening the \(provider.rawValue) sign-in page in the browser")
@@ -57,24 +70,28 @@ extension TurnkeyAuth {
             throw await abandon(login, .unavailable)
         }
 
-        // The stream ends (nil) when the task is cancelled.
-        for await url in stream {
-            guard !Task.isCancelled else { break }
-            guard callback(in: url)?.state == login.state else {
-                log("a URL that is not this sign-in's callback arrived; still waiting")
-                continue
-            }
-            do {
-                if let result = try await handleRedirect(url, sessionKey: key, onOAuthSuccess: onOAuthSuccess) {
-                    log("\(provider.rawValue) sign-in finished")
-                    return result
-                }
-            } catch is CancellationError {
-                break
-            }
+        let url: String
+        do {
+            url = try await session.redirect()
+        } catch {
+            log("sign-in cancelled before the callback arrived")
+            throw await abandon(login, .closed)
         }
-        log("sign-in cancelled before the callback arrived")
-        throw await abandon(login, .closed)
+        do {
+            guard let result = try await handleRedirect(url, sessionKey: key, onOAuthSuccess: onOAuthSuccess) else {
+                throw TurnkeySignInError.closed   // unreachable: the session took only this sign-in's callback
+            }
+            log("\(provider.rawValue) sign-in finished")
+            return result
+        } catch is CancellationError {
+            throw await abandon(login, .closed)
+        }
+    }
+
+    /// A sign-out of `sessionKey` ends the browser sign-in that would store a session under it.
+    func closeBrowserSignIn(storingUnder sessionKey: String) {
+        guard browserSignInSessionKey.withLock({ $0 == sessionKey }) else { return }
+        browserSignIns.session?.close()
     }
 
     /// Ends a sign-in that will never get its callback: its pending record and key go.
@@ -85,16 +102,5 @@ extension TurnkeyAuth {
             }
         }
         return error
-    }
-
-    private func beginSignIn() throws {
-        try signInRunning.withLock { running in
-            guard !running else { throw TurnkeySignInError.signInInProgress }
-            running = true
-        }
-    }
-
-    private func endSignIn() {
-        signInRunning.withLock { $0 = false }
     }
 }

@@ -118,6 +118,7 @@ extension TurnkeyAuth {
     /// Ends a pending sign-in: its record, then its key unless a session signs with it.
     func endPending(_ pending: PendingSignIn) async throws {
         let configId = config.authProxyConfigId
+        knownSignIns.withLock { _ = $0.removeValue(forKey: pending.state) }
         try await stored(.pendingSignIn, "delete", { try await stores.pending.delete(authProxyConfigId: configId, state: pending.state) })
         try await deleteKeyIfUnused(pending.publicKey)
     }

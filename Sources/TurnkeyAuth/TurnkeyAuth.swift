@@ -4,7 +4,7 @@ import Synchronization
 /// Turnkey's social logins for one Auth Proxy config: the Linux counterpart of the SDK's
 /// `TurnkeyContext` OAuth surface (Google, Apple, Discord, X; `completeOAuth`; sessions under
 /// session keys; refresh; stamped requests). It reaches the world only through the injected
-/// transport, stores, crypto, browser and redirect source, and does no I/O while being created.
+/// transport, stores, crypto and browser, and does no I/O while being created.
 ///
 /// Stricter than the SDK: every sign-in carries an unguessable `state` (Google and Apple too) that a
 /// callback must match; an `id_token`'s nonce is checked against the key before anything is sent;
@@ -21,7 +21,6 @@ public final class TurnkeyAuth: Sendable {
     let stores: TurnkeyStores
     let crypto: any CryptoProvider
     let browser: (any BrowserLauncher)?
-    let redirects: (any RedirectSource)?
     let logger: (any AuthLogger)?
     let clock: TurnkeyClock
 
@@ -29,16 +28,24 @@ public final class TurnkeyAuth: Sendable {
     let mutex = AsyncMutex()
     let replay = ReplayMemory()
     let walletKit = Mutex<TurnkeyWire.WalletKitConfig?>(nil)
-    let signInRunning = Mutex(false)
-    /// The states this instance's `loginURL` issued: the sign-ins the running process started. Memory
-    /// only, so they end with the process however it ends; the stored records outlive it (for the CLI).
-    let startedHere = Mutex<Set<String>>([])
+    /// The browser sign-in `handle*OAuth` runs, which the app hands the desktop's URLs, and the
+    /// session key it would store under.
+    let browserSignIns = BrowserSignInSlot()
+    let browserSignInSessionKey = Mutex<String?>(nil)
+    /// The pending sign-ins this instance knows, by state: those its `loginURL` issued (the running
+    /// process started them; memory only, so that ends with the process however it ends) and those
+    /// `pendingSignIns()` found that an earlier process left in the store.
+    let knownSignIns = Mutex<[String: KnownSignIn]>([:])
+
+    struct KnownSignIn {
+        let provider: TurnkeyProvider
+        let isStartedHere: Bool
+    }
 
     /// - Throws: `TurnkeyAuthError.invalidConfiguration(field:problem:)` naming the first field that
     ///   is blank or not valid (URLs must be `https`, or `http` to loopback).
     public init(configuration: TurnkeyConfiguration, transport: any HTTPTransport, stores: TurnkeyStores,
-                crypto: any CryptoProvider, browser: (any BrowserLauncher)? = nil,
-                redirects: (any RedirectSource)? = nil, logger: (any AuthLogger)? = nil,
+                crypto: any CryptoProvider, browser: (any BrowserLauncher)? = nil, logger: (any AuthLogger)? = nil,
                 clock: TurnkeyClock = .system) throws {
         let config = try configuration.validated()
         self.configuration = configuration
@@ -49,7 +56,6 @@ public final class TurnkeyAuth: Sendable {
         self.stores = stores
         self.crypto = crypto
         self.browser = browser
-        self.redirects = redirects
         self.logger = logger
         self.clock = clock
     }

@@ -72,11 +72,11 @@ public enum TurnkeyRequestError: Error, Sendable, Equatable {
     case unreadableResponse(path: String)
 }
 
-/// Failures of the whole browser flow (`handleGoogleOAuth` and the others).
+/// Failures of the whole browser flow (`handleOAuth(for:…)`, `handleGoogleOAuth` and the others).
 public enum TurnkeySignInError: String, Error, Sendable, Equatable {
     /// Cancelled before the sign-in finished.
     case closed
-    /// No browser launcher or redirect source, or the browser could not be opened.
+    /// No browser launcher, or the browser could not be opened.
     case unavailable
     case signInInProgress
 }

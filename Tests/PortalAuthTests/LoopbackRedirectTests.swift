@@ -50,7 +50,7 @@ struct LoopbackRedirectTests {
 
     @Test func aTakenPortStopsTheSignInBeforeAnythingIsSentOrOpened() async throws {
         let loopback = FakeLoopback(failure: .portInUse(port: 8791))
-        let f = try Fixture(redirectUrl: Self.redirectUrl, withRedirects: false, loopback: loopback)
+        let f = try Fixture(redirectUrl: Self.redirectUrl, loopback: loopback)
         f.transport.reply(Wire.authorizeUrls)
         await #expect(throws: LoopbackListenError.portInUse(port: 8791)) { try await f.auth.signInWithGoogle() }
         #expect(loopback.record.current.ports == [8791])
@@ -62,7 +62,7 @@ struct LoopbackRedirectTests {
     }
 
     @Test func thePortIsBoundBeforeTheAuthorizeUrlIsFetched() async throws {
-        let f = try Fixture(redirectUrl: Self.redirectUrl, withRedirects: false)
+        let f = try Fixture(redirectUrl: Self.redirectUrl)
         let loopback = FakeLoopback(requests: [Self.redirect()], transport: f.transport)
         let auth = try PortalAuth(authEnvironmentId: "local-dev", redirectUrl: Self.redirectUrl, apiHost: "127.0.0.1:8790",
                                   transport: f.transport, sessionStore: f.store, browser: f.browser, loopback: loopback)
@@ -75,7 +75,7 @@ struct LoopbackRedirectTests {
 
     @Test func theRedirectOnThePathIsExchangedAndSaved() async throws {
         let loopback = FakeLoopback(requests: [Self.redirect()])
-        let f = try Fixture(redirectUrl: Self.redirectUrl, withRedirects: false, loopback: loopback)
+        let f = try Fixture(redirectUrl: Self.redirectUrl, loopback: loopback)
         f.transport.reply(Wire.authorizeUrls)
         f.transport.reply(Wire.session())
         let result = try #require(try await f.auth.signInWithGoogle().authenticated)
@@ -98,7 +98,7 @@ struct LoopbackRedirectTests {
             Self.redirect(loginType: "APPLE"),                           // another provider's
             Self.redirect(),
         ])
-        let f = try Fixture(redirectUrl: Self.redirectUrl, withRedirects: false, loopback: loopback)
+        let f = try Fixture(redirectUrl: Self.redirectUrl, loopback: loopback)
         f.transport.reply(Wire.authorizeUrls)
         f.transport.reply(Wire.session())
         _ = try #require(try await f.auth.signInWithGoogle().authenticated)
@@ -108,7 +108,7 @@ struct LoopbackRedirectTests {
 
     @Test func anErrorRedirectIsTakenAndReportsTheFailure() async throws {
         let loopback = FakeLoopback(requests: ["http://127.0.0.1:8791/auth/callback?error=oauth_failed"])
-        let f = try Fixture(redirectUrl: Self.redirectUrl, withRedirects: false, loopback: loopback)
+        let f = try Fixture(redirectUrl: Self.redirectUrl, loopback: loopback)
         f.transport.reply(Wire.authorizeUrls)
         await #expect(throws: PortalAuthError.authenticationFailed(error: "oauth_failed")) { try await f.auth.signInWithGoogle() }
         #expect(f.transport.paths == ["/api/v3/auth/oauth/urls"])
@@ -116,7 +116,7 @@ struct LoopbackRedirectTests {
 
     @Test func cancellingClosesThePortAndSpendsNothing() async throws {
         let loopback = FakeLoopback(requests: ["http://127.0.0.1:8791/favicon.ico"])
-        let f = try Fixture(redirectUrl: Self.redirectUrl, withRedirects: false, loopback: loopback)
+        let f = try Fixture(redirectUrl: Self.redirectUrl, loopback: loopback)
         f.transport.reply(Wire.authorizeUrls)
         let auth = f.auth
         let task = Task { try await auth.signInWithGoogle() }

@@ -160,12 +160,12 @@ struct PendingSignInTests {
         let f = try Fixture()
         f.transport.reply(Wire.authorizeUrls)
         f.transport.reply(Wire.session())
-        let inbox = f.inbox
+        let desktop = f.desktop
         f.browser.onOpen { _ in
             // Another app's link, a pasted mistake, a magic link and the other provider: all passed over.
             for uri in ["https://example.com/", "not a url at all", Fixture.magicLinkRedirect(grant: Secrets.otherGrant),
                         Fixture.redirect(grant: Secrets.otherGrant, loginType: "APPLE"), Fixture.redirect()] {
-                inbox.deliver(uri)
+                desktop.deliver(uri)
             }
         }
         let result = try #require(try await f.auth.signInWithGoogle().authenticated)

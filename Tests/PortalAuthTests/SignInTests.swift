@@ -7,9 +7,9 @@ import AuthTestSupport
 struct SignInTests {
     /// Makes the fake browser behave like the desktop: the provider redirects back at once.
     private func redirectOnOpen(_ f: Fixture, _ uri: String = Fixture.redirect(), delivered: Box<Bool>? = nil) {
-        let inbox = f.inbox
+        let desktop = f.desktop
         f.browser.onOpen { _ in
-            let taken = inbox.deliver(uri)
+            let taken = desktop.deliver(uri)
             delivered?.withLock { $0 = taken }
         }
     }
@@ -100,18 +100,12 @@ struct SignInTests {
         #expect(f.transport.requests.isEmpty)
     }
 
-    @Test func noRedirectSourceIsUnavailable() async throws {
-        let f = try Fixture(withRedirects: false)
-        await #expect(throws: PortalAuthSignInError.unavailable) { try await f.auth.signInWithGoogle() }
-        #expect(f.transport.requests.isEmpty)
-    }
-
     @Test func browserThatCannotOpenIsUnavailableAndReleasesTheSignIn() async throws {
         let f = try Fixture()
         f.transport.reply(Wire.authorizeUrls)
         f.browser.onOpen { _ in throw BrowserMissing() }
         await #expect(throws: PortalAuthSignInError.unavailable) { try await f.auth.signInWithGoogle() }
-        #expect(f.inbox.listenerCount == 0)
+        #expect(!f.desktop.isWaiting)
         // Not stuck in "in progress": the next attempt gets as far as the request.
         f.transport.reply(401, Wire.error401)
         await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.oauthUrls)) { try await f.auth.signInWithGoogle() }
@@ -132,7 +126,7 @@ struct SignInTests {
         await f.browser.opened.wait()
         await #expect(throws: PortalAuthSignInError.signInInProgress) { try await f.auth.signInWithApple() }
         await #expect(throws: PortalAuthSignInError.signInInProgress) { try await f.auth.signInWithGoogle() }
-        #expect(f.inbox.deliver(Fixture.redirect()))
+        #expect(f.desktop.deliver(Fixture.redirect()))
         #expect(try await first.value.authenticated != nil)
         #expect(f.transport.requests.count == 2)
     }
@@ -145,8 +139,8 @@ struct SignInTests {
         task.cancel()
         await #expect(throws: PortalAuthSignInError.closed) { try await task.value }
         // The redirect arriving afterwards is no longer taken by the sign-in.
-        #expect(await eventually { f.inbox.listenerCount == 0 })
-        #expect(!f.inbox.deliver(Fixture.redirect()))
+        #expect(await eventually { !f.desktop.isWaiting })
+        #expect(!f.desktop.deliver(Fixture.redirect()))
         #expect(f.transport.paths == ["/api/v3/auth/oauth/urls"])
         #expect(f.store.saveCount == 0)
     }
@@ -155,10 +149,15 @@ struct SignInTests {
         let f = try Fixture()
         f.transport.reply(Wire.authorizeUrls)
         let delivered = Box(false)
-        redirectOnOpen(f, "\(Fixture.redirectUrl)?state=s1", delivered: delivered)
+        let handedOver = Box(false)
+        f.browser.onOpen { [desktop = f.desktop] _ in
+            delivered.withLock { $0 = desktop.deliver("\(Fixture.redirectUrl)?state=s1") }
+            handedOver.withLock { $0 = true }
+        }
         let task = Task { try await f.auth.signInWithGoogle() }
         await f.browser.opened.wait()
-        #expect(await eventually { delivered.current })
+        #expect(await eventually { handedOver.current })
+        #expect(!delivered.current, "the sign-in took a URL that is not its redirect")
         // Still waiting for its real redirect: only Cancel ends it.
         #expect(f.auth.pendingSignIn?.method == .oauth(.google))
         task.cancel()
@@ -174,14 +173,40 @@ struct SignInTests {
         #expect(f.transport.requests.count == 1)
     }
 
+    /// Cancel in the app: the session closes, the sign-in ends as closed and its record goes.
+    @Test func cancelPendingSignInClosesTheRunningSignIn() async throws {
+        let f = try Fixture()
+        f.transport.reply(Wire.authorizeUrls)
+        let task = Task { try await f.auth.signInWithGoogle() }
+        await f.browser.opened.wait()
+        f.auth.cancelPendingSignIn()
+        await #expect(throws: PortalAuthSignInError.closed) { try await task.value }
+        #expect(f.auth.pendingSignIn == nil)
+        #expect(!f.desktop.deliver(Fixture.redirect()))
+        #expect(f.transport.paths == ["/api/v3/auth/oauth/urls"])
+    }
+
+    /// A sign-out overtakes a browser sign-in still waiting: its redirect is never exchanged.
+    @Test func signingOutClosesTheRunningSignIn() async throws {
+        let f = try Fixture()
+        f.transport.reply(Wire.authorizeUrls)
+        let task = Task { try await f.auth.signInWithGoogle() }
+        await f.browser.opened.wait()
+        try await f.auth.clearPersistedSession()
+        await #expect(throws: PortalAuthSignInError.closed) { try await task.value }
+        #expect(!f.desktop.deliver(Fixture.redirect()))
+        #expect(f.transport.paths == ["/api/v3/auth/oauth/urls"])
+        #expect(f.store.saveCount == 0)
+    }
+
     @Test func finishedSignInStopsListening() async throws {
         let f = try Fixture()
         f.transport.reply(Wire.authorizeUrls)
         f.transport.reply(Wire.session())
         redirectOnOpen(f)
         _ = try await f.auth.signInWithGoogle()
-        #expect(await eventually { f.inbox.listenerCount == 0 })
-        #expect(!f.inbox.deliver(Fixture.magicLinkRedirect()))
+        #expect(await eventually { !f.desktop.isWaiting })
+        #expect(!f.desktop.deliver(Fixture.magicLinkRedirect()))
     }
 
     @Test func callbackGoesThroughTheReplaySlotLikeHandleRedirect() async throws {

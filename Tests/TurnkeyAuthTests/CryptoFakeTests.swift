@@ -1,4 +1,5 @@
 import Testing
+import AuthTestSupport
 @testable import TurnkeyAuth
 
 /// The unit tests' SHA-256 is the real one, so nonces computed with it mean what they say.

@@ -26,18 +26,31 @@ struct IncomingCallbackTests {
                 "the Discord sign-in is more than an hour old")
     }
 
-    @Test func onlyTheInstanceThatStartedASignInCallsItStartedHere() async throws {
+    @Test func onlyTheInstanceThatStartedASignInAwaitsIt() async throws {
         let f = try Fixture()
         let login = try await f.startSignIn(.google)
         let callback = Fixture.idTokenCallback(TK.oidcToken(for: login.publicKey), state: login.state)
-        #expect(f.auth.incomingCallback(callback)?.isStartedHere == true)
-        #expect(f.auth.incomingCallback(Fixture.codeCallback(state: "not-issued"))?.isStartedHere == false)
+        #expect(f.auth.incomingCallback(callback) == TurnkeyIncomingCallback(state: login.state, isError: false, provider: .google,
+                                                                              standing: .awaited))
+        #expect(f.auth.standing(of: callback) == .awaited)
+        #expect(f.auth.incomingCallback(Fixture.codeCallback(state: "not-issued"))
+                == TurnkeyIncomingCallback(state: "not-issued", isError: false, provider: nil, standing: .unsolicited))
 
         // The app quit, was killed or crashed while it waited: the next run finds the stored record
-        // but did not start that sign-in.
+        // but did not start that sign-in. It knows the record once it has read the pending sign-ins.
         let restarted = try f.restarted()
-        #expect(restarted.incomingCallback(callback)?.isStartedHere == false)
+        #expect(restarted.incomingCallback(callback)?.provider == nil)
         #expect(try await restarted.pendingSignIns() == [TurnkeyPendingSignIn(state: login.state, provider: .google)])
+        #expect(restarted.incomingCallback(callback) == TurnkeyIncomingCallback(state: login.state, isError: false, provider: .google,
+                                                                                standing: .earlierRun))
+    }
+
+    @Test func aCancelledSignInIsNoLongerAwaited() async throws {
+        let f = try Fixture()
+        let login = try await f.startSignIn(.discord)
+        try await f.auth.cancelSignIn(state: login.state)
+        #expect(f.auth.incomingCallback(Fixture.codeCallback(state: login.state))?.standing == .unsolicited)
+        #expect(f.auth.incomingCallback(Fixture.codeCallback(state: login.state))?.provider == nil)
     }
 
     @Test func anotherProcessStillFinishesAStoredSignIn() async throws {
@@ -71,6 +84,8 @@ struct IncomingCallbackTests {
         let callback = Fixture.idTokenCallback(TK.oidcToken(for: login.publicKey), state: login.state)
         _ = try await f.auth.handleRedirect(callback)
         #expect(f.auth.hasFinished(state: login.state))
+        #expect(f.auth.incomingCallback(callback) == TurnkeyIncomingCallback(state: login.state, isError: false, provider: .google,
+                                                                              standing: .repeated))
         let sent = f.transport.requests.count
         _ = try await f.auth.handleRedirect(callback)
         #expect(f.transport.requests.count == sent, "the repeat replays the result")

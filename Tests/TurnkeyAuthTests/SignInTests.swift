@@ -3,19 +3,19 @@ import Testing
 import AuthTestSupport
 @testable import TurnkeyAuth
 
-@Suite("handleGoogleOAuth and the others: browser, redirect source, one at a time", .timeLimit(.minutes(1)))
+@Suite("handleOAuth and the SDK-named four: browser, the in-flight session, one at a time", .timeLimit(.minutes(1)))
 struct SignInTests {
     /// Makes the fake browser answer like a provider: the callback for the URL it was given.
     private func browserAnswers(_ f: Fixture, provider: TurnkeyProvider, before: [String] = []) {
-        let inbox = f.inbox
+        let desktop = f.desktop
         f.browser.onOpen { url in
             guard let state = url.query("state") else { return }
-            for other in before { inbox.deliver(other) }
+            for other in before { desktop.deliver(other) }
             if provider.usesPKCE {
-                inbox.deliver(Fixture.codeCallback(state: state))
+                desktop.deliver(Fixture.codeCallback(state: state))
             } else {
                 // The nonce in the URL is the key's: the token the provider mints carries it.
-                inbox.deliver(Fixture.idTokenCallback(TK.oidcToken(nonce: url.query("nonce")), state: state))
+                desktop.deliver(Fixture.idTokenCallback(TK.oidcToken(nonce: url.query("nonce")), state: state))
             }
         }
     }
@@ -75,7 +75,7 @@ struct SignInTests {
         #expect(f.sessions.items.items.isEmpty)
     }
 
-    @Test func withoutABrowserOrRedirectSourceTheFlowIsUnavailable() async throws {
+    @Test func withoutABrowserTheFlowIsUnavailable() async throws {
         let f = try Fixture(withBrowser: false)
         await #expect(throws: TurnkeySignInError.unavailable) { try await f.auth.handleGoogleOAuth() }
         #expect(f.transport.requests.isEmpty && f.keys.publicKeys.isEmpty)
@@ -98,7 +98,45 @@ struct SignInTests {
         task.cancel()
         await #expect(throws: TurnkeySignInError.closed) { try await task.value }
         #expect(f.pending.items.items.isEmpty && f.keys.publicKeys.isEmpty, "the abandoned sign-in leaves nothing")
-        #expect(await eventually { f.inbox.listenerCount == 0 })
+        #expect(await eventually { !f.desktop.isWaiting })
+    }
+
+    /// The app hands every URL to the in-flight session: only this sign-in's callback is taken.
+    @Test func theSessionTakesOnlyItsOwnCallback() async throws {
+        let f = try Fixture()
+        replyLogin(f, provider: .discord)
+        let task = Task { try await f.auth.handleOAuth(for: .discord, sessionKey: "flow") }
+        await f.browser.opened.wait()
+        let state = try #require(f.browser.openedURLs.last?.query("state"))
+        #expect(!f.desktop.deliver(Fixture.codeCallback(state: "another-sign-in")))
+        #expect(!f.desktop.deliver("io.github.portalauth.signin://auth/callback?token=\(Secrets.grant)&login_type=GOOGLE"))
+        #expect(f.desktop.deliver(Fixture.codeCallback(state: state)))
+        #expect(!f.desktop.deliver(Fixture.codeCallback(state: state)), "a second copy was taken too")
+        #expect(try await task.value.completed?.session.sessionKey == "flow")
+        #expect(!f.desktop.isWaiting)
+    }
+
+    /// Cancel in the app closes the session: the sign-in ends as closed and leaves no record or key.
+    @Test func closingTheSessionEndsTheSignIn() async throws {
+        let f = try Fixture()
+        f.transport.reply(TK.walletKit())
+        let task = Task { try await f.auth.handleOAuth(for: .x) }
+        await f.browser.opened.wait()
+        f.auth.browserSignIn?.close()
+        await #expect(throws: TurnkeySignInError.closed) { try await task.value }
+        #expect(await eventually { f.pending.items.items.isEmpty && f.keys.publicKeys.isEmpty })
+    }
+
+    /// Signing out of the session key a running sign-in would store under ends that sign-in; another key does not.
+    @Test func signingOutOfItsSessionKeyEndsTheSignIn() async throws {
+        let f = try Fixture()
+        f.transport.reply(TK.walletKit())
+        let task = Task { try await f.auth.handleOAuth(for: .discord, sessionKey: "flow") }
+        await f.browser.opened.wait()
+        try await f.auth.signOut(sessionKey: "other")
+        #expect(f.desktop.isWaiting, "a sign-out of another session key ended the sign-in")
+        try await f.auth.signOut(sessionKey: "flow")
+        await #expect(throws: TurnkeySignInError.closed) { try await task.value }
     }
 
     @Test func aTakenSessionKeyIsReportedBeforeTheBrowserOpens() async throws {

@@ -33,8 +33,8 @@ struct AppSetup {
     /// The account service of the chosen backend, configured as `resolve()` found it.
     func makeService() -> any AccountService {
         switch backend {
-        case .portal: PortalAccountService.makeDefault()
-        case .turnkey: TurnkeyAccountService.makeDefault()
+        case .portal: AccountServices.portal()
+        case .turnkey: AccountServices.turnkey()
         }
     }
 }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import PortalAuth
 import AuthPlatform
+import SignInAccounts
 import SignInFlow
 import TurnkeyAuth
 
@@ -45,6 +46,8 @@ enum UserFacingErrors {
             return describe(error)
         case let error as RefusedSignInLinkError:
             return describe(error)
+        case let error as TwoFactorCodeError:
+            return describe(error)
         case let error as SignOutError:
             guard let failure = storeFailure(in: error.underlying) else { return describe(error.underlying, service: service) }
             return UserFacingError(message: removalAdvice(failure), nextStep: .tryAgain)
@@ -66,6 +69,16 @@ enum UserFacingErrors {
         case .signInInProgress: return signInAlreadyRunning
         case .callbackIncomplete:
             return UserFacingError(message: tr("The browser came back without a sign-in result for this app. Try again."), nextStep: .tryAgain)
+        }
+    }
+
+    private static func describe(_ error: TwoFactorCodeError) -> UserFacingError {
+        switch error {
+        case .wrongCode:
+            return UserFacingError(message: tr("That code is not right. Check your authenticator app and enter the current code."),
+                                   nextStep: .dismiss, kind: .wrongCode)
+        case .tooManyCodes:
+            return UserFacingError(message: tr("Too many wrong codes. Start the sign-in again."), nextStep: .signInAgain, kind: .tooManyCodes)
         }
     }
 

@@ -1,44 +1,44 @@
 import Foundation
-import AuthTestSupport
-@testable import TurnkeyAuth
+import AuthBase
 
 /// A `CryptoProvider` for unit tests: real SHA-256 (so the documented nonce vector holds), keys
 /// derived from a counter, and a stand-in signature `SHA-256(publicKey ‖ message)` that a test can
 /// check with the public key alone. The real P-256 is libcrypto's, tested in GNOMETests with `openssl`.
-final class FakeCrypto: CryptoProvider, Sendable {
+public final class FakeCrypto: CryptoProvider, Sendable {
+    public init() {}
     private let counter = Box(0)
     private let failures = Box<Set<String>>([])
 
-    func fail(_ operation: String) { failures.withLock { _ = $0.insert(operation) } }
+    public func fail(_ operation: String) { failures.withLock { _ = $0.insert(operation) } }
     private func check(_ operation: String) throws {
         if failures.withLock({ $0.contains(operation) }) { throw CryptoError(operation) }
     }
 
-    func generateP256() throws -> P256KeyPair {
+    public func generateP256() throws -> P256KeyPair {
         try check("generate")
         let n = counter.withLock { value -> Int in value += 1; return value }
         let privateKey = SHA256.hash(Array("private key \(n)".utf8))
         return P256KeyPair(privateKey: privateKey, publicKey: try p256PublicKey(privateKey: privateKey))
     }
 
-    func p256PublicKey(privateKey: [UInt8]) throws -> [UInt8] {
+    public func p256PublicKey(privateKey: [UInt8]) throws -> [UInt8] {
         guard privateKey.count == 32 else { throw CryptoError("public key") }
         let digest = SHA256.hash([0x70] + privateKey)
         return [digest[0] & 1 == 0 ? 0x02 : 0x03] + digest
     }
 
-    func p256Sign(_ message: [UInt8], privateKey: [UInt8]) throws -> [UInt8] {
+    public func p256Sign(_ message: [UInt8], privateKey: [UInt8]) throws -> [UInt8] {
         try check("sign")
         return SHA256.hash(try p256PublicKey(privateKey: privateKey) + message)
     }
 
-    func p256Verify(_ signature: [UInt8], message: [UInt8], publicKey: [UInt8]) -> Bool {
+    public func p256Verify(_ signature: [UInt8], message: [UInt8], publicKey: [UInt8]) -> Bool {
         signature == SHA256.hash(publicKey + message)
     }
 
-    func sha256(_ data: [UInt8]) -> [UInt8] { SHA256.hash(data) }
+    public func sha256(_ data: [UInt8]) -> [UInt8] { SHA256.hash(data) }
 
-    func randomBytes(_ count: Int) throws -> [UInt8] {
+    public func randomBytes(_ count: Int) throws -> [UInt8] {
         try check("random")
         let n = counter.withLock { value -> Int in value += 1; return value }
         var bytes: [UInt8] = []
@@ -52,7 +52,7 @@ final class FakeCrypto: CryptoProvider, Sendable {
 }
 
 /// FIPS 180-4 SHA-256, for the fake only (checked against the standard's "abc" vector in CryptoFakeTests).
-enum SHA256 {
+public enum SHA256 {
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -64,7 +64,7 @@ enum SHA256 {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
-    static func hash(_ message: [UInt8]) -> [UInt8] {
+    public static func hash(_ message: [UInt8]) -> [UInt8] {
         var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
         var data = message + [0x80]
         while data.count % 64 != 56 { data.append(0) }

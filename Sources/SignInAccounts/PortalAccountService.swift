@@ -1,0 +1,195 @@
+import FoundationEssentials
+import PortalAuth
+import SignInFlow
+
+/// The Portal backend of the sign-in window: a thin adapter from `PortalAuth` to the flow. The core
+/// runs the browser sign-in; the flow's redirects go to its `browserSignIn` (with a loopback redirect
+/// URL the core's listener on 127.0.0.1 receives it itself). The core and the desktop pieces are
+/// injected: the app's are AuthPlatform's, the tests' in-memory fakes.
+@MainActor
+public final class PortalAccountService: AccountService {
+    private let browser: RememberingBrowser
+    private let desktop: any AccountDesktop
+    /// A failure when the configuration was rejected; every call then reports it.
+    private let core: Result<PortalAuth, any Error>
+
+    private var client: PortalClient?
+    private var invalidation: InvalidationSubscription?
+    private var challenges: [UUID: TotpRequiredResult] = [:]
+
+    public var onSessionInvalidated: (@MainActor (String) -> Void)?
+    /// Portal sessions do not change while the app runs.
+    public var onAccountUpdated: (@MainActor (SignedInAccount) -> Void)?
+    /// One Portal session per auth environment and session key: a new sign-in replaces it (after asking).
+    public let keepsSeveralAccounts = false
+    public let backend = Backend.portal
+
+    /// `browser`: the one `core` opens pages with, remembered for "Copy Link".
+    public init(core: Result<PortalAuth, any Error>, browser: RememberingBrowser, desktop: any AccountDesktop) {
+        self.core = core
+        self.browser = browser
+        self.desktop = desktop
+        // Always offer the provider's account chooser: after signing out, another account is one click away.
+        if case .success(let auth) = core { auth.prefersEphemeralWebBrowserSession = true }
+    }
+
+    private var auth: PortalAuth? { try? core.get() }
+
+    private func portal() throws -> PortalAuth { try core.get() }
+
+    // MARK: - Sign-in
+
+    /// The buttons the environment enables (`getMethods`); all of them when it cannot be asked,
+    /// so the person still gets an error that says why when they try.
+    public func providers() async -> [SignInProvider] {
+        guard let methods = try? await portal().getMethods().allowedAuthMethods else { return AuthMethod.providers.compactMap(\.provider) }
+        offersEmailLinks = methods.contains(.emailMagicLink)
+        return AuthMethod.providers.filter { methods.contains($0) }.compactMap(\.provider)
+    }
+
+    public private(set) var offersEmailLinks = true
+
+    public func restore() async throws -> [SignedInAccount] {
+        guard let session = try await portal().restoreSession() else { return [] }
+        let client = try adopt(session)
+        do {
+            let info = try await client.getClient()
+            return [Self.account(endUserId: session.endUserId, clientId: info.id, isAccountAbstracted: info.isAccountAbstracted)]
+        } catch PortalRequestsError.unauthorized {
+            // Portal no longer knows this session: forget it, so the next start does not try it again.
+            try? await portal().clearPersistedSession()
+            dropClient()
+            throw SessionEndedError()
+        }
+    }
+
+    public func signIn(with provider: SignInProvider) async throws -> SignInOutcome {
+        let auth = try portal()
+        browser.forget()
+        switch provider {
+        case .google: return try outcome(of: try await auth.signInWithGoogle())
+        case .apple: return try outcome(of: try await auth.signInWithApple())
+        case .discord, .x: throw PortalAuthSignInError.unavailable   // Turnkey's providers
+        }
+    }
+
+    public var currentAuthorizeURL: URL? { browser.lastURL }
+
+    public func openAuthorizeURLAgain() async throws {
+        guard let url = browser.lastURL else { return }
+        try await browser.open(url)
+    }
+
+    public func cancelSignIn() {
+        auth?.cancelPendingSignIn()
+    }
+
+    public func sendMagicLink(to email: String) async throws {
+        try await portal().sendMagicLink(email: email)
+    }
+
+    // MARK: - Redirects
+
+    public func classify(_ uri: String) -> IncomingURI {
+        guard let incoming = auth?.incomingRedirect(uri) else { return .notOurs }
+        if incoming.isError { return .failure(solicited: incoming.isSolicited) }
+        let method: SignInMethod = incoming.method?.provider.map { .provider($0) } ?? .emailLink(email: incoming.email)
+        return .signIn(method, Solicitation(incoming.standing))
+    }
+
+    public func deliverToWaitingSignIn(_ uri: String) {
+        auth?.browserSignIn?.resume(with: uri)
+    }
+
+    public func complete(_ uri: String) async throws -> SignInOutcome {
+        guard let result = try await portal().handleRedirect(uri) else { throw PortalAuthSignInError.callbackIncomplete }
+        return try outcome(of: result)
+    }
+
+    public func verify(code: String, for challenge: CodeChallenge) async throws -> SignedInAccount {
+        guard let pending = challenges[challenge.id] else { throw PortalAuthSignInError.callbackIncomplete }
+        let result: AuthenticatedResult
+        do {
+            result = try await portal().verifyTotp(code, userJwt: pending.userJwt)
+        } catch PortalRequestsError.unauthorized {
+            // Portal keeps the JWT usable: the person types the code again.
+            throw TwoFactorCodeError.wrongCode
+        } catch PortalAuthError.rateLimited {
+            challenges[challenge.id] = nil
+            throw TwoFactorCodeError.tooManyCodes
+        }
+        challenges[challenge.id] = nil
+        return try signedIn(result)
+    }
+
+    // MARK: - The session
+
+    public func checkSession(_ account: SignedInAccount) async throws {
+        guard let client else { return }
+        _ = try await client.getClient()
+    }
+
+    public func signOut(_ account: SignedInAccount) async throws {
+        do { try await portal().clearPersistedSession() } catch { throw SignOutError(underlying: error) }
+        client?.clearSession()
+        dropClient()
+    }
+
+    public func foreignSchemeHandler() -> String? { desktop.foreignSchemeHandler() }
+
+    public func claimSchemeHandler() throws { try desktop.claimSchemeHandler() }
+
+    public func describe(_ error: any Error) -> UserFacingError { desktop.describe(error, backend: backend) }
+
+    public func keyringAvailable() async -> Bool { await desktop.keyringAvailable() }
+
+    public func watchKeyring(_ changed: @escaping @MainActor @Sendable () -> Void) { desktop.watchKeyring(changed) }
+
+    // MARK: - Results
+
+    private func outcome(of result: AuthResult) throws -> SignInOutcome {
+        switch result {
+        case .authenticated(let authenticated):
+            return .signedIn(try signedIn(authenticated))
+        case .totpRequired(let pending):
+            let challenge = CodeChallenge(totpLink: pending.totpLink, totpSecret: pending.totpSecret)
+            challenges = [challenge.id: pending]   // only the newest sign-in's code is wanted
+            return .needsCode(challenge)
+        }
+    }
+
+    private func signedIn(_ result: AuthenticatedResult) throws -> SignedInAccount {
+        _ = try adopt(result.session)
+        return Self.account(endUserId: result.session.endUserId, clientId: result.clientId,
+                            isAccountAbstracted: result.isAccountAbstracted)
+    }
+
+    private static func account(endUserId: String, clientId: String?, isAccountAbstracted: Bool?) -> SignedInAccount {
+        SignedInAccount(id: endUserId, title: endUserId,
+                        details: [.endUser(endUserId), .client(clientId), .accountAbstraction(isAccountAbstracted)])
+    }
+
+    /// Makes `session` the current one, watched for Portal's 401.
+    private func adopt(_ session: PortalSession) throws -> PortalClient {
+        dropClient()
+        let client = try portal().client(for: session)
+        let endUserId = session.endUserId
+        invalidation = client.onSessionInvalidated { [weak self] in
+            Task { @MainActor in self?.sessionWasInvalidated(endUserId) }
+        }
+        self.client = client
+        return client
+    }
+
+    private func dropClient() {
+        invalidation?.cancel()
+        invalidation = nil
+        client = nil
+    }
+
+    private func sessionWasInvalidated(_ endUserId: String) {
+        dropClient()
+        Task { @MainActor in try? await self.portal().clearPersistedSession() }
+        onSessionInvalidated?(endUserId)
+    }
+}

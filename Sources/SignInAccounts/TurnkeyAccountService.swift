@@ -1,0 +1,248 @@
+import FoundationEssentials
+import SignInFlow
+import TurnkeyAuth
+
+/// The Turnkey backend of the sign-in window: a thin adapter from `TurnkeyAuth` to the flow. The
+/// core runs the browser sign-in (`handleOAuth`) and knows every `state` it issued; the flow's
+/// redirects go to its `browserSignIn`. A callback whose state no record here names can never
+/// finish (its key and verifier do not exist): it is refused, nothing sent. Several sessions live
+/// side by side under session keys (`default`, `default-2`, …); each is refreshed (stamp_login, a
+/// new key) before it expires while the app runs.
+@MainActor
+public final class TurnkeyAccountService: AccountService {
+    public let backend = Backend.turnkey
+    public let keepsSeveralAccounts = true
+    public let offersEmailLinks = false
+
+    private let browser: RememberingBrowser
+    private let desktop: any AccountDesktop
+    private let refreshPolicy: RefreshPolicy
+    /// The time refreshes are scheduled by (the core's own clock in the app; a test clock in tests).
+    private let clock: TurnkeyClock
+    private let core: Result<TurnkeyAuth, any Error>
+
+    private var refreshTasks: [String: Task<Void, Never>] = [:]
+    /// Who each session belongs to, as last fetched: a refresh changes the key, not the person.
+    private var facts: [String: AccountFacts] = [:]
+
+    public var onSessionInvalidated: (@MainActor (String) -> Void)?
+    public var onAccountUpdated: (@MainActor (SignedInAccount) -> Void)?
+
+    /// `browser`: the one `core` opens pages with, remembered for "Copy Link".
+    public init(core: Result<TurnkeyAuth, any Error>, browser: RememberingBrowser, desktop: any AccountDesktop,
+                refreshPolicy: RefreshPolicy, clock: TurnkeyClock = .system) {
+        self.core = core
+        self.browser = browser
+        self.desktop = desktop
+        self.refreshPolicy = refreshPolicy
+        self.clock = clock
+    }
+
+    private var auth: TurnkeyAuth? { try? core.get() }
+
+    private func turnkey() throws -> TurnkeyAuth { try core.get() }
+
+    // MARK: - Providers and restore
+
+    public func providers() async -> [SignInProvider] {
+        guard let enabled = try? await turnkey().providers().enabledProviders else { return TurnkeyProvider.allCases.map(\.signInProvider) }
+        return enabled.map(\.signInProvider).sorted()
+    }
+
+    public func restore() async throws -> [SignedInAccount] {
+        let auth = try turnkey()
+        try await auth.purgeExpired()
+        // A sign-in started before a restart can still finish here within its hour, once the person
+        // says so: reading the records lets the core name them.
+        _ = try await auth.pendingSignIns()
+        var accounts: [SignedInAccount] = []
+        var ended = 0
+        for session in try await auth.sessions() {
+            do {
+                try await fetchFacts(session)
+                accounts.append(signedInAccount(session))
+                scheduleRefresh(session)
+            } catch where Self.sessionRefused(error) {
+                // Turnkey no longer accepts it (expired there, or revoked): forget it.
+                try? await auth.signOut(sessionKey: session.sessionKey)
+                ended += 1
+            }
+        }
+        if accounts.isEmpty, ended > 0 { throw SessionEndedError() }
+        return accounts
+    }
+
+    // MARK: - Sign-in
+
+    public func signIn(with provider: SignInProvider) async throws -> SignInOutcome {
+        let auth = try turnkey()
+        guard let turnkeyProvider = TurnkeyProvider(provider) else { throw TurnkeySignInError.unavailable }
+        browser.forget()
+        let result = try await auth.handleOAuth(for: turnkeyProvider, sessionKey: try await freeSessionKey())
+        return try await signedIn(result, provider: turnkeyProvider)
+    }
+
+    public var currentAuthorizeURL: URL? { browser.lastURL }
+
+    public func openAuthorizeURLAgain() async throws {
+        guard let url = browser.lastURL else { return }
+        try await browser.open(url)
+    }
+
+    public func cancelSignIn() {
+        auth?.browserSignIn?.close()
+    }
+
+    public func sendMagicLink(to email: String) async throws {
+        throw TurnkeySignInError.unavailable   // Turnkey's email sign-in is not part of this app
+    }
+
+    // MARK: - Redirects
+
+    public func classify(_ uri: String) -> IncomingURI {
+        guard let callback = auth?.incomingCallback(uri) else { return .notOurs }
+        guard let provider = callback.provider else {
+            // No sign-in here names its state: it can never finish here.
+            return callback.isError ? .failure(solicited: false) : .refused(nil)
+        }
+        if callback.isError { return .failure(solicited: callback.standing == .awaited) }
+        let method = SignInMethod.provider(provider.signInProvider)
+        return .signIn(method, Solicitation(callback.standing))
+    }
+
+    public func deliverToWaitingSignIn(_ uri: String) {
+        auth?.browserSignIn?.resume(with: uri)
+    }
+
+    public func complete(_ uri: String) async throws -> SignInOutcome {
+        let auth = try turnkey()
+        guard let provider = auth.incomingCallback(uri)?.provider else { throw RefusedSignInLinkError(method: nil) }
+        let result = try await auth.handleRedirect(uri, sessionKey: try await freeSessionKey())
+        return try await signedIn(result, provider: provider)
+    }
+
+    public func verify(code: String, for challenge: CodeChallenge) async throws -> SignedInAccount {
+        throw TurnkeySignInError.unavailable   // Turnkey's social logins have no two-factor step here
+    }
+
+    // MARK: - Sessions
+
+    public func checkSession(_ account: SignedInAccount) async throws {
+        do {
+            _ = try await turnkey().whoami(sessionKey: account.id)
+        } catch where Self.sessionRefused(error) {
+            await sessionEnded(account.id)
+        }
+    }
+
+    public func signOut(_ account: SignedInAccount) async throws {
+        refreshTasks.removeValue(forKey: account.id)?.cancel()
+        do { try await turnkey().signOut(sessionKey: account.id) } catch { throw SignOutError(underlying: error) }
+        facts.removeValue(forKey: account.id)
+    }
+
+    public func foreignSchemeHandler() -> String? { desktop.foreignSchemeHandler() }
+
+    public func claimSchemeHandler() throws { try desktop.claimSchemeHandler() }
+
+    public func describe(_ error: any Error) -> UserFacingError { desktop.describe(error, backend: backend) }
+
+    public func keyringAvailable() async -> Bool { await desktop.keyringAvailable() }
+
+    public func watchKeyring(_ changed: @escaping @MainActor @Sendable () -> Void) { desktop.watchKeyring(changed) }
+
+    // MARK: - Plumbing
+
+    /// The signed-in account of a finished sign-in, its refresh scheduled.
+    private func signedIn(_ result: TurnkeyRedirectResult?, provider: TurnkeyProvider) async throws -> SignInOutcome {
+        guard case .authenticated(let completed)? = result else {
+            throw RefusedSignInLinkError(method: .provider(provider.signInProvider))
+        }
+        let session = completed.session
+        scheduleRefresh(session)
+        // Signed in and saved: a failing lookup of names only leaves the page with IDs.
+        if (try? await fetchFacts(session, provider: provider)) == nil { facts[session.sessionKey] = AccountFacts(provider: provider) }
+        return .signedIn(signedInAccount(session))
+    }
+
+    /// A session key no stored session uses: another sign-in adds a session, never replaces one.
+    private func freeSessionKey() async throws -> String {
+        let auth = try turnkey()
+        return SessionKeyNaming.free(base: auth.configuration.defaultSessionKey, taken: Set(try await auth.sessionKeys()))
+    }
+
+    /// The account as Turnkey describes it: organization (whoami) and user (get_user, whose linked
+    /// identities name the provider after a restart).
+    private func fetchFacts(_ session: TurnkeySession, provider: TurnkeyProvider? = nil) async throws {
+        let auth = try turnkey()
+        let whoami = try await auth.whoami(sessionKey: session.sessionKey)
+        let user = try await auth.user(sessionKey: session.sessionKey)
+        facts[session.sessionKey] = AccountFacts(whoami: whoami, user: user, provider: provider ?? user.providers.first)
+    }
+
+    /// The account from what is known of it (IDs only when names could not be fetched).
+    private func signedInAccount(_ session: TurnkeySession) -> SignedInAccount {
+        let known = facts[session.sessionKey] ?? AccountFacts()
+        let name = known.user?.userName ?? known.whoami?.username ?? known.user?.userEmail ?? session.userId
+        let signInProvider = known.provider?.signInProvider
+        var details: [AccountDetail] = [.organization(known.whoami?.organizationName ?? session.organizationId), .user(name)]
+        if let signInProvider { details.append(.provider(signInProvider)) }
+        details.append(.sessionExpires(session.expiresAt))
+        // Two sessions of one person differ by provider; the list names both.
+        let title = signInProvider.map { "\(name) · \($0.displayName)" } ?? name
+        return SignedInAccount(id: session.sessionKey, title: title, details: details)
+    }
+
+    /// Refreshes `session` before it expires while the app runs (a new key each time); a refused
+    /// refresh ends the session and returns the person to the sign-in page with a message.
+    private func scheduleRefresh(_ session: TurnkeySession) {
+        refresh(session, after: refreshPolicy.delay(until: session.expiresAt, now: clock.now()))
+    }
+
+    private func refresh(_ session: TurnkeySession, after seconds: Double) {
+        refreshTasks[session.sessionKey]?.cancel()
+        let clock = self.clock
+        refreshTasks[session.sessionKey] = Task { [weak self] in
+            try? await clock.sleep(.seconds(seconds))
+            guard !Task.isCancelled else { return }
+            await self?.refresh(session)
+        }
+    }
+
+    private func refresh(_ session: TurnkeySession) async {
+        guard let auth else { return }
+        do {
+            let renewed = try await auth.refreshSession(sessionKey: session.sessionKey)
+            scheduleRefresh(renewed)
+            onAccountUpdated?(signedInAccount(renewed))
+        } catch where Self.sessionRefused(error) || session.isExpired(at: clock.now()) {
+            await sessionEnded(session.sessionKey)
+        } catch {
+            // The network failed: try again shortly while the session lasts.
+            refresh(session, after: RefreshPolicy.retrySeconds)
+        }
+    }
+
+    private func sessionEnded(_ sessionKey: String) async {
+        refreshTasks.removeValue(forKey: sessionKey)?.cancel()
+        facts.removeValue(forKey: sessionKey)
+        try? await auth?.signOut(sessionKey: sessionKey)
+        onSessionInvalidated?(sessionKey)
+    }
+
+    /// Turnkey refused the session (expired there, revoked) or it is gone here: only a new sign-in helps.
+    private static func sessionRefused(_ error: any Error) -> Bool {
+        switch error {
+        case TurnkeyRequestError.unauthorized: return true
+        case TurnkeyAuthError.sessionExpired, TurnkeyAuthError.sessionNotFound, TurnkeyAuthError.keyNotFound: return true
+        default: return false
+        }
+    }
+}
+
+/// What Turnkey said about a session's person.
+private struct AccountFacts {
+    var whoami: TurnkeyWhoami?
+    var user: TurnkeyUser?
+    var provider: TurnkeyProvider?
+}

@@ -1,0 +1,52 @@
+import FoundationEssentials
+import AuthPlatform
+import PortalAuth
+import SignInAccounts
+import SignInFlow
+import TurnkeyAuth
+
+/// The account services wired to the desktop: the cores from AuthPlatform's factories (libsoup,
+/// the keyring, the default browser through GIO), configured from the environment, then GSettings,
+/// then the defaults.
+@MainActor
+enum AccountServices {
+    static func portal() -> PortalAccountService {
+        let desktop = Desktop()
+        let configuration = PortalConfiguration.resolve(flags: [:], environment: desktop.environment, settings: desktop.settings)
+        let core = Result {
+            try PortalAuthFactory.make(configuration, logger: DebugLog.ifRequested(), transport: desktop.transport,
+                                       browser: desktop.browser, loopback: LoopbackRedirectServer(page: loopbackPage),
+                                       pendingSignIns: PendingSignInFile(authEnvironmentId: configuration.authEnvironmentId))
+        }
+        return PortalAccountService(core: core, browser: desktop.browser, desktop: DesktopAccountSupport())
+    }
+
+    static func turnkey() -> TurnkeyAccountService {
+        let desktop = Desktop()
+        let configuration = TurnkeyConfiguration.resolve(flags: [:], environment: desktop.environment, settings: desktop.settings)
+        let core = Result {
+            try TurnkeyAuthFactory.make(configuration, logger: DebugLog.ifRequested(), transport: desktop.transport,
+                                        browser: desktop.browser)
+        }
+        return TurnkeyAccountService(core: core, browser: desktop.browser, desktop: DesktopAccountSupport(),
+                                     refreshPolicy: RefreshPolicy(environment: desktop.environment))
+    }
+
+    /// What both backends share: the configuration's sources, one transport (the extra CA file and
+    /// the request deadline) and the browser that remembers the last page for "Copy Link".
+    private struct Desktop {
+        let environment = ProcessInfo.processInfo.environment
+        let settings = SettingsLocation.read()
+        let browser = RememberingBrowser(GioBrowserLauncher())
+        var transport: SoupTransport {
+            SoupTransport(configuration: TransportConfiguration.resolve(flags: [:], environment: environment, settings: settings))
+        }
+    }
+
+    /// What the browser tab shows once a loopback redirect (`http://127.0.0.1:PORT/PATH`) arrived.
+    private static var loopbackPage: LoopbackRedirectServer.Page {
+        // TRANSLATORS: the language code of this translation (de, fr…), for the browser page's lang attribute.
+        LoopbackRedirectServer.Page(language: tr("en"), title: tr("Sign-in finished"),
+                                    message: tr("You can close this tab and go back to Portal Sign-In."))
+    }
+}

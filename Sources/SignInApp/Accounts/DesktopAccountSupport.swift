@@ -1,0 +1,24 @@
+import AuthPlatform
+import SignInAccounts
+import SignInFlow
+
+/// The desktop behind both account services: the scheme handler in the MIME defaults, the Secret
+/// Service's bus name, and the app's words for errors.
+@MainActor
+final class DesktopAccountSupport: AccountDesktop {
+    private let schemeHandler = SchemeHandler()
+    /// The Secret Service's bus name, watched for the flow while the app runs.
+    private var keyringWatch: SecretServiceWatch?
+
+    func foreignSchemeHandler() -> String? { schemeHandler.foreignHandlerName() }
+
+    func claimSchemeHandler() throws { try schemeHandler.claim() }
+
+    func keyringAvailable() async -> Bool { await SecretServicePresence.isAvailable() }
+
+    func watchKeyring(_ changed: @escaping @MainActor @Sendable () -> Void) {
+        keyringWatch = SecretServiceWatch { Task { @MainActor in changed() } }
+    }
+
+    func describe(_ error: any Error, backend: Backend) -> UserFacingError { UserFacingErrors.describe(error, service: backend) }
+}

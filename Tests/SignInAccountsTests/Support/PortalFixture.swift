@@ -1,0 +1,34 @@
+import Foundation
+import AuthTestSupport
+import PortalAuth
+import SignInAccounts
+
+/// A `PortalAccountService` on a `PortalAuth` wired to the in-memory fakes.
+@MainActor
+struct PortalFixture {
+    static let redirectUrl = "io.github.portalauth.signin://auth/callback"
+
+    let transport = ScriptedTransport()
+    let store = InMemoryPortalSessionStore()
+    let browser = FakeBrowser()
+    let desktop = FakeDesktop()
+    let pendingSignIns: InMemoryPendingSignInStore
+    let clock = Box(Date(timeIntervalSince1970: 1_900_000_000))
+    let auth: PortalAuth
+    let service: PortalAccountService
+
+    init(pendingSignIns: InMemoryPendingSignInStore = InMemoryPendingSignInStore()) throws {
+        self.pendingSignIns = pendingSignIns
+        let clock = self.clock
+        let remembering = RememberingBrowser(browser)
+        auth = try PortalAuth(authEnvironmentId: "local-dev", redirectUrl: Self.redirectUrl, apiHost: "127.0.0.1:8790",
+                              magicLink: MagicLinkConfig(fromEmail: "login@example.com", templateId: "tpl_1"),
+                              transport: transport, sessionStore: store, browser: remembering,
+                              pendingSignIns: pendingSignIns, now: { clock.current })
+        service = PortalAccountService(core: .success(auth), browser: remembering, desktop: desktop)
+    }
+
+    static func redirect(grant: String = Secrets.grant, loginType: String = "GOOGLE") -> String {
+        "\(redirectUrl)?token=\(grant)&login_type=\(loginType)"
+    }
+}

@@ -1,0 +1,133 @@
+import AuthBase
+import Foundation
+import Testing
+import AuthTestSupport
+@testable import SignInAccounts
+import SignInFlow
+import TurnkeyAuth
+
+@MainActor
+@Suite("TurnkeyAccountService: TurnkeyAuth adapted to the flow", .timeLimit(.minutes(1)))
+struct TurnkeyAccountServiceTests {
+    @Test func aDiscordSignInIsAwaitedTakenAndNamedFromTurnkeysFacts() async throws {
+        let f = try TurnkeyFixture()
+        f.replyDiscordLogin()
+        let (task, callback) = try await f.startDiscordSignIn()
+        #expect(f.service.classify(callback) == .signIn(.provider(.discord), .started))
+        #expect(f.service.currentAuthorizeURL == f.browser.openedURLs.last)
+        f.service.deliverToWaitingSignIn(callback)
+        guard case .signedIn(let account) = try await task.value else { throw TurnkeyFixture.Unexpected() }
+        #expect(account.id == "default")
+        #expect(account.title == "alice · Discord")
+        #expect(account.details == [.organization("sub-org-1800000000"), .user("alice"), .provider(.discord),
+                                    .sessionExpires(TK.start.addingTimeInterval(900))])
+        #expect(f.sessions.jwt("default") != nil && f.pending.items.items.isEmpty)
+    }
+
+    @Test func anotherSignInAddsASessionUnderTheNextFreeKey() async throws {
+        let f = try TurnkeyFixture()
+        #expect(try await f.signInWithDiscord().id == "default")
+        #expect(try await f.signInWithDiscord(walletKit: false).id == "default-2")
+        #expect(try await f.signInWithDiscord(walletKit: false).id == "default-3")
+        #expect(Set(f.sessions.items.items.keys) == ["local-dev/default", "local-dev/default-2", "local-dev/default-3"])
+    }
+
+    @Test func sessionKeysAreNamedAfterTheConfiguredOneFillingGaps() {
+        #expect(SessionKeyNaming.free(base: "default", taken: []) == "default")
+        #expect(SessionKeyNaming.free(base: "default", taken: ["default"]) == "default-2")
+        #expect(SessionKeyNaming.free(base: "default", taken: ["default", "default-2"]) == "default-3")
+        #expect(SessionKeyNaming.free(base: "default", taken: ["default", "default-3"]) == "default-2")
+        #expect(SessionKeyNaming.free(base: "work", taken: ["default", "default-2"]) == "work")
+    }
+
+    @Test func foreignAndUnknownCallbacksAreRefusedWithNothingSent() async throws {
+        let f = try TurnkeyFixture()
+        #expect(f.service.classify("other.app://?code=c&state=s") == .notOurs)
+        #expect(f.service.classify("io.github.portalauth.signin://auth/callback?token=\(Secrets.grant)&login_type=GOOGLE") == .notOurs)
+        #expect(f.service.classify(TurnkeyFixture.codeCallback(state: "not-issued-here")) == .refused(nil))
+        #expect(f.service.classify("\(TurnkeyFixture.appRedirect)?error=access_denied&state=not-issued-here") == .failure(solicited: false))
+        await #expect(throws: RefusedSignInLinkError.self) {
+            try await f.service.complete(TurnkeyFixture.codeCallback(state: "not-issued-here"))
+        }
+        #expect(f.transport.requests.isEmpty)
+    }
+
+    @Test func aProviderErrorForTheAwaitedSignInIsSolicited() async throws {
+        let f = try TurnkeyFixture()
+        f.transport.reply(TK.walletKit())
+        let (task, callback) = try await f.startDiscordSignIn()
+        let state = try #require(callback.split(separator: "=").last)
+        #expect(f.service.classify("\(TurnkeyFixture.appRedirect)?error=access_denied&state=\(state)") == .failure(solicited: true))
+        f.service.cancelSignIn()
+        await #expect(throws: TurnkeySignInError.closed) { try await task.value }
+    }
+
+    @Test func aRepeatedCallbackReplaysWithoutSpendingTheCodeAgain() async throws {
+        let f = try TurnkeyFixture()
+        f.replyDiscordLogin()
+        let (task, callback) = try await f.startDiscordSignIn()
+        f.service.deliverToWaitingSignIn(callback)
+        _ = try await task.value
+        #expect(f.service.classify(callback) == .signIn(.provider(.discord), .repeated))
+        f.replyFacts()
+        guard case .signedIn(let again) = try await f.service.complete(callback) else { throw TurnkeyFixture.Unexpected() }
+        #expect(again.id == "default", "the repeat made another session")
+        #expect(f.sent("oauth2_authenticate").count == 1 && f.sent("oauth_login").count == 1)
+    }
+
+    @Test func aSignInAnEarlierRunStartedIsAskedAboutThenFinishes() async throws {
+        let earlier = try TurnkeyFixture()
+        earlier.transport.reply(TK.walletKit())
+        let (abandoned, callback) = try await earlier.startDiscordSignIn()
+        // The app quit while it waited (`abandoned` is never resumed): its record stays in the keyring.
+
+        let f = try TurnkeyFixture(sharing: earlier)
+        #expect(f.service.classify(callback) == .refused(nil), "known before the records were read")
+        #expect(try await f.service.restore().isEmpty)
+        #expect(f.service.classify(callback) == .signIn(.provider(.discord), .startedBeforeRestart))
+        f.replyDiscordLogin(walletKit: false)
+        guard case .signedIn(let account) = try await f.service.complete(callback) else { throw TurnkeyFixture.Unexpected() }
+        #expect(account.id == "default" && account.provider == .discord)
+        abandoned.cancel()
+    }
+
+    @Test func cancelEndsTheSignInAndLeavesNoRecordOrKey() async throws {
+        let f = try TurnkeyFixture()
+        f.transport.reply(TK.walletKit())
+        let (task, callback) = try await f.startDiscordSignIn()
+        f.service.cancelSignIn()
+        await #expect(throws: TurnkeySignInError.closed) { try await task.value }
+        #expect(await settled { f.pending.items.items.isEmpty && f.keys.items.items.isEmpty })
+        #expect(f.service.classify(callback) == .refused(nil))
+    }
+
+    @Test func twoRestoredAccountsAreListedAndSignOutRemovesOnlyOne() async throws {
+        let f = try TurnkeyFixture()
+        try f.storeSession("default")
+        try f.storeSession("default-2")
+        f.replyFacts()
+        f.replyFacts()
+        let accounts = try await f.service.restore()
+        #expect(accounts.map(\.id) == ["default", "default-2"])
+        #expect(accounts.map(\.title) == ["alice · Discord", "alice · Discord"])
+        #expect(await settled { f.clock.sleeping == 2 }, "each session waits for its own refresh")
+        try await f.service.signOut(accounts[0])
+        #expect(Set(f.sessions.items.items.keys) == ["local-dev/default-2"])
+        #expect(f.keys.items.items.count == 1)
+        #expect(await settled { f.clock.sleeping == 1 }, "the signed-out session's refresh still waits")
+    }
+
+    @Test func aRestoredSessionTurnkeyRefusesIsForgottenAndReported() async throws {
+        let f = try TurnkeyFixture()
+        try f.storeSession("default")
+        f.transport.reply(401, TK.error(16, "unauthenticated"))
+        await #expect(throws: SessionEndedError.self) { try await f.service.restore() }
+        #expect(f.sessions.items.items.isEmpty && f.keys.items.items.isEmpty)
+    }
+
+    @Test func errorsReachTheWordsAsFactsOfTheTurnkeyBackend() async throws {
+        let f = try TurnkeyFixture()
+        _ = f.service.describe(TurnkeySignInError.closed)
+        #expect(f.desktop.described.map(\.backend) == [.turnkey])
+    }
+}
