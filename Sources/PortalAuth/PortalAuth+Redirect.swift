@@ -110,7 +110,7 @@ extension PortalAuth {
 /// Which endpoint can exchange a redirect's grant, and for which sign-in method.
 enum GrantRoute: Equatable {
     case magicLink
-    /// Google or Apple, from `login_type`.
+    /// A provider Portal offers, from `login_type`.
     case oauth(AuthMethod)
 
     /// The markers compare byte for byte: Swift's `==` calls canonically equivalent strings equal, and
@@ -121,7 +121,7 @@ enum GrantRoute: Equatable {
         }
         if marker(PortalWire.RedirectQuery.authMethod, is: .emailMagicLink) {
             self = .magicLink
-        } else if let provider = [AuthMethod.google, .apple].first(where: { marker(PortalWire.RedirectQuery.loginType, is: $0) }) {
+        } else if let provider = AuthMethod.providers.first(where: { marker(PortalWire.RedirectQuery.loginType, is: $0) }) {
             self = .oauth(provider)
         } else {
             return nil
