@@ -22,7 +22,8 @@ from the API's own authorize URL): the app shows "Finish signing in?", the drive
 there, and the cycle goes on from the Signed-in page.
 
 `cycles … --rss FILE` appends the app's RSS (kB, from /proc/PID/status) to FILE after each cycle,
-once the Sign-in page is back, for script/soak's growth check.
+once the Sign-in page is back and the app has rested (AT_REST_SECONDS: the app hands freed memory
+back a second after a page switch), for script/soak's growth check.
 
 Only the interval from the D-Bus call to the keyring's ItemCreated signal is timed; everything
 else (AT-SPI, HTTP to the fake Google page) happens before the clock starts.
@@ -51,6 +52,9 @@ APP_OBJECT_PATH = "/io/github/portalauth/SignIn"
 SESSION_SCHEMA = "io.github.portalauth.Session"
 FIFO_NAME = "browser-urls.fifo"
 CONFIRM_TITLE = "Finish signing in?"
+# The app gives freed memory back 1 s after its last page switch (RestingMemoryRelease): an RSS
+# sample taken earlier holds the transition's freed buffers too.
+AT_REST_SECONDS = 1.5
 
 
 def wait_until(condition, timeout=30.0, what="condition"):
@@ -308,6 +312,7 @@ def main(argv):
                 print(f"{elapsed:.2f}", flush=True)
             sign_out(app)
             if rss_file:
+                time.sleep(AT_REST_SECONDS)
                 with open(rss_file, "a") as samples:
                     print(rss_kb(pid), file=samples)
             if command == "cycles" and (cycle + 1) % 10 == 0:

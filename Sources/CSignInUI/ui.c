@@ -1,6 +1,9 @@
 #include "ui.h"
 #include <libintl.h>
 #include <locale.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #ifdef GDK_WINDOWING_X11
 #include <gdk/x11/gdkx.h>
 #endif
@@ -101,6 +104,14 @@ GdkTexture *portal_ui_qr_texture(const char *text, int pixels_per_module) {
     GdkTexture *texture = gdk_memory_texture_new(side, side, GDK_MEMORY_R8G8B8, bytes, stride);
     g_bytes_unref(bytes);
     return texture;
+}
+
+/* ---- memory ---- */
+
+void portal_ui_release_free_memory(void) {
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
 }
 
 /* ---- gettext ---- */

@@ -25,6 +25,12 @@ GdkTexture *portal_ui_qr_texture(const char *text, int pixels_per_module);
 /* The number of modules per side (including the quiet zone) of the code for `text`; 0 on failure. */
 int portal_ui_qr_modules(const char *text);
 
+/* Hands the heap's free pages back to the system (glibc's malloc_trim; nothing elsewhere). GTK's
+ * renderers free window-sized buffers after each page transition, and glibc keeps up to twice the
+ * largest freed block at the heap's top plus the free pages inside it: RSS then drifts by megabytes
+ * without any live allocation behind it. */
+void portal_ui_release_free_memory(void);
+
 /* gettext: domain "portal-sign-in" bound to `localedir` (NULL keeps the system default). */
 void portal_ui_i18n_init(const char *localedir);
 const char *portal_ui_gettext(const char *msgid);

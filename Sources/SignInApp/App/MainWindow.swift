@@ -73,6 +73,7 @@ final class MainWindow {
     private var currentToast: OpaquePointer?
     /// The program holding the app's D-Bus name instead of this app (the banner names it).
     private let busNameOwner: String?
+    private let memoryRelease = RestingMemoryRelease()
 
     init(application: UnsafeMutablePointer<GtkApplication>, flow: SignInFlow, busNameOwner: String? = nil) {
         self.flow = flow
@@ -239,6 +240,7 @@ final class MainWindow {
         gtk_stack_set_visible_child_name(stack.cast(), name.rawValue)
         statusPage.setActive(name == .status)
         hideOffscreenPages()
+        memoryRelease.pageSwitched()
         switch name {
         case .signIn: signInPage.focusFirst()
         case .browser: browserPage.focusFirst()
