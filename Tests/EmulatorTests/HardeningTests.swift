@@ -46,13 +46,14 @@ final class HardeningTests: EmulatorSuite {
     }
 
     @Test func aHeldRequestIsFreedAsSoonAsItsClientLeaves() async throws {
-        try await client.addFault(["path": "/api/v3/auth/methods", "kind": "hang", "seconds": 30])
+        // The hang outlasts the wait below by far, so only a request let go early is seen freed.
+        try await client.addFault(["path": "/api/v3/auth/methods", "kind": "hang", "seconds": 300])
         let request = Data("GET /api/v3/auth/methods HTTP/1.1\r\nHost: \(hostHeader)\r\nx-portal-auth-environment-id: local-dev\r\n\r\n".utf8)
         let impatient = try RawHTTP.exchange(port: emulator.port, request: request, timeout: 1)
         #expect(!impatient.closedByServer, "the hang holds the request")
-        // The client has closed its end; the emulator notices at once, not after 30 seconds (the
-        // wait is long only for a loaded machine; it ends as soon as the entry appears).
-        let freed = await eventually(timeout: 10) {
+        // The client has closed its end; the emulator notices at once, not after the hang's 300
+        // seconds (the wait is long only for a loaded machine; it ends as soon as the entry appears).
+        let freed = await eventually(timeout: 120) {
             (try? await self.client.requestLog().contains { $0["path"] as? String == "/api/v3/auth/methods" && $0["status"] as? Int == 0 }) == true
         }
         #expect(freed, "the held request was not let go when its client left")

@@ -42,23 +42,9 @@ final class SetUpPage: StackPage {
         let services = gtk_list_box_new()!
         gtk_widget_add_css_class(services, "boxed-list")
         gtk_list_box_set_selection_mode(services.cast(), GTK_SELECTION_NONE)
-        let choices: [(Backend, String, String)] = [
-            (.portal, "Portal", tr("Google, Apple and email links, with a two-factor code")),
-            (.turnkey, "Turnkey", tr("Google, Apple, Discord and X")),
-        ]
-        var first: UnsafeMutablePointer<GtkWidget>?
-        for (backend, name, subtitle) in choices {
-            let row = adw_action_row_new()!
-            adw_preferences_row_set_title(row.cast(), name)
-            adw_action_row_set_subtitle(row.cast(), subtitle)
-            // No accessible label of its own: the row's title names it (GTK would read both).
-            let radio = Widget(gtk_check_button_new())
-            if let first { gtk_check_button_set_group(radio.widget.cast(), first.cast()) } else { first = radio.widget }
-            gtk_widget_set_valign(radio.widget, GTK_ALIGN_CENTER)
-            adw_action_row_add_prefix(row.cast(), radio.widget)
-            adw_action_row_set_activatable_widget(row.cast(), radio.widget)
-            backendChoices.append((backend, radio))
-            gtk_list_box_append(services.cast(), row)
+        for choice in BackendChoiceRows.make(selected: nil) {
+            backendChoices.append((choice.backend, choice.radio))
+            gtk_list_box_append(services.cast(), choice.row)
         }
 
         idList = gtk_list_box_new()!

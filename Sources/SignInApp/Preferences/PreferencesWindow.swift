@@ -88,22 +88,8 @@ final class PreferencesWindow {
         let group = adw_preferences_group_new()!
         adw_preferences_group_set_title(group.cast(), tr("Sign-In Service"))
         adw_preferences_group_set_description(group.cast(), tr("The service Portal Sign-In signs you in to. The PORTAL_SIGN_IN_BACKEND environment variable takes precedence. Changes apply the next time Portal Sign-In starts."))
-        let choices: [(Backend, String, String)] = [
-            (.portal, "Portal", tr("Google, Apple and email links, with a two-factor code")),
-            (.turnkey, "Turnkey", tr("Google, Apple, Discord and X")),
-        ]
-        var first: UnsafeMutablePointer<GtkWidget>?
-        for (backend, name, subtitle) in choices {
-            let row = adw_action_row_new()!
-            adw_preferences_row_set_title(row.cast(), name)
-            adw_action_row_set_subtitle(row.cast(), subtitle)
-            // No accessible label of its own: the row's title names it (GTK would read both).
-            let radio = Widget(gtk_check_button_new())
-            if let first { gtk_check_button_set_group(radio.widget.cast(), first.cast()) } else { first = radio.widget }
-            gtk_check_button_set_active(radio.widget.cast(), backend == storedBackend ? 1 : 0)
-            gtk_widget_set_valign(radio.widget, GTK_ALIGN_CENTER)
-            adw_action_row_add_prefix(row.cast(), radio.widget)
-            adw_action_row_set_activatable_widget(row.cast(), radio.widget)
+        for choice in BackendChoiceRows.make(selected: storedBackend) {
+            let (backend, row, radio) = (choice.backend, choice.row, choice.radio)
             radio.connect(.toggled) { [weak self, weak radio] in
                 guard let self, let radio, gtk_check_button_get_active(radio.widget.cast()) != 0 else { return }
                 self.choose(backend)
