@@ -4,15 +4,15 @@ import PackageDescription
 // Layers point one way, and the build enforces it: each C module includes only what its layer may
 // use, so the CLI and the emulator link no GTK. See docs/ARCHITECTURE.md.
 //
-//   portal-sign-in → PortalSignIn (+ CPortalUI: GTK4, libadwaita, qrencode, gettext)
+//   portal-sign-in → SignInApp (+ CSignInUI: GTK4, libadwaita, qrencode, gettext)
 //   portal-auth ───┐        │
-//                  PortalAuthGNOME (+ CPortalPlatform: GLib/GIO, libsoup client, libsecret, crypto)
+//                  AuthPlatform (+ CAuthPlatform: GLib/GIO, libsoup client, libsecret, crypto)
 //                           │
 //              PortalAuth (Portal's rules)   TurnkeyAuth (Turnkey's rules), both pure Swift
 //                           │
 //              AuthBase (shared pure-Swift base: wire types, query parsing, base64url, JWT claims, …)
 //
-//   portal-auth-emulator → PortalAuthEmulator (+ CPortalServer: SoupServer) → PortalAuthGNOME, AuthBase
+//   portal-auth-emulator → AuthEmulator (+ CEmulatorServer: SoupServer) → AuthPlatform, AuthBase
 let package = Package(
     name: "PortalAuthLinux",
     products: [
@@ -32,38 +32,38 @@ let package = Package(
 
         // One C module per layer.
         // crypto.c includes OpenSSL's headers (libssl-dev) but opens libcrypto only when first used.
-        .target(name: "CPortalPlatform", dependencies: ["CLibsoup", "CLibsecret"],
+        .target(name: "CAuthPlatform", dependencies: ["CLibsoup", "CLibsecret"],
                 linkerSettings: [.linkedLibrary("dispatch")]),
-        .target(name: "CPortalServer", dependencies: ["CLibsoup"]),
-        .target(name: "CPortalUI", dependencies: ["CGtk4", "CAdwaita", "CQrencode"]),
+        .target(name: "CEmulatorServer", dependencies: ["CLibsoup"]),
+        .target(name: "CSignInUI", dependencies: ["CGtk4", "CAdwaita", "CQrencode"]),
 
         // Swift, every target in Swift 6 language mode (the tools version's default).
         .target(name: "AuthBase"),
         .target(name: "PortalAuth", dependencies: ["AuthBase"]),
         .target(name: "TurnkeyAuth", dependencies: ["AuthBase"]),
-        .target(name: "PortalAuthGNOME", dependencies: ["AuthBase", "PortalAuth", "TurnkeyAuth", "CPortalPlatform"]),
-        .target(name: "PortalAuthEmulator", dependencies: ["AuthBase", "PortalAuthGNOME", "CPortalServer"]),
+        .target(name: "AuthPlatform", dependencies: ["AuthBase", "PortalAuth", "TurnkeyAuth", "CAuthPlatform"]),
+        .target(name: "AuthEmulator", dependencies: ["AuthBase", "AuthPlatform", "CEmulatorServer"]),
         // The sign-in window's state machine: no GTK, tested without a display.
         .target(name: "SignInFlow", dependencies: ["AuthBase"]),
-        .target(name: "PortalSignIn", dependencies: ["SignInFlow", "PortalAuth", "TurnkeyAuth", "PortalAuthGNOME", "CPortalUI"],
+        .target(name: "SignInApp", dependencies: ["SignInFlow", "PortalAuth", "TurnkeyAuth", "AuthPlatform", "CSignInUI"],
                 plugins: ["GResourceEmbedder"]),
         // The stylesheet, icons and brand marks, compiled into the app at build time.
         .executableTarget(name: "embed-gresource"),
         .plugin(name: "GResourceEmbedder", capability: .buildTool(), dependencies: ["embed-gresource"]),
 
-        .executableTarget(name: "portal-sign-in", dependencies: ["PortalSignIn"]),
-        .executableTarget(name: "portal-auth", dependencies: ["PortalAuth", "TurnkeyAuth", "PortalAuthGNOME"]),
-        .executableTarget(name: "portal-auth-emulator", dependencies: ["PortalAuthEmulator"]),
+        .executableTarget(name: "portal-sign-in", dependencies: ["SignInApp"]),
+        .executableTarget(name: "portal-auth", dependencies: ["PortalAuth", "TurnkeyAuth", "AuthPlatform"]),
+        .executableTarget(name: "portal-auth-emulator", dependencies: ["AuthEmulator"]),
 
         // Helpers the test targets share (secret-shaped values, waiting, recording boxes).
         .target(name: "AuthTestSupport", dependencies: ["AuthBase"], path: "Tests/AuthTestSupport"),
         .testTarget(name: "AuthBaseTests", dependencies: ["AuthBase", "AuthTestSupport"]),
         .testTarget(name: "PortalAuthTests", dependencies: ["PortalAuth", "AuthTestSupport"]),
         .testTarget(name: "TurnkeyAuthTests", dependencies: ["TurnkeyAuth", "AuthTestSupport"]),
-        // PortalAuthGNOME's LibcryptoProvider makes the session keys, stamps and PKCE pairs a Turnkey client would.
-        .testTarget(name: "EmulatorTests", dependencies: ["PortalAuth", "AuthBase", "PortalAuthGNOME", "AuthTestSupport"]),
-        .testTarget(name: "PortalSignInTests", dependencies: ["SignInFlow", "AuthTestSupport"]),
-        .testTarget(name: "GNOMETests", dependencies: ["PortalAuth", "TurnkeyAuth", "PortalAuthGNOME", "CPortalPlatform", "AuthTestSupport"],
+        // AuthPlatform's LibcryptoProvider makes the session keys, stamps and PKCE pairs a Turnkey client would.
+        .testTarget(name: "EmulatorTests", dependencies: ["PortalAuth", "AuthBase", "AuthPlatform", "AuthTestSupport"]),
+        .testTarget(name: "SignInFlowTests", dependencies: ["SignInFlow", "AuthTestSupport"]),
+        .testTarget(name: "GNOMETests", dependencies: ["PortalAuth", "TurnkeyAuth", "AuthPlatform", "CAuthPlatform", "AuthTestSupport"],
                     exclude: ["Support/fake-prompter.py"]),
     ]
 )

@@ -1,4 +1,4 @@
 import Foundation
-import PortalAuthEmulator
+import AuthEmulator
 
 exit(EmulatorCommand.run(arguments: Array(CommandLine.arguments.dropFirst())))

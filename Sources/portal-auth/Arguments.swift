@@ -1,6 +1,6 @@
 import FoundationEssentials
 import PortalAuth
-import PortalAuthGNOME
+import AuthPlatform
 
 /// What the command line asked for.
 struct Invocation {

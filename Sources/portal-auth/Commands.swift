@@ -1,6 +1,6 @@
 import FoundationEssentials
 import PortalAuth
-import PortalAuthGNOME
+import AuthPlatform
 
 /// Runs one command against a `PortalAuth` and prints its result lines. Returns the exit status.
 struct Commands {

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import PortalAuthGNOME
+import AuthPlatform
 import TurnkeyAuth
 
 /// What `portal-auth turnkey …` asked for.

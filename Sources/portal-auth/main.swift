@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Glibc
 import PortalAuth
-import PortalAuthGNOME
+import AuthPlatform
 import TurnkeyAuth
 
 // portal-auth: the command-line client. Everything async runs as a MainActor task while a GLib

@@ -1,4 +1,4 @@
 import Glibc
-import PortalSignIn
+import SignInApp
 
 exit(MainActor.assumeIsolated { SignInApplication.main() })

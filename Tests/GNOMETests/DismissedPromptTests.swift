@@ -1,6 +1,6 @@
 import Foundation
 import PortalAuth
-import PortalAuthGNOME
+import AuthPlatform
 import Testing
 
 extension GNOMEIntegration {

@@ -1,7 +1,7 @@
 import AuthBase
 import AuthTestSupport
 import Foundation
-import PortalAuthGNOME
+import AuthPlatform
 import Testing
 @testable import TurnkeyAuth
 

@@ -1,6 +1,6 @@
-import CPortalPlatform
+import CAuthPlatform
 import Foundation
-import PortalAuthGNOME
+import AuthPlatform
 import Testing
 
 extension GNOMEIntegration {

@@ -1,6 +1,6 @@
-import CPortalPlatform
+import CAuthPlatform
 import Foundation
-import PortalAuthGNOME
+import AuthPlatform
 import Testing
 
 /// Who owns a name on the session bus, as the app asks at start-up before it forwards anything.

@@ -1,7 +1,7 @@
 import AuthTestSupport
 import Foundation
 import PortalAuth
-import PortalAuthGNOME
+import AuthPlatform
 import Testing
 
 extension GNOMEIntegration {

@@ -1,4 +1,4 @@
-import PortalAuthGNOME
+import AuthPlatform
 import Testing
 
 @Suite struct TransportConfigurationTests {

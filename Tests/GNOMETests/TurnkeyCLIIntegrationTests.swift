@@ -1,6 +1,6 @@
 import AuthBase
 import Foundation
-import PortalAuthGNOME
+import AuthPlatform
 import Testing
 
 extension GNOMEIntegration {

@@ -1,5 +1,5 @@
 import Foundation
-import PortalAuthGNOME
+import AuthPlatform
 import Testing
 import TurnkeyAuth
 

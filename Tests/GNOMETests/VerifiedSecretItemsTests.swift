@@ -1,6 +1,6 @@
 import AuthBase
 import AuthTestSupport
-import PortalAuthGNOME
+import AuthPlatform
 import Testing
 
 /// The rules every keyring store shares, against a scripted `SecretItems` (no daemon needed).

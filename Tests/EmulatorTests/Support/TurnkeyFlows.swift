@@ -1,6 +1,6 @@
 import AuthBase
 import Foundation
-import PortalAuthGNOME
+import AuthPlatform
 
 /// A session key as a Turnkey client makes one (libcrypto, as the real client here), the nonce that
 /// binds a token to it, and its stamps.

@@ -1,6 +1,6 @@
 import Foundation
 import PortalAuth
-import PortalAuthGNOME
+import AuthPlatform
 
 /// Drives the emulator's fake Google and Apple pages the way a browser without JavaScript does:
 /// GET the authorize URL, submit the chooser form, submit any form_post page, follow redirects,

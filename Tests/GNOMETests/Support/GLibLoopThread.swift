@@ -1,4 +1,4 @@
-import CPortalPlatform
+import CAuthPlatform
 import Foundation
 
 /// Swift Testing runs tests off the main thread, so the tests iterate GLib's global default main

@@ -1,4 +1,4 @@
-import CPortalPlatform
+import CAuthPlatform
 import Foundation
 
 /// Locks and unlocks the private session's login keyring over D-Bus, as a person would with

@@ -1,0 +1,61 @@
+#pragma once
+/* The C side of the GTK app (SignInApp): GTK4, libadwaita, libqrencode and gettext. Only the UI
+ * layer imports it; nothing below the UI can reach GTK. */
+#include <gtk/gtk.h>
+#include <adwaita.h>
+#include <qrencode.h>
+
+/* ---- The GTK app's C helpers: what Swift cannot call (macros, variadics) or should not hand-roll. ---- */
+
+/* G_TYPE_CHECK_INSTANCE_TYPE (a macro): whether `instance` is a `type`, before Swift reinterprets the pointer. */
+gboolean portal_ui_is_a(gpointer instance, GType type);
+
+/* Signals. One Swift handler receives every emission: the box it was connected with, the emitting
+ * instance, and the emission's extra arguments (param_values[1…]). Its return value fills a boolean
+ * return slot (e.g. ::key-pressed, ::close-request) and is ignored otherwise.
+ * `release` runs exactly once, when the handler is disconnected or the instance is finalized,
+ * so the box can be freed then and never earlier. */
+typedef gboolean (*PortalUISignalHandler)(gpointer box, gpointer instance, const GValue *args, guint n_args);
+gulong portal_ui_signal_connect(gpointer instance, const char *signal, PortalUISignalHandler handler,
+                                gpointer box, GDestroyNotify release, gboolean after);
+/* Disconnects only if the handler is still connected (the instance may already have dropped it). */
+void portal_ui_signal_disconnect(gpointer instance, gulong handler_id);
+
+/* Reading the extra arguments of an emission. */
+gpointer portal_ui_value_pointer(const GValue *args, guint index);   /* object, pointer, boxed or param */
+guint portal_ui_value_uint(const GValue *args, guint index);         /* uint, enum or flags */
+
+/* GAction activations ("app.about"): a handler with the same box/release rules as signals. */
+typedef void (*PortalUIActionHandler)(gpointer box);
+void portal_ui_add_action(GActionMap *map, const char *name, PortalUIActionHandler handler,
+                          gpointer box, GDestroyNotify release);
+
+/* Accessibility (gtk_accessible_update_property is variadic). */
+void portal_ui_set_accessible_label(GtkWidget *widget, const char *label);
+void portal_ui_set_accessible_description(GtkWidget *widget, const char *description);
+
+/* A QR code for `text` (EC level M, 4-module quiet zone), dark modules on white, each module
+ * `pixels_per_module` pixels wide. NULL if the text cannot be encoded. Caller owns the texture. */
+GdkTexture *portal_ui_qr_texture(const char *text, int pixels_per_module);
+/* The number of modules per side (including the quiet zone) of the code for `text`; 0 on failure. */
+int portal_ui_qr_modules(const char *text);
+
+/* gettext: domain "portal-sign-in" bound to `localedir` (NULL keeps the system default). */
+void portal_ui_i18n_init(const char *localedir);
+const char *portal_ui_gettext(const char *msgid);
+const char *portal_ui_ngettext(const char *singular, const char *plural, unsigned long n);
+
+/* Activation (startup notification) tokens. GtkApplication puts the token that came with a D-Bus
+ * Activate/Open (platform data `activation-token` on Wayland, `desktop-startup-id` on X11) on the
+ * display just before ::activate/::open. A copy of it (g_free it), or NULL when none came. */
+char *portal_ui_display_startup_id(void);
+/* Presents `window` with `startup_id` (a token kept from an earlier request): the window manager
+ * lets a window raise itself only with one. */
+void portal_ui_present_with_startup_id(GtkWindow *window, const char *startup_id);
+
+/* The About of the app over `parent` (NULL: on its own). libadwaita 1.5 replaced AdwAboutWindow (a
+ * window of its own, deprecated since 1.6) by AdwAboutDialog (shown inside the parent window);
+ * this picks one when the app is built, so the Swift side is the same on every libadwaita. */
+void portal_ui_present_about(GtkWindow *parent, const char *application_name, const char *application_icon,
+                             const char *version, const char *developer_name, const char *comments,
+                             GtkLicense license);

@@ -1,0 +1,7 @@
+import PortalAuth
+import AuthPlatform
+
+/// The cores' log lines (which never hold a secret) on stderr, when PORTAL_DEBUG is set.
+enum DebugLog {
+    static func ifRequested() -> (any AuthLogger)? { StandardErrorLog.ifRequested(program: "portal-sign-in") }
+}

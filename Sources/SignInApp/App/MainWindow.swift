@@ -1,0 +1,319 @@
+import CSignInUI
+import FoundationEssentials
+import SignInFlow
+
+/// The one window: a header bar with the app menu, the banners, and a stack of pages. It draws
+/// what the `SignInFlow` says (`render`) and hands it every event; it holds no sign-in state itself.
+@MainActor
+final class MainWindow {
+    private enum PageName: String, CaseIterable {
+        case status, signIn = "sign-in", browser, confirm, code, email, signedIn = "signed-in", setUp = "set-up"
+    }
+
+    let window: Widget
+    /// Replaced (`replace(flow:)`) once the set-up page saved a configuration.
+    private(set) var flow: SignInFlow
+    /// The set-up page is up: the flow has not started, and URIs the desktop hands over wait here.
+    private var settingUp = false
+    private var heldURIs: [String] = []
+    /// Continue on the set-up page, once its choice is saved: the application makes the new flow.
+    var onSetUpSaved: (@MainActor () -> Void)?
+    private var windowTitle: OpaquePointer!
+    private let stack: UnsafeMutablePointer<GtkWidget>
+    private let toasts: UnsafeMutablePointer<GtkWidget>
+    private let banner = ErrorBanner()
+    private let schemeBanner = SchemeHandlerBanner()
+    private let statusPage = StatusPage()
+    // The other pages are built the first time they are shown: only the status page stands between
+    // start-up and the first frame.
+    private lazy var signInPage: SignInPage = install(SignInPage(), .signIn) { page in
+        page.onProvider = { [weak self] provider in self?.flow.signIn(with: provider) }
+        page.onMagicLink = { [weak self] email in self?.flow.sendMagicLink(to: email) }
+        page.onBack = { [weak self] in self?.flow.backToAccounts() }
+    }
+    private lazy var browserPage: BrowserWaitPage = install(BrowserWaitPage(), .browser) { page in
+        page.onCancel = { [weak self] in self?.flow.cancelWaiting() }
+        page.onCopyLink = { [weak self] in self?.copyLink() }
+        page.onOpenAgain = { [weak self] in self?.flow.openAgain() }
+        page.onPastedLink = { [weak self] link in self?.flow.submitPasted(link) }
+    }
+    private lazy var confirmPage: ConfirmRedirectPage = install(ConfirmRedirectPage(), .confirm) { page in
+        page.onContinue = { [weak self] in self?.flow.continueConfirmed() }
+        page.onIgnore = { [weak self] in self?.flow.ignoreConfirmed() }
+    }
+    private lazy var codePage: CodePage = install(CodePage(), .code) { page in
+        page.onSubmit = { [weak self] code in self?.flow.submitCode(code) }
+        page.onCancel = { [weak self] in self?.flow.cancelCode() }
+    }
+    private lazy var emailPage: EmailSentPage = install(EmailSentPage(), .email) { page in
+        page.onBack = { [weak self] in self?.flow.backFromEmail() }
+    }
+    private lazy var setUpPage: SetUpPage = install(SetUpPage(), .setUp) { page in
+        page.onContinue = { [weak self] choice in
+            SetUpSettings.save(choice)
+            self?.onSetUpSaved?()
+        }
+    }
+    private lazy var signedInPage: SignedInPage = install(SignedInPage(), .signedIn) { page in
+        page.onSignOut = { [weak self] in self?.flow.signOut() }
+        page.onAddAccount = { [weak self] in self?.flow.addAccount() }
+        page.onSwitch = { [weak self] id in self?.flow.switchAccount(to: id) }
+    }
+    private var keys: GObjectRef!
+    private var stackRef: GObjectRef!
+    private var roots: [PageName: UnsafeMutablePointer<GtkWidget>] = [:]
+    private var shown: Page?
+    /// A sign-in finished (signed in, or a code is wanted) after its redirect was exchanged.
+    var onSignInFinished: (@MainActor (BackToApp.Finish) -> Void)?
+    /// The window became the active one.
+    var onActivated: (@MainActor () -> Void)?
+    /// The toast on screen: a new one replaces it. libadwaita 1.2 queues toasts for 5 s each, so
+    /// signing out every few seconds built a backlog that kept the window redrawing for minutes.
+    private var currentToast: OpaquePointer?
+    /// The program holding the app's D-Bus name instead of this app (the banner names it).
+    private let busNameOwner: String?
+
+    init(application: UnsafeMutablePointer<GtkApplication>, flow: SignInFlow, busNameOwner: String? = nil) {
+        self.flow = flow
+        self.busNameOwner = busNameOwner
+        window = Widget(adw_application_window_new(application))
+        gtk_window_set_title(window.widget.cast(), tr("Portal Sign-In"))
+        gtk_window_set_default_size(window.widget.cast(), 420, 640)
+        gtk_widget_set_size_request(window.widget, 360, 480)
+
+        stack = gtk_stack_new()!
+        gtk_stack_set_transition_type(stack.cast(), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
+        gtk_widget_set_vexpand(stack, 1)
+        gtk_stack_add_named(stack.cast(), statusPage.root, PageName.status.rawValue)
+        roots[.status] = statusPage.root
+        toasts = adw_toast_overlay_new()!
+        adw_toast_overlay_set_child(toasts.cast(), stack)
+
+        let header = Self.makeHeaderBar()
+        windowTitle = header.title
+        let content = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 0,
+                              children: [header.bar, schemeBanner.root, banner.root, toasts])
+        adw_application_window_set_content(window.widget.cast(), content)
+
+        // Only the current page stays visible once a transition ends, so assistive technology (GTK 4.8
+        // has no "showing" state) and keyboard focus never reach a page that is not on screen.
+        stackRef = GObjectRef(adopting: stack.gpointer)
+        stackRef.connect("notify::transition-running") { [weak self] in self?.hideOffscreenPages() }
+        wireEvents()
+        handleEscape()
+        window.connect("notify::is-active") { [weak self] in
+            guard let self, gtk_window_is_active(self.window.widget.cast()) != 0 else { return }
+            self.onActivated?()
+            self.flow.windowActivated()
+        }
+        window.connect("close-request", after: false) { [weak self] _ in
+            self?.flow.windowClosed()
+            return false
+        }
+        attach(flow)
+        render()
+    }
+
+    func present() { gtk_window_present(window.widget.cast()) }
+
+    private func attach(_ flow: SignInFlow) {
+        flow.onChange = { [weak self] in self?.render() }
+        flow.onNotice = { [weak self] notice in self?.toast(notice) }
+    }
+
+    /// "Local test environment" under the title while the emulator is in use, where the person looks.
+    func showTestEnvironment(_ on: Bool) {
+        adw_window_title_set_subtitle(windowTitle, on ? tr("Local test environment") : "")
+    }
+
+    /// A URI from the desktop: to the flow, or kept until the set-up page is done.
+    func receive(_ uri: String) {
+        if settingUp { heldURIs.append(uri) } else { flow.receive(uri) }
+    }
+
+    /// Shows the set-up page instead of starting the flow; `uris` wait for the flow that follows.
+    func showSetUp(backend: Backend, canSave: Bool, uris: [String] = []) {
+        settingUp = true
+        heldURIs += uris
+        banner.show(nil)
+        // A program holding the app's bus name is worth knowing before the first sign-in too.
+        schemeBanner.show(owner: nil, busNameOwner: busNameOwner)
+        setUpPage.show(backend: backend, canSave: canSave)
+        shown = nil
+        switchTo(.setUp)
+    }
+
+    /// Puts a new flow (a new configuration) in place of the old one and starts it with the URIs
+    /// that waited.
+    func replace(flow newFlow: SignInFlow) {
+        flow.onChange = nil
+        flow.onNotice = nil
+        flow.windowClosed()
+        flow = newFlow
+        attach(newFlow)
+        settingUp = false
+        shown = nil
+        let uris = heldURIs
+        heldURIs = []
+        newFlow.start(uris: uris)
+        render()
+    }
+
+    /// Puts a page built on first use into the stack (hidden until shown) and connects its events.
+    private func install<Page: AnyObject & StackPage>(_ page: Page, _ name: PageName, wire: (Page) -> Void) -> Page {
+        gtk_widget_set_visible(page.root, 0)
+        gtk_stack_add_named(stack.cast(), page.root, name.rawValue)
+        roots[name] = page.root
+        wire(page)
+        return page
+    }
+
+    // MARK: - Drawing the flow's state
+
+    private func render() {
+        guard !settingUp else { return }
+        banner.show(flow.banner)
+        schemeBanner.show(owner: flow.foreignSchemeHandler, busNameOwner: busNameOwner)
+        if roots[.signedIn] != nil { signedInPage.setBusy(flow.isSigningOut) }
+        let page = flow.page
+        guard page != shown else { return }
+        let previous = shown
+        shown = page
+        switch page {
+        case .loading:
+            statusPage.show(tr("Checking your saved session…"))
+        case .completing:
+            statusPage.show(tr("Signing in…"))
+        case .signIn(let state):
+            signInPage.show(state)
+        case .waitingForBrowser(let provider, let problem):
+            if case .waitingForBrowser(provider, _)? = previous {} else { browserPage.enter(provider: provider) }
+            browserPage.show(pasteProblem: problem)
+        case .confirmRedirect(let confirm):
+            confirmPage.show(confirm)
+        case .code(let challenge, let wrongCode):
+            if let wrongCode, case .code(challenge, _)? = previous {
+                codePage.showWrongCode(wrongCode.message)
+            } else {
+                codePage.show(challenge)
+            }
+        case .emailSent(let email):
+            emailPage.show(email: email)
+        case .signedIn(let state):
+            signedInPage.show(state)
+        }
+        let name = Self.pageName(page)
+        if previous.map(Self.pageName) != name { switchTo(name) }
+        if previous == .completing, let finish = Self.finish(page, backend: flow.backend) { onSignInFinished?(finish) }
+    }
+
+    /// What a page shown right after an exchange tells a person who is not looking at the window.
+    private static func finish(_ page: Page, backend: Backend) -> BackToApp.Finish? {
+        switch page {
+        case .signedIn(let state):
+            var name = state.current.title
+            for case .user(let user) in state.current.details { name = user }
+            return .signedIn(backend, account: name)
+        case .code:
+            return .needsCode
+        default:
+            return nil
+        }
+    }
+
+    private static func pageName(_ page: Page) -> PageName {
+        switch page {
+        case .loading, .completing: return .status
+        case .signIn: return .signIn
+        case .waitingForBrowser: return .browser
+        case .confirmRedirect: return .confirm
+        case .code: return .code
+        case .emailSent: return .email
+        case .signedIn: return .signedIn
+        }
+    }
+
+    private func switchTo(_ name: PageName) {
+        if let root = roots[name] { gtk_widget_set_visible(root, 1) }
+        gtk_stack_set_visible_child_name(stack.cast(), name.rawValue)
+        statusPage.setActive(name == .status)
+        hideOffscreenPages()
+        switch name {
+        case .signIn: signInPage.focusFirst()
+        case .browser: browserPage.focusFirst()
+        case .confirm: confirmPage.focusFirst()
+        case .code: codePage.focusFirst()
+        case .email: emailPage.focusFirst()
+        case .signedIn: signedInPage.focusFirst()
+        case .setUp: setUpPage.focusFirst()
+        case .status: break
+        }
+    }
+
+    private func hideOffscreenPages() {
+        guard gtk_stack_get_transition_running(stack.cast()) == 0,
+              let current = settingUp ? PageName.setUp : shown.map(Self.pageName) else { return }
+        for (name, root) in roots where name != current { gtk_widget_set_visible(root, 0) }
+    }
+
+    private func toast(_ notice: Notice) {
+        let title: String
+        switch notice {
+        case .linkCopied: title = tr("Link copied")
+        case .signedOut: title = tr("Signed out")
+        case .redirectIgnored: title = tr("Sign-in link ignored")
+        }
+        if let previous = currentToast {
+            adw_toast_dismiss(previous)
+            g_object_unref(UnsafeMutableRawPointer(previous))
+        }
+        let toast = adw_toast_new(title)!
+        currentToast = OpaquePointer(g_object_ref(UnsafeMutableRawPointer(toast)))
+        adw_toast_overlay_add_toast(toasts.cast(), toast)
+    }
+
+    // MARK: - Events into the flow
+
+    private func wireEvents() {
+        banner.onAction = { [weak self] in self?.flow.bannerAction() }
+        banner.onClose = { [weak self] in self?.flow.dismissBanner() }
+        schemeBanner.onMakeDefault = { [weak self] in self?.flow.claimSchemeHandler() }
+    }
+
+    private func copyLink() {
+        guard let link = flow.linkToCopy() else { return }
+        gdk_clipboard_set_text(gtk_widget_get_clipboard(window.widget), link)
+    }
+
+    /// Escape stops waiting for the browser, leaves the code page, or ignores an unsolicited link.
+    private func handleEscape() {
+        let controller = gtk_event_controller_key_new()!
+        keys = GObjectRef(adopting: UnsafeMutableRawPointer(controller))
+        gtk_widget_add_controller(window.widget, controller)
+        keys.connect("key-pressed") { [weak self] arguments in
+            guard let self, arguments.uint(0) == UInt32(GDK_KEY_Escape) else { return false }
+            switch self.flow.page {
+            case .waitingForBrowser: self.flow.cancelWaiting(); return true
+            case .code: self.flow.cancelCode(); return true
+            case .confirmRedirect: self.flow.ignoreConfirmed(); return true
+            default: return false
+            }
+        }
+    }
+
+    private static func makeHeaderBar() -> (bar: UnsafeMutablePointer<GtkWidget>, title: OpaquePointer) {
+        let header = adw_header_bar_new()!
+        let title = adw_window_title_new(tr("Portal Sign-In"), nil)!
+        adw_header_bar_set_title_widget(header.cast(), title)
+        let menu = g_menu_new()!
+        if SignInApplication.preferences != nil { g_menu_append(menu, tr("_Preferences"), "app.preferences") }
+        g_menu_append(menu, tr("_About Portal Sign-In"), "app.about")
+        let button = gtk_menu_button_new()!
+        gtk_menu_button_set_icon_name(button.cast(), "open-menu-symbolic")
+        gtk_menu_button_set_menu_model(button.cast(), UnsafeMutableRawPointer(menu).assumingMemoryBound(to: GMenuModel.self))
+        g_object_unref(UnsafeMutableRawPointer(menu))
+        portal_ui_set_accessible_label(button, tr("Main Menu"))
+        adw_header_bar_pack_end(header.cast(), button)
+        return (header, OpaquePointer(title))
+    }
+}

@@ -1,0 +1,23 @@
+import CSignInUI
+import AuthPlatform
+import FoundationEssentials
+
+/// The app's GResource bundle (stylesheet, icons, brand marks), compiled into the program by the
+/// GResourceEmbedder plugin. Registered before the application starts, so AdwApplication finds
+/// style.css and style-dark.css under the app's resource base path, and GTK finds the icons.
+enum Resources {
+    static func register() {
+        guard let bundle = Data(base64Encoded: EmbeddedGResource.base64) else { return }
+        let bytes = bundle.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+        defer { g_bytes_unref(bytes) }
+        var error: UnsafeMutablePointer<GError>?
+        guard let resource = g_resource_new_from_data(bytes, &error) else {
+            let reason = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? ""
+            if let error { g_error_free(error) }
+            StandardErrorLog(program: "portal-sign-in").log("the built-in resources could not be read (\(reason))")
+            return
+        }
+        g_resources_register(resource)
+        g_resource_unref(resource)
+    }
+}

@@ -1,0 +1,27 @@
+import CSignInUI
+
+/// "Check your email": the magic link is on its way; opening it on this computer signs in.
+@MainActor
+final class EmailSentPage: StackPage {
+    let root: UnsafeMutablePointer<GtkWidget>
+    private let scaffold: PageScaffold
+    private var back: Button!
+
+    var onBack: (@MainActor () -> Void)?
+
+    init() {
+        scaffold = PageScaffold(icon: PageScaffold.icon("mail-unread-symbolic"),
+                                title: tr("Check your email"), description: "")
+        root = scaffold.root
+        let hint = makeLabel(tr("The link works once and expires soon. If nothing arrives, check your spam folder or send a new link."),
+                             classes: ["dim-label", "caption"])
+        back = Button(tr("_Use Another Way to Sign In"), classes: ["pill"]) { [weak self] in self?.onBack?() }
+        append(scaffold.body, hint, back.widget)
+    }
+
+    func show(email: String) {
+        scaffold.description.text = fill(tr("We sent a sign-in link to %s. Open it on this computer to sign in."), email)
+    }
+
+    func focusFirst() { back.grabFocus() }
+}

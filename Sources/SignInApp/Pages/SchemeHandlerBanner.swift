@@ -1,0 +1,44 @@
+import CSignInUI
+
+/// A warning over the pages when another app is the default handler of the redirect scheme, or
+/// another program holds the app's D-Bus name: that one, not this app, would receive the browser's
+/// sign-in links (and their grants).
+@MainActor
+final class SchemeHandlerBanner {
+    let root: UnsafeMutablePointer<GtkWidget>
+    private let message: Label
+    private var makeDefault: Button!
+
+    var onMakeDefault: (@MainActor () -> Void)?
+
+    init() {
+        root = gtk_revealer_new()!
+        message = Label("", classes: [])
+        gtk_label_set_xalign(message.widget.cast(), 0)
+        gtk_label_set_justify(message.widget.cast(), GTK_JUSTIFY_LEFT)
+        gtk_widget_set_hexpand(message.widget, 1)
+        gtk_widget_set_valign(message.widget, GTK_ALIGN_CENTER)
+        makeDefault = Button(tr("_Make Default"), classes: ["banner-action"]) { [weak self] in self?.onMakeDefault?() }
+        makeDefault.setAccessibleDescription(tr("Makes Portal Sign-In the app that receives sign-in links"))
+        gtk_widget_set_valign(makeDefault.widget, GTK_ALIGN_CENTER)
+        let bar = makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["warning-banner"],
+                          children: [makeIcon("dialog-warning-symbolic", size: 16), message.widget, makeDefault.widget])
+        gtk_revealer_set_child(root.cast(), bar)
+        gtk_revealer_set_transition_type(root.cast(), GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN)
+        gtk_widget_set_visible(root, 0)
+    }
+
+    /// Shows the banner naming the scheme's `owner` or the program holding the D-Bus name (which
+    /// no button can fix: that program has to end), or hides it when both are nil.
+    func show(owner: String?, busNameOwner: String? = nil) {
+        if let busNameOwner {
+            message.text = fill(tr("Another program (%s) holds Portal Sign-In's name on the session bus, so sign-in links from the browser go to it instead of here. Quit that program, then start Portal Sign-In again."), busNameOwner)
+        } else if let owner {
+            message.text = fill(tr("Sign-in links open in %s instead of Portal Sign-In, so signing in from the browser cannot finish here."), owner)
+        }
+        gtk_widget_set_visible(makeDefault.widget, busNameOwner == nil ? 1 : 0)
+        let shown = owner != nil || busNameOwner != nil
+        gtk_widget_set_visible(root, shown ? 1 : 0)
+        gtk_revealer_set_reveal_child(root.cast(), shown ? 1 : 0)
+    }
+}
