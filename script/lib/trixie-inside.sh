@@ -33,10 +33,6 @@ fi
 built=$(date +%s)
 echo "built in $((built - started)) s"
 
-# The PyPI packages of script/deps/*.pip (Tests/ui/firefox.py's marionette-driver) for trixie's
-# Python, into build/python (build/trixie/python outside); the Debian packages are the root's.
-script/install-deps || failed+=("script/install-deps")
-
 # The suites run in the private desktop session (bus, keyring, Xvfb, AT-SPI) script/test uses.
 cat >"$logs/suites.sh" <<'EOF'
 cd /src
