@@ -6,13 +6,17 @@ import PackageDescription
 //
 //   portal-sign-in → SignInApp (+ CSignInUI: GTK4, libadwaita, qrencode, gettext)
 //   portal-auth ───┐        │
-//                  AuthPlatform (+ CAuthPlatform: GLib/GIO, libsoup client, libsecret, crypto)
+//                  AuthPlatform (+ CAuthPlatform: GIO, libsoup client, libsecret, crypto)
 //                           │
 //              PortalAuth (Portal's rules)   TurnkeyAuth (Turnkey's rules), both pure Swift
 //                           │
 //              AuthBase (shared pure-Swift base: wire types, query parsing, base64url, JWT claims, …)
 //
 //   portal-auth-emulator → AuthEmulator (+ CEmulatorServer: SoupServer) → AuthPlatform, AuthBase
+//
+//   GLibSupport (+ CGLibSupport: GLib, GObject, GIO; the dispatch bridge): GError as a Swift error,
+//   the main-loop bridge, GObject ownership and signals; used by SignInApp, AuthPlatform,
+//   AuthEmulator and portal-auth, and uses none of them.
 let package = Package(
     name: "PortalAuthLinux",
     products: [
@@ -24,6 +28,7 @@ let package = Package(
     ],
     targets: [
         // pkg-config flags only; the headers are included by the C module of each layer.
+        .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
         .systemLibrary(name: "CLibsoup", pkgConfig: "libsoup-3.0", providers: [.apt(["libsoup-3.0-dev"])]),
         .systemLibrary(name: "CLibsecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         .systemLibrary(name: "CGtk4", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
@@ -32,8 +37,8 @@ let package = Package(
 
         // One C module per layer.
         // crypto.c includes OpenSSL's headers (libssl-dev) but opens libcrypto only when first used.
-        .target(name: "CAuthPlatform", dependencies: ["CLibsoup", "CLibsecret"],
-                linkerSettings: [.linkedLibrary("dispatch")]),
+        .target(name: "CGLibSupport", dependencies: ["CGio"], linkerSettings: [.linkedLibrary("dispatch")]),
+        .target(name: "CAuthPlatform", dependencies: ["CLibsoup", "CLibsecret"]),
         .target(name: "CEmulatorServer", dependencies: ["CLibsoup"]),
         .target(name: "CSignInUI", dependencies: ["CGtk4", "CAdwaita", "CQrencode"]),
 
@@ -41,18 +46,19 @@ let package = Package(
         .target(name: "AuthBase"),
         .target(name: "PortalAuth", dependencies: ["AuthBase"]),
         .target(name: "TurnkeyAuth", dependencies: ["AuthBase"]),
-        .target(name: "AuthPlatform", dependencies: ["AuthBase", "PortalAuth", "TurnkeyAuth", "CAuthPlatform"]),
-        .target(name: "AuthEmulator", dependencies: ["AuthBase", "AuthPlatform", "CEmulatorServer"]),
+        .target(name: "GLibSupport", dependencies: ["CGLibSupport"]),
+        .target(name: "AuthPlatform", dependencies: ["AuthBase", "PortalAuth", "TurnkeyAuth", "GLibSupport", "CAuthPlatform"]),
+        .target(name: "AuthEmulator", dependencies: ["AuthBase", "AuthPlatform", "GLibSupport", "CEmulatorServer"]),
         // The sign-in window's state machine: no GTK, tested without a display.
         .target(name: "SignInFlow", dependencies: ["AuthBase"]),
-        .target(name: "SignInApp", dependencies: ["SignInFlow", "PortalAuth", "TurnkeyAuth", "AuthPlatform", "CSignInUI"],
+        .target(name: "SignInApp", dependencies: ["SignInFlow", "PortalAuth", "TurnkeyAuth", "AuthPlatform", "GLibSupport", "CSignInUI"],
                 plugins: ["GResourceEmbedder"]),
         // The stylesheet, icons and brand marks, compiled into the app at build time.
         .executableTarget(name: "embed-gresource"),
         .plugin(name: "GResourceEmbedder", capability: .buildTool(), dependencies: ["embed-gresource"]),
 
         .executableTarget(name: "portal-sign-in", dependencies: ["SignInApp"]),
-        .executableTarget(name: "portal-auth", dependencies: ["PortalAuth", "TurnkeyAuth", "AuthPlatform"]),
+        .executableTarget(name: "portal-auth", dependencies: ["PortalAuth", "TurnkeyAuth", "AuthPlatform", "GLibSupport"]),
         .executableTarget(name: "portal-auth-emulator", dependencies: ["AuthEmulator"]),
 
         // Helpers the test targets share (secret-shaped values, waiting, recording boxes).
@@ -62,8 +68,10 @@ let package = Package(
         .testTarget(name: "TurnkeyAuthTests", dependencies: ["TurnkeyAuth", "AuthTestSupport"]),
         // AuthPlatform's LibcryptoProvider makes the session keys, stamps and PKCE pairs a Turnkey client would.
         .testTarget(name: "EmulatorTests", dependencies: ["PortalAuth", "AuthBase", "AuthPlatform", "AuthTestSupport"]),
+        .testTarget(name: "GLibSupportTests", dependencies: ["GLibSupport", "CGLibSupport"]),
         .testTarget(name: "SignInFlowTests", dependencies: ["SignInFlow", "AuthTestSupport"]),
-        .testTarget(name: "GNOMETests", dependencies: ["PortalAuth", "TurnkeyAuth", "AuthPlatform", "CAuthPlatform", "AuthTestSupport"],
+        .testTarget(name: "GNOMETests",
+                    dependencies: ["PortalAuth", "TurnkeyAuth", "AuthPlatform", "GLibSupport", "CAuthPlatform", "AuthTestSupport"],
                     exclude: ["Support/fake-prompter.py"]),
     ]
 )

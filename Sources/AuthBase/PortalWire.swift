@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// Portal's v3 client-auth API on the wire, shared by the client core and the emulator: paths,
-/// headers and the JSON bodies. Response fields decode leniently (a field of the wrong type counts
+/// headers and the JSON bodies. Response fields are `@Lenient` (a field of the wrong type counts
 /// as missing; the caller decides whether missing is fatal) and encode without the nil ones.
 public enum PortalWire {
     public enum Path {
@@ -74,45 +74,33 @@ public enum PortalWire {
     // MARK: Responses (the value of "data")
 
     public struct Methods: Codable, Sendable {
-        public let allowedAuthMethods: [String]?
-        public let autoCreateWallet: Bool?
+        @Lenient public private(set) var allowedAuthMethods: [String]?
+        @Lenient public private(set) var autoCreateWallet: Bool?
 
         public init(allowedAuthMethods: [String]?, autoCreateWallet: Bool?) {
             self.allowedAuthMethods = allowedAuthMethods
             self.autoCreateWallet = autoCreateWallet
         }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            allowedAuthMethods = c.lenient(.allowedAuthMethods)
-            autoCreateWallet = c.lenient(.autoCreateWallet)
-        }
     }
 
     public struct OAuthUrls: Codable, Sendable {
-        public let google: String?
-        public let apple: String?
+        @Lenient public private(set) var google: String?
+        @Lenient public private(set) var apple: String?
 
         public init(google: String?, apple: String?) {
             self.google = google
             self.apple = apple
         }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            google = c.lenient(.google)
-            apple = c.lenient(.apple)
-        }
     }
 
     /// The answer to a grant exchange (OAuth tokens and magic-link validations share it).
     public struct Grant: Codable, Sendable {
-        public let endUserId: String?
-        public let clientId: String?
-        public let clientSessionToken: String?
-        public let isAccountAbstracted: Bool?
-        public let userJwt: String?
-        public let totpLink: String?
+        @Lenient public private(set) var endUserId: String?
+        @Lenient public private(set) var clientId: String?
+        @Lenient public private(set) var clientSessionToken: String?
+        @Lenient public private(set) var isAccountAbstracted: Bool?
+        @Lenient public private(set) var userJwt: String?
+        @Lenient public private(set) var totpLink: String?
 
         public init(endUserId: String?, clientId: String? = nil, clientSessionToken: String? = nil,
                     isAccountAbstracted: Bool? = nil, userJwt: String? = nil, totpLink: String? = nil) {
@@ -123,71 +111,35 @@ public enum PortalWire {
             self.userJwt = userJwt
             self.totpLink = totpLink
         }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            endUserId = c.lenient(.endUserId)
-            clientId = c.lenient(.clientId)
-            clientSessionToken = c.lenient(.clientSessionToken)
-            isAccountAbstracted = c.lenient(.isAccountAbstracted)
-            userJwt = c.lenient(.userJwt)
-            totpLink = c.lenient(.totpLink)
-        }
     }
 
     public struct TotpValidation: Codable, Sendable {
-        public let clientId: String?
-        public let clientSessionToken: String?
-        public let isAccountAbstracted: Bool?
+        @Lenient public private(set) var clientId: String?
+        @Lenient public private(set) var clientSessionToken: String?
+        @Lenient public private(set) var isAccountAbstracted: Bool?
 
         public init(clientId: String?, clientSessionToken: String?, isAccountAbstracted: Bool?) {
             self.clientId = clientId
             self.clientSessionToken = clientSessionToken
             self.isAccountAbstracted = isAccountAbstracted
         }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            clientId = c.lenient(.clientId)
-            clientSessionToken = c.lenient(.clientSessionToken)
-            isAccountAbstracted = c.lenient(.isAccountAbstracted)
-        }
     }
 
     public struct Client: Codable, Sendable {
-        public let id: String?
-        public let endUserId: String?
-        public let isAccountAbstracted: Bool?
+        @Lenient public private(set) var id: String?
+        @Lenient public private(set) var endUserId: String?
+        @Lenient public private(set) var isAccountAbstracted: Bool?
 
         public init(id: String?, endUserId: String?, isAccountAbstracted: Bool?) {
             self.id = id
             self.endUserId = endUserId
             self.isAccountAbstracted = isAccountAbstracted
         }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            id = c.lenient(.id)
-            endUserId = c.lenient(.endUserId)
-            isAccountAbstracted = c.lenient(.isAccountAbstracted)
-        }
     }
 
     /// `{"sent": true}` of `magic-links`.
     public struct MagicLinkSent: Codable, Sendable {
-        public let sent: Bool?
+        @Lenient public private(set) var sent: Bool?
         public init(sent: Bool) { self.sent = sent }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            sent = c.lenient(.sent)
-        }
-    }
-}
-
-extension KeyedDecodingContainer {
-    /// The value for `key`, or nil when it is absent, null or of another type.
-    public func lenient<T: Decodable>(_ key: Key) -> T? {
-        (try? decodeIfPresent(T.self, forKey: key)) ?? nil
     }
 }

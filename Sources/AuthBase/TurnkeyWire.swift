@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// Turnkey's Auth Proxy and API on the wire (docs/TURNKEY.md), shared by the
 /// `TurnkeyAuth` core and the emulator: paths, headers, the JSON bodies. Optional fields are left out
-/// of the JSON when nil; response fields decode leniently (a field of the wrong type counts as missing).
+/// of the JSON when nil; response fields are `@Lenient` (a field of the wrong type counts as missing).
 public enum TurnkeyWire {
     /// Auth Proxy paths, under the Auth Proxy URL (`https://authproxy.turnkey.com`; the emulator's
     /// `/turnkey/auth-proxy`). Every endpoint is a POST.
@@ -50,21 +50,14 @@ public enum TurnkeyWire {
 
     /// `{"code":…,"message":…,"details":[…]}`, every Turnkey error body (google.rpc.Status).
     public struct ErrorBody: Codable, Sendable {
-        public let code: Int?
-        public let message: String?
-        public let details: [JSONValue]?
+        @Lenient public private(set) var code: Int?
+        @Lenient public private(set) var message: String?
+        @Lenient public private(set) var details: [JSONValue]?
 
         public init(code: Int, message: String, details: [JSONValue] = []) {
             self.code = code
             self.message = message
             self.details = details
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            code = c.lenient(.code)
-            message = c.lenient(.message)
-            details = c.lenient(.details)
         }
     }
 
@@ -76,15 +69,15 @@ public enum TurnkeyWire {
     // MARK: Auth Proxy
 
     public struct WalletKitConfig: Codable, Sendable {
-        public let enabledProviders: [String]?
+        @Lenient public private(set) var enabledProviders: [String]?
         /// Seconds, as a string (int64 in proto JSON).
-        public let sessionExpirationSeconds: String?
-        public let organizationId: String?
+        @Lenient public private(set) var sessionExpirationSeconds: String?
+        @Lenient public private(set) var organizationId: String?
         /// Provider name (`google`, `apple`, `x`, `discord`) to client ID.
-        public let oauthClientIds: [String: String]?
-        public let oauthRedirectUrl: String?
-        public let otpAlphanumeric: Bool?
-        public let otpLength: String?
+        @Lenient public private(set) var oauthClientIds: [String: String]?
+        @Lenient public private(set) var oauthRedirectUrl: String?
+        @Lenient public private(set) var otpAlphanumeric: Bool?
+        @Lenient public private(set) var otpLength: String?
 
         public init(enabledProviders: [String], sessionExpirationSeconds: String, organizationId: String,
                     oauthClientIds: [String: String]? = nil, oauthRedirectUrl: String? = nil,
@@ -96,17 +89,6 @@ public enum TurnkeyWire {
             self.oauthRedirectUrl = oauthRedirectUrl
             self.otpAlphanumeric = otpAlphanumeric
             self.otpLength = otpLength
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            enabledProviders = c.lenient(.enabledProviders)
-            sessionExpirationSeconds = c.lenient(.sessionExpirationSeconds)
-            organizationId = c.lenient(.organizationId)
-            oauthClientIds = c.lenient(.oauthClientIds)
-            oauthRedirectUrl = c.lenient(.oauthRedirectUrl)
-            otpAlphanumeric = c.lenient(.otpAlphanumeric)
-            otpLength = c.lenient(.otpLength)
         }
     }
 
@@ -120,13 +102,8 @@ public enum TurnkeyWire {
     }
 
     public struct AccountResponse: Codable, Sendable {
-        public let organizationId: String?
+        @Lenient public private(set) var organizationId: String?
         public init(organizationId: String?) { self.organizationId = organizationId }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            organizationId = c.lenient(.organizationId)
-        }
     }
 
     public struct OAuth2AuthenticateRequest: Codable, Sendable {
@@ -150,13 +127,8 @@ public enum TurnkeyWire {
     }
 
     public struct OAuth2AuthenticateResponse: Codable, Sendable {
-        public let oidcToken: String?
+        @Lenient public private(set) var oidcToken: String?
         public init(oidcToken: String) { self.oidcToken = oidcToken }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            oidcToken = c.lenient(.oidcToken)
-        }
     }
 
     public struct OAuthLoginRequest: Codable, Sendable {
@@ -175,13 +147,8 @@ public enum TurnkeyWire {
 
     public struct OAuthLoginResponse: Codable, Sendable {
         /// The session JWT.
-        public let session: String?
+        @Lenient public private(set) var session: String?
         public init(session: String) { self.session = session }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            session = c.lenient(.session)
-        }
     }
 
     /// One entry of `signup_v2.oauthProviders`: the primary provider with its token, or a
@@ -234,17 +201,11 @@ public enum TurnkeyWire {
     }
 
     public struct SignupResponse: Codable, Sendable {
-        public let organizationId: String?
-        public let userId: String?
+        @Lenient public private(set) var organizationId: String?
+        @Lenient public private(set) var userId: String?
         public init(organizationId: String, userId: String) {
             self.organizationId = organizationId
             self.userId = userId
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            organizationId = c.lenient(.organizationId)
-            userId = c.lenient(.userId)
         }
     }
 
@@ -269,24 +230,16 @@ public enum TurnkeyWire {
     }
 
     public struct WhoamiResponse: Codable, Sendable {
-        public let organizationId: String?
-        public let organizationName: String?
-        public let userId: String?
-        public let username: String?
+        @Lenient public private(set) var organizationId: String?
+        @Lenient public private(set) var organizationName: String?
+        @Lenient public private(set) var userId: String?
+        @Lenient public private(set) var username: String?
 
         public init(organizationId: String, organizationName: String, userId: String, username: String) {
             self.organizationId = organizationId
             self.organizationName = organizationName
             self.userId = userId
             self.username = username
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            organizationId = c.lenient(.organizationId)
-            organizationName = c.lenient(.organizationName)
-            userId = c.lenient(.userId)
-            username = c.lenient(.username)
         }
     }
 

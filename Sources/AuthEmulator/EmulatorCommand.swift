@@ -1,6 +1,7 @@
 import CEmulatorServer
 import Foundation
 import AuthPlatform
+import GLibSupport
 
 /// `portal-auth-emulator [--port N] [--config FILE]`: parses the command line, starts the server,
 /// writes the admin token file, runs the GLib main loop until SIGINT/SIGTERM.

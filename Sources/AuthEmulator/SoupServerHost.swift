@@ -1,4 +1,6 @@
+import AuthPlatform
 import CEmulatorServer
+import GLibSupport
 import Foundation
 
 /// The only file that touches libsoup: turns SoupServerMessages into EmulatorRequests and writes
@@ -21,15 +23,13 @@ final class SoupServerHost {
         self.server = server
         var error: UnsafeMutablePointer<GError>?
         if let tls, portal_emu_server_use_tls(server, tls.certificate, tls.key, &error) == 0 {
-            let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "unknown error"
-            g_clear_error(&error)
-            throw ServerError(message: "cannot use the TLS certificate \(tls.certificate) with the key \(tls.key): \(message)")
+            let reason = GLibError.take(&error)?.message ?? "unknown error"
+            throw ServerError(message: "cannot use the TLS certificate \(tls.certificate) with the key \(tls.key): \(reason)")
         }
         let bound = portal_emu_server_listen_loopback(server, guint(port), &error)
         if bound == 0 {
-            let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "unknown error"
-            g_clear_error(&error)
-            throw ServerError(message: "cannot listen on 127.0.0.1:\(port): \(message)")
+            let reason = GLibError.take(&error)?.message ?? "unknown error"
+            throw ServerError(message: "cannot listen on 127.0.0.1:\(port): \(reason)")
         }
         emulator.baseURL = "\(tls == nil ? "http" : "https")://127.0.0.1:\(bound)"
         return UInt16(bound)
@@ -77,17 +77,7 @@ final class SoupServerHost {
     private func readRequest(_ message: OpaquePointer, path: String, rawQuery: String) -> EmulatorRequest {
         let method = soup_server_message_get_method(message).map { String(cString: $0) } ?? "GET"
 
-        var headers: [String: String] = [:]
-        var iter = SoupMessageHeadersIter()
-        soup_message_headers_iter_init(&iter, soup_server_message_get_request_headers(message))
-        var name: UnsafePointer<CChar>?
-        var value: UnsafePointer<CChar>?
-        while soup_message_headers_iter_next(&iter, &name, &value) != 0 {
-            guard let name, let value else { continue }
-            let key = String(cString: name).lowercased()
-            let text = String(cString: value)
-            headers[key] = headers[key].map { $0 + ", " + text } ?? text
-        }
+        let headers = SoupHeaders.fields(of: soup_server_message_get_request_headers(message), lowercasingNames: true)
 
         var body = Data()
         if let requestBody = soup_server_message_get_request_body(message),

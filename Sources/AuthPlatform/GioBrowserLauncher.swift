@@ -1,4 +1,5 @@
 import CAuthPlatform
+import GLibSupport
 import FoundationEssentials
 import PortalAuth
 

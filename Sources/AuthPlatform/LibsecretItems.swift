@@ -1,5 +1,6 @@
 import AuthBase
 import CAuthPlatform
+import GLibSupport
 
 /// `SecretItems` on libsecret's asynchronous API, called on GLib's main context (so the app's loop
 /// never blocks on D-Bus). Items go to the default collection ("login").
@@ -349,7 +350,7 @@ enum KeyringErrors {
             case SECRET_ERROR_NO_SUCH_OBJECT: kind = .noCollection
             default: kind = .other
             }
-        } else if error.matches(g_io_error_quark(), Int32(G_IO_ERROR_CANCELLED.rawValue)) {
+        } else if error.matches(g_io_error_quark(), G_IO_ERROR_CANCELLED) {
             kind = .dismissed   // libsecret reports a dismissed prompt as a cancellation
         } else if error.domain == g_dbus_error_quark() {
             switch error.remoteName {

@@ -1,5 +1,6 @@
 import AuthBase
 import CAuthPlatform
+import GLibSupport
 import FoundationEssentials
 import PortalAuth
 import Synchronization
@@ -88,7 +89,7 @@ private final class LoopbackPort: LoopbackRedirectListener, Sendable {
         guard bound != 0 else {
             g_object_unref(listener)
             let failure = GLibError.take(&error)
-            if failure?.matches(g_io_error_quark(), Int32(G_IO_ERROR_ADDRESS_IN_USE.rawValue)) == true {
+            if failure?.matches(g_io_error_quark(), G_IO_ERROR_ADDRESS_IN_USE) == true {
                 throw LoopbackListenError.portInUse(port: port)
             }
             throw LoopbackListenError.cannotListen(port: port, reason: failure?.message ?? "")
@@ -160,7 +161,7 @@ private final class LoopbackPort: LoopbackRedirectListener, Sendable {
             }
             let listening = port.state.withLock { if case .listening = $0.phase { true } else { false } }
             // A failed accept (a connection reset before it was taken) does not end the wait.
-            if listening, connection != nil || failure?.matches(g_io_error_quark(), Int32(G_IO_ERROR_CANCELLED.rawValue)) == false {
+            if listening, connection != nil || failure?.matches(g_io_error_quark(), G_IO_ERROR_CANCELLED) == false {
                 port.acceptNext()
             }
         }, box)

@@ -1,4 +1,5 @@
 import CAuthPlatform
+import GLibSupport
 import FoundationEssentials
 
 /// Who handles `io.github.portalauth.signin://` on this desktop. Any installed app can claim a

@@ -1,4 +1,5 @@
 import CAuthPlatform
+import GLibSupport
 import Glibc
 import Synchronization
 

@@ -1,4 +1,5 @@
 import CAuthPlatform
+import GLibSupport
 import FoundationEssentials
 import PortalAuth
 import Synchronization
@@ -148,6 +149,12 @@ private enum ExtraAuthorities {
     case failed(String)
 }
 
+extension SignalName {
+    /// SoupMessage's: the server's certificate failed the system's checks (arguments: the
+    /// `GTlsCertificate` and its `GTlsCertificateFlags`); a handler returning true accepts it.
+    fileprivate static let acceptCertificate = SignalName("accept-certificate")
+}
+
 /// Owns a GCancellable; GCancellable itself is thread-safe.
 final class Cancellable: @unchecked Sendable {
     let pointer = g_cancellable_new()!
@@ -207,14 +214,11 @@ private final class PendingRequest {
     /// libsoup asks only when the system's CAs refused the certificate: it is accepted if the extra
     /// CA file vouches for it completely (chain, dates and host name). Either way the reason is kept.
     func watchCertificate() {
-        let handler: @convention(c) (OpaquePointer?, UnsafeMutablePointer<GTlsCertificate>?, GTlsCertificateFlags,
-                                     gpointer?) -> gboolean = { _, certificate, errors, userData in
-            let pending = Unmanaged<PendingRequest>.fromOpaque(userData!).takeUnretainedValue()
-            return pending.acceptCertificate(certificate, systemErrors: errors) ? 1 : 0
+        // Connected for the message's life, which this object owns.
+        _ = SignalConnection(instance: UnsafeMutableRawPointer(message), signal: .acceptCertificate) { [weak self] arguments in
+            self?.acceptCertificate(arguments.pointer(0)?.assumingMemoryBound(to: GTlsCertificate.self),
+                                    systemErrors: GTlsCertificateFlags(rawValue: arguments.uint(1))) ?? false
         }
-        g_signal_connect_data(UnsafeMutableRawPointer(message), "accept-certificate",
-                              unsafeBitCast(handler, to: GCallback.self),
-                              Unmanaged.passUnretained(self).toOpaque(), nil, GConnectFlags(rawValue: 0))
     }
 
     private func acceptCertificate(_ certificate: UnsafeMutablePointer<GTlsCertificate>?, systemErrors: GTlsCertificateFlags) -> Bool {
@@ -310,7 +314,7 @@ private final class PendingRequest {
 
     private func fail(_ failure: GLibError) {
         let error: TransportError
-        if let reason = stoppedBecause, failure.matches(g_io_error_quark(), Int32(G_IO_ERROR_CANCELLED.rawValue)) {
+        if let reason = stoppedBecause, failure.matches(g_io_error_quark(), G_IO_ERROR_CANCELLED) {
             error = TransportError(reason, host: host, detail: reason == .timedOut ? "no complete answer in time" : "")
         } else {
             error = TransportErrors.classify(failure, host: host, certificateProblem: certificateProblem)
@@ -328,19 +332,8 @@ private final class PendingRequest {
         continuation.resume(with: result)
     }
 
-    /// Repeated headers are joined with ", " as HTTP allows (Set-Cookie aside, which no core reads).
     private func responseHeaders() -> [String: String] {
-        var headers: [String: String] = [:]
-        var iterator = SoupMessageHeadersIter()
-        soup_message_headers_iter_init(&iterator, soup_message_get_response_headers(message))
-        var name: UnsafePointer<CChar>?
-        var value: UnsafePointer<CChar>?
-        while soup_message_headers_iter_next(&iterator, &name, &value) != 0 {
-            guard let name, let value else { continue }
-            let key = String(cString: name), text = String(cString: value)
-            headers[key] = headers[key].map { $0 + ", " + text } ?? text
-        }
-        return headers
+        SoupHeaders.fields(of: soup_message_get_response_headers(message))
     }
 }
 

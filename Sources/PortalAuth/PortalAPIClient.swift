@@ -1,6 +1,7 @@
 import FoundationEssentials
 
-/// Builds Portal requests, sends them through the injected transport and turns the answer
+/// Portal's client-auth API: one method per endpoint with what its statuses mean, over one
+/// `call` that builds the request, sends it through the injected transport and turns the answer
 /// into a payload or an error. Knows nothing about sessions, storage or ordering.
 struct PortalAPI: Sendable {
     static let environmentHeader = PortalWire.Header.environment
@@ -13,9 +14,9 @@ struct PortalAPI: Sendable {
     let transport: any HTTPTransport
 
     /// Sends one request and returns the `data` of a 2xx answer.
-    /// `mapStatus` lets an endpoint give a status its own meaning (429 → rateLimited…)
-    /// before the generic mapping applies.
-    func call<Payload: Codable>(
+    /// `mapStatus` lets an endpoint give a status its own meaning (a 400 that refuses account
+    /// abstraction) before the generic mapping applies.
+    private func call<Payload: Codable>(
         _ method: String,
         _ path: String,
         query: String = "",
@@ -53,6 +54,55 @@ struct PortalAPI: Sendable {
             data = try encoder.encode(body)
         }
         return HTTPRequest(method: method, url: url, headers: headers, body: data)
+    }
+
+    // MARK: Endpoints: one method each, with the statuses that mean something of their own there.
+    // Every other status has its generic meaning (`error(for:path:)`): 401 unauthorized, 429 rate limited.
+
+    /// `GET methods`: the sign-in methods the environment allows.
+    func methods() async throws -> PortalWire.Methods {
+        try await call("GET", PortalWire.Path.methods, as: PortalWire.Methods.self)
+    }
+
+    /// `GET oauth/urls`: the authorize URLs. A 400 with an error body is account abstraction refused,
+    /// when this request asked for it.
+    func oauthUrls(redirectUrl: String, isAccountAbstracted: Bool?) async throws -> PortalWire.OAuthUrls {
+        var query = "?redirectUrl=" + JavaURLEncoder.encode(redirectUrl)
+        if let isAccountAbstracted { query += "&isAccountAbstracted=\(isAccountAbstracted)" }
+        return try await call("GET", PortalWire.Path.oauthUrls, query: query, as: PortalWire.OAuthUrls.self) { response in
+            Self.accountAbstractionError(response, asked: isAccountAbstracted)
+        }
+    }
+
+    /// `POST magic-links`: sends the email. A 400 with an error body is account abstraction refused,
+    /// when the body asked for it.
+    func sendMagicLink(_ body: PortalWire.MagicLinkBody) async throws {
+        _ = try await call("POST", PortalWire.Path.magicLinks, body: body, as: PortalWire.MagicLinkSent.self) { response in
+            Self.accountAbstractionError(response, asked: body.isAccountAbstracted)
+        }
+    }
+
+    /// `POST oauth/tokens` or `magic-links/validations`: spends the grant.
+    func exchange(grant token: String, at path: String) async throws -> PortalWire.Grant {
+        try await call("POST", path, body: PortalWire.GrantTokenBody(token: token), as: PortalWire.Grant.self)
+    }
+
+    /// `POST totps/validations` with the user JWT. A 429 is too many wrong codes: wait, as everywhere.
+    func validateTotp(code: String, userJwt: String) async throws -> PortalWire.TotpValidation {
+        try await call("POST", PortalWire.Path.totpValidations, body: PortalWire.TotpCodeBody(code: code), bearer: userJwt,
+                       as: PortalWire.TotpValidation.self)
+    }
+
+    /// `GET clients/me` with the session token: a 401 is the session Portal no longer accepts.
+    func client(sessionToken: String) async throws -> PortalWire.Client {
+        try await call("GET", PortalWire.Path.clientsMe, bearer: sessionToken, as: PortalWire.Client.self)
+    }
+
+    /// A 400 carrying `{"error":…}` means account abstraction is unavailable, but only when the
+    /// request asked for it; any other 400 (a malformed email…) stays the client error it is.
+    static func accountAbstractionError(_ response: HTTPResponse, asked: Bool?) -> (any Error)? {
+        guard asked == true, response.status == 400, let message = serverErrorMessage(response.body) else { return nil }
+        return PortalAuthError.accountAbstractionUnavailable(message: message)
     }
 
     /// The generic meaning of a non-2xx status. A 429 means "wait" on every endpoint, not "check your input".

@@ -55,7 +55,7 @@ extension PortalAuth {
         log(route.logLine)
         // Exchanges mostly end in a save: connect to the store while the request is in flight.
         store.prepareToSave()
-        let grant = try await api.call("POST", route.path, body: PortalWire.GrantTokenBody(token: token), as: PortalWire.Grant.self)
+        let grant = try await api.exchange(grant: token, at: route.path)
 
         if let sessionToken = grant.clientSessionToken, !sessionToken.isBlank {
             guard let endUserId = grant.endUserId, !endUserId.isBlank else {

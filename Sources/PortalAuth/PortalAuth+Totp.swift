@@ -43,12 +43,7 @@ extension PortalAuth {
         }
 
         log("verifying a TOTP code")
-        let data = try await api.call(
-            "POST", PortalWire.Path.totpValidations, body: PortalWire.TotpCodeBody(code: code), bearer: userJwt,
-            as: PortalWire.TotpValidation.self
-        ) { response in
-            response.status == 429 ? PortalAuthError.rateLimited(retryAfterSeconds: PortalAPI.retryAfterSeconds(response)) : nil
-        }
+        let data = try await api.validateTotp(code: code, userJwt: userJwt)
         guard let sessionToken = data.clientSessionToken, !sessionToken.isBlank else {
             throw PortalAuthError.malformedResponse(path: PortalWire.Path.totpValidations, missing: "clientSessionToken")
         }

@@ -96,7 +96,7 @@ public final class PortalAuth: Sendable {
 
     /// The sign-in methods this environment allows. Unknown method names are skipped.
     public func getMethods() async throws -> AuthMethods {
-        let data = try await api.call("GET", PortalWire.Path.methods, as: PortalWire.Methods.self)
+        let data = try await api.methods()
         return AuthMethods(
             allowedAuthMethods: (data.allowedAuthMethods ?? []).compactMap(AuthMethod.init(rawValue:)),
             autoCreateWallet: data.autoCreateWallet ?? false
@@ -121,12 +121,7 @@ public final class PortalAuth: Sendable {
     }
 
     func authorizeUrl(for method: AuthMethod) async throws -> AuthorizeUrlResult {
-        var query = "?redirectUrl=" + JavaURLEncoder.encode(redirectUrl)
-        if let isAccountAbstracted { query += "&isAccountAbstracted=\(isAccountAbstracted)" }
-        let urls = try await api.call(
-            "GET", PortalWire.Path.oauthUrls, query: query, as: PortalWire.OAuthUrls.self,
-            mapStatus: accountAbstractionError
-        )
+        let urls = try await api.oauthUrls(redirectUrl: redirectUrl, isAccountAbstracted: isAccountAbstracted)
         let raw = method == .apple ? urls.apple : (method == .google ? urls.google : nil)
         let url = (raw ?? "").trimmed
         guard !url.isEmpty else {
@@ -154,20 +149,9 @@ public final class PortalAuth: Sendable {
             email: address, redirectUrl: redirectUrl, fromEmail: magicLink.fromEmail,
             templateId: magicLink.templateId, isAccountAbstracted: isAccountAbstracted
         )
-        _ = try await api.call("POST", PortalWire.Path.magicLinks, body: body, as: PortalWire.MagicLinkSent.self) { response in
-            if response.status == 429 { return PortalAuthError.rateLimited(retryAfterSeconds: PortalAPI.retryAfterSeconds(response)) }
-            return self.accountAbstractionError(response)
-        }
+        try await api.sendMagicLink(body)
         _ = beginPendingSignIn(.magicLink(email: address))
         log("magic link sent")
-    }
-
-    /// A 400 carrying `{"error":…}` means account abstraction is unavailable, but only when this
-    /// request asked for it; any other 400 (a malformed email…) stays the client error it is.
-    func accountAbstractionError(_ response: HTTPResponse) -> (any Error)? {
-        guard isAccountAbstracted == true, response.status == 400,
-              let message = PortalAPI.serverErrorMessage(response.body) else { return nil }
-        return PortalAuthError.accountAbstractionUnavailable(message: message)
     }
 
     // MARK: Helpers

@@ -62,7 +62,7 @@ public final class PortalClient: Sendable {
         }
         let data: PortalWire.Client
         do {
-            data = try await api.call("GET", PortalWire.Path.clientsMe, bearer: token, as: PortalWire.Client.self)
+            data = try await api.client(sessionToken: token)
         } catch PortalRequestsError.unauthorized {
             if !state.withLock({ $0.cleared }) {
                 session.invalidate()

@@ -1,7 +1,8 @@
 import FoundationEssentials
 
 /// Turnkey's Auth Proxy: one method per endpoint, every one a POST with the config ID header and no
-/// stamp. A thin transport: it knows nothing about keys, sessions or ordering.
+/// stamp. A thin transport: it knows nothing about keys, sessions or ordering. No endpoint gives a
+/// status a meaning of its own: each has the one `TurnkeyHTTP.error(for:path:)` gives it.
 struct AuthProxyAPI: Sendable {
     let http: TurnkeyHTTP
     let configId: String

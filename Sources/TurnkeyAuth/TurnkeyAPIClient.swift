@@ -1,7 +1,8 @@
 import FoundationEssentials
 
 /// Turnkey's API with a session key: every request stamped over its exact body bytes. A thin
-/// transport, one method per endpoint.
+/// transport, one method per endpoint. No endpoint gives a status a meaning of its own: each has
+/// the one `TurnkeyHTTP.error(for:path:)` gives it (a 401 is the session Turnkey refuses).
 struct TurnkeyAPI: Sendable {
     let http: TurnkeyHTTP
     let stamper: Stamper

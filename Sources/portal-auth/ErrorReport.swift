@@ -16,6 +16,32 @@ struct ErrorReport: Error {
         Output.note(message)
     }
 
+    /// Emits the report of `error`; its exit status.
+    static func emit(_ error: any Error) -> ExitCode {
+        let report = ErrorReport(error)
+        report.emit()
+        return report.exitCode
+    }
+
+    /// The status `body` returns, or that of the error line it ends in; runs where its caller runs.
+    static func status(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> ExitCode) async -> ExitCode {
+        do {
+            return try await body()
+        } catch {
+            return emit(error)
+        }
+    }
+
+    /// Each item's own result or error line; the status is the last one's.
+    static func eachStatus(isolation: isolated (any Actor)? = #isolation, _ items: [String],
+                           _ body: (String) async throws -> ExitCode) async -> ExitCode {
+        var last = ExitCode.success
+        for item in items {
+            last = await status { try await body(item) }
+        }
+        return last
+    }
+
     static func usage(_ message: String) -> ErrorReport {
         ErrorReport(caseName: "usage", message: message, exitCode: .usage)
     }

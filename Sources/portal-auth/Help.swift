@@ -1,28 +1,16 @@
+/// The words around each backend's command lines in its help text (`Backend.helpText`); each
+/// command's own lines are in its entry of the command table.
 enum Help {
-    static let text = """
+    static let portalIntro = """
     Usage: portal-auth [OPTIONS] COMMAND [ARGS…]
 
     Signs in to a Portal auth environment from the command line and keeps the session in the keyring.
     Prints one JSON object per line on stdout.
 
     Commands:
-      methods                      The sign-in methods the environment allows
-      login-url google|apple       An authorize URL to open in a browser
-      sign-in google|apple [--open]
-                                   A whole browser sign-in with a loopback redirect URL
-                                   (http://127.0.0.1:PORT/PATH): listens on the port, prints
-                                   the authorizeUrl (--open also opens the browser), takes the
-                                   one redirect and prints the result like handle-redirect
-      handle-redirect -            Finish a sign-in from the redirect URL read on stdin
-                                   (one URL per line)
-      verify-totp CODE --user-jwt -
-                                   Finish a sign-in that needs a two-factor code, with
-                                   the userJwt read on stdin
-      send-magic-link EMAIL        Email a sign-in link
-      session                      The stored session's end user, or null (the keyring only)
-      client                       The stored session's client at Portal (GET clients/me), or
-                                   null; a session Portal no longer accepts is forgotten
-      sign-out                     Forget the stored session
+    """
+
+    static let portalOutro = """
       turnkey COMMAND              Turnkey's social logins (portal-auth turnkey --help)
 
     Options (each also read from the environment, then defaults):
@@ -48,29 +36,16 @@ enum Help {
     7 network, 8 malformed or invalid response, 9 rate limited, 10 method or feature unavailable.
     """
 
-    static let turnkey = """
+    static let turnkeyIntro = """
     Usage: portal-auth turnkey [OPTIONS] COMMAND [ARGS…]
 
     Signs in with Turnkey's social logins (Google, Apple, Discord, X) and keeps sessions, keys and
     pending sign-ins in the keyring. Prints one JSON object per line on stdout.
 
     Commands:
-      providers                    The enabled providers and the parent organization
-      login-url PROVIDER           Start a sign-in (google, apple, discord or x) and print the
-                                   authorizeUrl to open in a browser; what the callback needs
-                                   waits in the keyring for one hour
-          [--client-id ID]         Use this client ID instead of the configured one
-          [--state KEY=VALUE]…     Extra state for Google's and Apple's origin page
-      handle-redirect -            Finish a sign-in from the redirect URL read on stdin
-          [--session-key K]        Store the session under K (default "default")
-          [--oidc-only]            Print the OIDC token and public key instead, store nothing
-      complete-oauth --oidc-token - --public-key HEX [--provider-name N] [--session-key K]
-                                   Finish an --oidc-only sign-in, the token read on stdin
-      session [--session-key K]    The stored session, or null
-      sessions                     The session keys that hold a live session
-      whoami [--session-key K]     Who Turnkey says the session belongs to (a stamped request)
-      refresh [--session-key K]    Renew the session on a new key (action "refresh")
-      sign-out [--session-key K]   Forget the session and its key
+    """
+
+    static let turnkeyOutro = """
 
     Options (each also read from the environment, then defaults):
       --auth-proxy-config-id ID    TURNKEY_AUTH_PROXY_CONFIG_ID (required: no default)

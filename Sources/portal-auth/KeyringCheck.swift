@@ -11,23 +11,3 @@ enum KeyringCheck {
         return ErrorReport(SessionStoreError(.noService))
     }
 }
-
-extension Invocation.Command {
-    /// Starts a sign-in or spends a grant, a magic-link token or a user JWT for a session.
-    var needsKeyring: Bool {
-        switch self {
-        case .loginURL, .signIn, .handleRedirect, .verifyTotp, .sendMagicLink: return true
-        case .help, .methods, .session, .client, .signOut: return false
-        }
-    }
-}
-
-extension TurnkeyInvocation.Command {
-    /// Makes a session key, or spends a redirect or an OIDC token for a session.
-    var needsKeyring: Bool {
-        switch self {
-        case .loginURL, .handleRedirect, .completeOAuth: return true
-        case .help, .providers, .session, .sessions, .whoami, .refresh, .signOut: return false
-        }
-    }
-}

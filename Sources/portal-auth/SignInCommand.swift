@@ -10,7 +10,7 @@ import AuthPlatform
 struct SignInCommand {
     let configuration: PortalConfiguration
     let transport: any HTTPTransport
-    let provider: Invocation.Provider
+    let provider: PortalCLI.Provider
     let opensBrowser: Bool
 
     func run() async throws -> ExitCode {
@@ -23,14 +23,9 @@ struct SignInCommand {
                                               transport: transport, browser: PrintingBrowser(opens: opensBrowser))
         let result = provider == .google ? try await auth.signInWithGoogle() : try await auth.signInWithApple()
         switch result {
-        case .authenticated(let authenticated):
-            Output.line([("result", .string("authenticated")), ("endUserId", .string(authenticated.session.endUserId)),
-                         ("clientId", .optional(authenticated.clientId)),
-                         ("isAccountAbstracted", .optional(authenticated.isAccountAbstracted))])
-        case .totpRequired(let pending):
-            // As handle-redirect: verify-totp needs the userJwt in a later process.
-            Output.line([("result", .string("totpRequired")), ("endUserId", .string(pending.endUserId)),
-                         ("userJwt", .string(pending.userJwt)), ("totpLink", .optional(pending.totpLink))])
+        case .authenticated(let authenticated): PortalCLI.printAuthenticated(authenticated)
+        // As handle-redirect: verify-totp needs the userJwt in a later process.
+        case .totpRequired(let pending): PortalCLI.printTotpRequired(pending)
         }
         return .success
     }

@@ -1,6 +1,6 @@
 import CAuthPlatform
 import Foundation
-import AuthPlatform
+import GLibSupport
 import Testing
 
 extension GNOMEIntegration {

@@ -58,6 +58,15 @@ struct AuthorizeUrlTests {
         }
     }
 
+    @Test(arguments: [nil, false] as [Bool?])
+    func a400WithErrorUnaskedIsAClientError(isAccountAbstracted: Bool?) async throws {
+        let f = try Fixture(isAccountAbstracted: isAccountAbstracted)
+        f.transport.reply(400, #"{"error":"redirectUrl is not allowed"}"#)
+        await #expect(throws: PortalRequestsError.clientError(status: 400, detail: #"{"error":"redirectUrl is not allowed"}"#)) {
+            try await f.auth.loginWithGoogle()
+        }
+    }
+
     @Test func redirectNotAllowListedIsUnauthorized() async throws {
         let f = try Fixture()
         f.transport.reply(401, Wire.error401)

@@ -54,6 +54,17 @@ struct SendMagicLinkTests {
         }
     }
 
+    /// Only a request that asked for account abstraction can be refused for it: any other 400 with
+    /// an error body (a malformed email…) stays the client error it is.
+    @Test(arguments: [nil, false] as [Bool?])
+    func status400WithErrorUnaskedIsAClientError(isAccountAbstracted: Bool?) async throws {
+        let f = try Fixture(isAccountAbstracted: isAccountAbstracted)
+        f.transport.reply(400, #"{"error":"Invalid email"}"#)
+        await #expect(throws: PortalRequestsError.clientError(status: 400, detail: #"{"error":"Invalid email"}"#)) {
+            try await f.auth.sendMagicLink(email: "a@example.com")
+        }
+    }
+
     @Test func status400WithoutErrorBodyIsAClientError() async throws {
         let f = try Fixture()
         f.transport.reply(400, "bad")

@@ -10,21 +10,6 @@
 /* G_TYPE_CHECK_INSTANCE_TYPE (a macro): whether `instance` is a `type`, before Swift reinterprets the pointer. */
 gboolean portal_ui_is_a(gpointer instance, GType type);
 
-/* Signals. One Swift handler receives every emission: the box it was connected with, the emitting
- * instance, and the emission's extra arguments (param_values[1…]). Its return value fills a boolean
- * return slot (e.g. ::key-pressed, ::close-request) and is ignored otherwise.
- * `release` runs exactly once, when the handler is disconnected or the instance is finalized,
- * so the box can be freed then and never earlier. */
-typedef gboolean (*PortalUISignalHandler)(gpointer box, gpointer instance, const GValue *args, guint n_args);
-gulong portal_ui_signal_connect(gpointer instance, const char *signal, PortalUISignalHandler handler,
-                                gpointer box, GDestroyNotify release, gboolean after);
-/* Disconnects only if the handler is still connected (the instance may already have dropped it). */
-void portal_ui_signal_disconnect(gpointer instance, gulong handler_id);
-
-/* Reading the extra arguments of an emission. */
-gpointer portal_ui_value_pointer(const GValue *args, guint index);   /* object, pointer, boxed or param */
-guint portal_ui_value_uint(const GValue *args, guint index);         /* uint, enum or flags */
-
 /* GAction activations ("app.about"): a handler with the same box/release rules as signals. */
 typedef void (*PortalUIActionHandler)(gpointer box);
 void portal_ui_add_action(GActionMap *map, const char *name, PortalUIActionHandler handler,

@@ -1,6 +1,7 @@
 import CSignInUI
 import FoundationEssentials
 import SignInFlow
+import GLibSupport
 
 /// The one window: a header bar with the app menu, the banners, and a stack of pages. It draws
 /// what the `SignInFlow` says (`render`) and hands it every event; it holds no sign-in state itself.
@@ -98,15 +99,15 @@ final class MainWindow {
         // Only the current page stays visible once a transition ends, so assistive technology (GTK 4.8
         // has no "showing" state) and keyboard focus never reach a page that is not on screen.
         stackRef = GObjectRef(adopting: stack.gpointer)
-        stackRef.connect("notify::transition-running") { [weak self] in self?.hideOffscreenPages() }
+        stackRef.connect(.notify(.transitionRunning)) { [weak self] in self?.hideOffscreenPages() }
         wireEvents()
         handleEscape()
-        window.connect("notify::is-active") { [weak self] in
+        window.connect(.notify(.isActive)) { [weak self] in
             guard let self, gtk_window_is_active(self.window.widget.cast()) != 0 else { return }
             self.onActivated?()
             self.flow.windowActivated()
         }
-        window.connect("close-request", after: false) { [weak self] _ in
+        window.connect(.closeRequest, after: false) { [weak self] _ in
             self?.flow.windowClosed()
             return false
         }
@@ -290,7 +291,7 @@ final class MainWindow {
         let controller = gtk_event_controller_key_new()!
         keys = GObjectRef(adopting: UnsafeMutableRawPointer(controller))
         gtk_widget_add_controller(window.widget, controller)
-        keys.connect("key-pressed") { [weak self] arguments in
+        keys.connect(.keyPressed) { [weak self] arguments in
             guard let self, arguments.uint(0) == UInt32(GDK_KEY_Escape) else { return false }
             switch self.flow.page {
             case .waitingForBrowser: self.flow.cancelWaiting(); return true

@@ -1,5 +1,6 @@
 import CSignInUI
 import AuthPlatform
+import GLibSupport
 import FoundationEssentials
 
 /// The app's GResource bundle (stylesheet, icons, brand marks), compiled into the program by the
@@ -12,8 +13,7 @@ enum Resources {
         defer { g_bytes_unref(bytes) }
         var error: UnsafeMutablePointer<GError>?
         guard let resource = g_resource_new_from_data(bytes, &error) else {
-            let reason = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? ""
-            if let error { g_error_free(error) }
+            let reason = GLibError.take(&error)?.message ?? ""
             StandardErrorLog(program: "portal-sign-in").log("the built-in resources could not be read (\(reason))")
             return
         }

@@ -3,6 +3,7 @@ import FoundationEssentials
 import PortalAuth
 import AuthPlatform
 import SignInFlow
+import GLibSupport
 
 /// The single-instance GtkApplication `io.github.portalauth.SignIn` (libadwaita's AdwApplication).
 /// The desktop delivers redirect URIs over D-Bus (`DBusActivatable=true`,
@@ -41,9 +42,9 @@ public final class SignInApplication {
         let created = UnsafeMutableRawPointer(adw_application_new(Self.applicationId, flags))!
         app = GObjectRef(adopting: created)
         g_object_unref(created)   // the wrapper's reference is the only one
-        app.connect("startup") { [weak self] in self?.startup() }
-        app.connect("activate") { [weak self] in self?.ensureWindow(uris: []).present() }
-        app.connect("open") { [weak self] arguments in
+        app.connect(.startup) { [weak self] in self?.startup() }
+        app.connect(.activate) { [weak self] in self?.ensureWindow(uris: []).present() }
+        app.connect(.open) { [weak self] arguments in
             self?.open(files: arguments.pointer(0), count: Int(arguments.uint(1)))
             return false
         }

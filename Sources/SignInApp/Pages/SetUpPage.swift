@@ -4,6 +4,7 @@ import PortalAuth
 import AuthPlatform
 import SignInFlow
 import TurnkeyAuth
+import GLibSupport
 
 /// "Set Up Portal Sign-In", shown instead of a sign-in that cannot work: no service has a default
 /// ID, so until one is entered (or the local test environment chosen) nothing is sent anywhere. The
@@ -88,15 +89,15 @@ final class SetUpPage: StackPage {
         append(scaffold.body, controls)
 
         for (backend, radio) in backendChoices {
-            radio.connect("toggled") { [weak self, weak radio] in
+            radio.connect(.toggled) { [weak self, weak radio] in
                 guard let self, let radio, gtk_check_button_get_active(radio.widget.cast()) != 0 else { return }
                 self.backend = backend
                 self.update()
             }
         }
-        idRow.connect("changed") { [weak self] in self?.update() }
-        idRow.connect("entry-activated") { [weak self] in self?.submit() }
-        localSwitch.connect("notify::active") { [weak self] in self?.update() }
+        idRow.connect(.changed) { [weak self] in self?.update() }
+        idRow.connect(.entryActivated) { [weak self] in self?.submit() }
+        localSwitch.connect(.notify(.active)) { [weak self] in self?.update() }
     }
 
     /// Shows the page for `backend` (the one the environment or Preferences chose so far). Without

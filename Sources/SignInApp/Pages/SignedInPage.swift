@@ -1,6 +1,7 @@
 import CSignInUI
 import FoundationEssentials
 import SignInFlow
+import GLibSupport
 
 /// "Signed in": who is signed in (the facts the backend gives: end user, client, account
 /// abstraction for Portal; organization, user, provider and session expiry for Turnkey), the other
@@ -149,7 +150,7 @@ private final class AccountToggle: Widget {
         if let group { gtk_toggle_button_set_group(widget.cast(), group.widget.cast()) }
         gtk_toggle_button_set_active(widget.cast(), isShown ? 1 : 0)
         // Connected after the initial state, so only a person's choice switches.
-        connect("toggled") { [weak self] in
+        connect(.toggled) { [weak self] in
             guard let self, gtk_toggle_button_get_active(self.widget.cast()) != 0 else { return }
             self.onChoose()
         }

@@ -3,6 +3,7 @@ import FoundationEssentials
 import AuthPlatform
 import SignInFlow
 import TurnkeyAuth
+import GLibSupport
 
 /// The Preferences window: which service the app signs in to, and where (the GSettings keys of
 /// io.github.portalauth.SignIn). Only the chosen service's settings show. Text settings are saved
@@ -83,7 +84,7 @@ final class PreferencesWindow {
         gtk_widget_add_controller(window.widget, shortcuts)
         showSettings(of: storedBackend)
 
-        window.connect("close-request", after: false) { _ in
+        window.connect(.closeRequest, after: false) { _ in
             // Let GTK close the window, then drop the wrappers once the emission is over.
             Task { @MainActor in PreferencesWindow.current = nil }
             return false
@@ -118,7 +119,7 @@ final class PreferencesWindow {
             gtk_widget_set_valign(radio.widget, GTK_ALIGN_CENTER)
             adw_action_row_add_prefix(row.cast(), radio.widget)
             adw_action_row_set_activatable_widget(row.cast(), radio.widget)
-            radio.connect("toggled") { [weak self, weak radio] in
+            radio.connect(.toggled) { [weak self, weak radio] in
                 guard let self, let radio, gtk_check_button_get_active(radio.widget.cast()) != 0 else { return }
                 self.choose(backend)
             }

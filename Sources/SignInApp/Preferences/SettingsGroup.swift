@@ -1,5 +1,6 @@
 import CSignInUI
 import FoundationEssentials
+import GLibSupport
 
 /// A Preferences group of text settings: entry rows that save their GSettings key on apply when the
 /// value is valid, a line under the rows that says why a value was not saved, and a Reset button
@@ -88,8 +89,8 @@ private final class SettingRow: Widget {
         adw_preferences_row_set_title(widget.cast(), field.title)
         adw_entry_row_set_show_apply_button(widget.cast(), 1)
         reload()
-        connect("apply") { [weak self] in self?.save() }
-        connect("changed") { [weak self] in self?.clearError() }
+        connect(.apply) { [weak self] in self?.save() }
+        connect(.changed) { [weak self] in self?.clearError() }
     }
 
     /// Shows the stored value.

@@ -1,4 +1,5 @@
 import CSignInUI
+import GLibSupport
 
 /// A GtkWidget the Swift code keeps and talks to (signals, state). Widgets that are only placed in a
 /// container and never touched again stay plain pointers owned by their parent.
@@ -48,7 +49,7 @@ final class Button: Widget {
         gtk_label_set_mnemonic_widget(label.cast(), widget)
         gtk_button_set_child(widget.cast(), label)
         for name in classes { addClass(name) }
-        connect("clicked", onClick)
+        connect(.clicked, onClick)
     }
 
     init(child: UnsafeMutablePointer<GtkWidget>, accessibleLabel: String, classes: [String] = [],
@@ -57,7 +58,7 @@ final class Button: Widget {
         gtk_button_set_child(widget.cast(), child)
         for name in classes { addClass(name) }
         setAccessibleLabel(accessibleLabel)
-        connect("clicked", onClick)
+        connect(.clicked, onClick)
     }
 }
 
@@ -68,7 +69,7 @@ final class Entry: Widget {
         super.init(gtk_entry_new())
         gtk_entry_set_placeholder_text(widget.cast(), placeholder)
         setAccessibleLabel(accessibleLabel)
-        connect("activate", onActivate)
+        connect(.activate, onActivate)
     }
 
     var text: String {
@@ -78,7 +79,7 @@ final class Entry: Widget {
 
     /// Runs `handler` whenever the text changes (typing, paste, or `text = …`).
     func onChange(_ handler: @escaping @MainActor () -> Void) {
-        connect("changed", handler)
+        connect(.changed, handler)
     }
 }
 

@@ -1,24 +1,24 @@
-import CAuthPlatform
+import CGLibSupport
 import FoundationEssentials
 import Synchronization
 
 /// Connects Swift concurrency to the GLib main loop.
 ///
 /// GLib objects (SoupSession, libsecret calls, GIO launches) live on the global default main
-/// context; everything in this module hops there with `invoke` and resumes Swift continuations from
+/// context; the platform layer hops there with `invoke` and resumes Swift continuations from
 /// GLib callbacks. Something must iterate that context: the app's `g_application_run`, the CLI's
 /// `MainLoopBridge.run`, the emulator's loop, or a test's loop thread.
 public enum MainLoopBridge {
     /// Makes MainActor tasks and `DispatchQueue.main` run while a GLib main loop spins on the main thread.
-    public static func attach() { portal_platform_attach_dispatch_main_queue() }
+    public static func attach() { glib_support_attach_dispatch_main_queue() }
 
     /// Runs `body` on the thread that owns the global default main context: at once when the caller
     /// owns it (or nobody does), otherwise as soon as that context's loop gets to it.
     public static func invoke(_ body: @escaping @Sendable () -> Void) {
         let box = Unmanaged.passRetained(InvokeBox(body)).toOpaque()
-        portal_platform_handoff_release(box)
+        glib_support_handoff_release(box)
         g_main_context_invoke(nil, { userData in
-            portal_platform_handoff_acquire(userData)
+            glib_support_handoff_acquire(userData)
             let box = Unmanaged<InvokeBox>.fromOpaque(userData!).takeRetainedValue()
             box.body()
             return gboolean(0) // G_SOURCE_REMOVE
@@ -29,7 +29,7 @@ public enum MainLoopBridge {
     /// started as a MainActor task, finishes; returns its result or rethrows its error.
     /// This is how the CLI runs an async command on GLib's main context.
     public static func run<T: Sendable>(_ body: @escaping @MainActor () async throws -> T) throws -> T {
-        precondition(portal_platform_is_main_thread() != 0, "MainLoopBridge.run must be called on the main thread")
+        precondition(glib_support_is_main_thread() != 0, "MainLoopBridge.run must be called on the main thread")
         attach()
         let loop = MainContextPointer(g_main_loop_new(nil, 0)!)
         defer { g_main_loop_unref(loop.pointer) }

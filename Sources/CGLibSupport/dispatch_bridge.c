@@ -1,4 +1,4 @@
-#include "platform.h"
+#include "glib_support.h"
 #include <sys/eventfd.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -16,7 +16,7 @@ static gboolean on_main_queue_ready(gint fd, GIOCondition condition, gpointer us
     return G_SOURCE_CONTINUE;
 }
 
-void portal_platform_attach_dispatch_main_queue(void) {
+void glib_support_attach_dispatch_main_queue(void) {
     static gsize attached = 0;
     if (g_once_init_enter(&attached)) {
         g_unix_fd_add(_dispatch_get_main_queue_handle_4CF(), G_IO_IN, on_main_queue_ready, NULL);
@@ -24,6 +24,6 @@ void portal_platform_attach_dispatch_main_queue(void) {
     }
 }
 
-gboolean portal_platform_is_main_thread(void) {
+gboolean glib_support_is_main_thread(void) {
     return syscall(SYS_gettid) == getpid();
 }

@@ -1,0 +1,20 @@
+/// An option of a command line: `--name value` or `--name=value`, or a switch given alone.
+struct Option: Sendable {
+    enum Kind: Sendable {
+        /// Takes a value; the last one given wins.
+        case value
+        /// Takes a value and may be given again; every value is kept, in order.
+        case repeated
+        /// Takes no value.
+        case `switch`
+    }
+
+    let name: String
+    var kind = Kind.value
+    /// Feeds the backend's configuration: among the flags its `resolve` reads.
+    var configures = false
+    /// A secret: only `-` (the value comes on stdin) is taken, anything else refused unread.
+    var secret: SecretOnCommandLine.Kind?
+    /// How a blank value is refused where the core has its own words for it (else a usage error).
+    var blankRefusal: (any Error)?
+}
