@@ -66,8 +66,9 @@ let package = Package(
         .testTarget(name: "AuthBaseTests", dependencies: ["AuthBase", "AuthTestSupport"]),
         .testTarget(name: "PortalAuthTests", dependencies: ["PortalAuth", "AuthTestSupport"]),
         .testTarget(name: "TurnkeyAuthTests", dependencies: ["TurnkeyAuth", "AuthTestSupport"]),
-        // AuthPlatform's LibcryptoProvider makes the session keys, stamps and PKCE pairs a Turnkey client would.
-        .testTarget(name: "EmulatorTests", dependencies: ["PortalAuth", "AuthBase", "AuthPlatform", "AuthTestSupport"]),
+        // AuthPlatform's LibcryptoProvider makes the session keys, stamps and PKCE pairs a Turnkey client would;
+        // AuthEmulator itself only for the unit tests of its parts (the rest talks HTTP to the binary).
+        .testTarget(name: "EmulatorTests", dependencies: ["PortalAuth", "AuthBase", "AuthPlatform", "AuthEmulator", "AuthTestSupport"]),
         .testTarget(name: "GLibSupportTests", dependencies: ["GLibSupport", "CGLibSupport"]),
         .testTarget(name: "SignInFlowTests", dependencies: ["SignInFlow", "AuthTestSupport"]),
         .testTarget(name: "GNOMETests",

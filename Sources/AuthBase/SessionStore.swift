@@ -12,11 +12,17 @@ public protocol SessionStore: Sendable {
     /// A save is likely soon: start whatever makes it faster (connecting to the keyring) in the
     /// background, while the caller waits on something else. Never fails; a save still checks everything.
     func prepareToSave()
+    /// Makes sure a save can land before something that cannot be undone waits on it (spending a
+    /// single-use grant): a locked keyring is unlocked now, through its own prompt, so a dismissed
+    /// prompt costs nothing. Throws the `SessionStoreError` a save would.
+    func unlockForSave() async throws
 }
 
 extension SessionStore {
     /// Nothing to prepare.
     public func prepareToSave() {}
+    /// Nothing to unlock.
+    public func unlockForSave() async throws {}
 }
 
 /// A store could not do what was asked: which failure, as a fact. The app and the CLI turn it

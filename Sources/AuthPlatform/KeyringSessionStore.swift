@@ -32,6 +32,8 @@ public final class KeyringSessionStore: SessionStore, Sendable {
     /// the network, instead of after.
     public func prepareToSave() { items.prepare() }
 
+    public func unlockForSave() async throws { try await items.unlockForSave() }
+
     public func save(_ secret: String, authEnvironmentId: String) async throws {
         try await items.save(secret, label: label(authEnvironmentId: authEnvironmentId), attributes: attributes(authEnvironmentId))
     }

@@ -153,7 +153,27 @@ public final class LibsecretItems: SecretItems, Sendable {
         MainLoopBridge.invoke { connection.withService(openingSession: true) { _ in } }
     }
 
+    public func defaultCollectionLock() async throws -> CollectionLock {
+        if Self.inSandbox { return .unlocked }   // the keyring file is opened with the portal's key
+        return try await DefaultCollection.lock(of: connected())
+    }
+
+    public func unlockDefaultCollection() async throws -> Bool {
+        if Self.inSandbox { return true }
+        return try await DefaultCollection.unlock(with: connected())
+    }
+
     // MARK: - Plumbing
+
+    /// The Secret Service connection, opened if need be.
+    private func connected() async throws -> DefaultCollection.Service {
+        let connection = self.connection
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<DefaultCollection.Service, any Error>) in
+            MainLoopBridge.invoke {
+                connection.withService(openingSession: false) { opened in continuation.resume(with: opened.mapError { $0 }) }
+            }
+        }
+    }
 
     /// Starts one libsecret call on the main context, once connected, with `attributes` as a
     /// GHashTable, and finishes it in its callback; a GError becomes the `SessionStoreError` it

@@ -12,6 +12,14 @@ public struct SecretItemSummary: Sendable, Equatable {
     }
 }
 
+/// Whether the default collection is locked, as the service answers now, and whether it still lists
+/// its items while locked: gnome-keyring does (a search tells a locked item from none); KeePassXC
+/// lists none, and raises its unlock dialog on every service-wide search.
+public enum CollectionLock: Sendable, Equatable {
+    case unlocked
+    case locked(listsItems: Bool)
+}
+
 /// The raw Secret Service calls for one schema, behind a small protocol so the stores' logic (save
 /// and read back, locked collections) is tested without a daemon. Every failure is a
 /// `SessionStoreError` saying which one it was.
@@ -26,8 +34,16 @@ public protocol SecretItems: Sendable {
     func search(_ attributes: [String: String]) async throws -> [SecretItemSummary]
     /// Starts connecting in the background, so that the next call finds the connection ready.
     func prepare()
+    /// The default collection's lock, asked without raising a prompt. No default collection counts
+    /// as unlocked (the store then says what is missing).
+    func defaultCollectionLock() async throws -> CollectionLock
+    /// Unlocks the default collection through the service's own prompt: false when it stayed locked
+    /// (the prompt was dismissed).
+    func unlockDefaultCollection() async throws -> Bool
 }
 
 extension SecretItems {
     public func prepare() {}
+    public func defaultCollectionLock() async throws -> CollectionLock { .unlocked }
+    public func unlockDefaultCollection() async throws -> Bool { true }
 }

@@ -53,6 +53,9 @@ extension PortalAuth {
         }
 
         log(route.logLine)
+        // A locked keyring asks to be unlocked before the grant is spent: if its prompt is
+        // dismissed, nothing was sent and the same redirect can still sign in later.
+        do { try await store.unlockForSave() } catch { throw storageFailure(error, doing: "unlock the keyring for") }
         // Exchanges mostly end in a save: connect to the store while the request is in flight.
         store.prepareToSave()
         let grant = try await api.exchange(grant: token, at: route.path)
@@ -110,7 +113,7 @@ extension PortalAuth {
 /// Which endpoint can exchange a redirect's grant, and for which sign-in method.
 enum GrantRoute: Equatable {
     case magicLink
-    /// Google or Apple, from `login_type`.
+    /// A provider Portal offers, from `login_type`.
     case oauth(AuthMethod)
 
     /// The markers compare byte for byte: Swift's `==` calls canonically equivalent strings equal, and
@@ -121,7 +124,7 @@ enum GrantRoute: Equatable {
         }
         if marker(PortalWire.RedirectQuery.authMethod, is: .emailMagicLink) {
             self = .magicLink
-        } else if let provider = [AuthMethod.google, .apple].first(where: { marker(PortalWire.RedirectQuery.loginType, is: $0) }) {
+        } else if let provider = AuthMethod.providers.first(where: { marker(PortalWire.RedirectQuery.loginType, is: $0) }) {
             self = .oauth(provider)
         } else {
             return nil

@@ -20,7 +20,10 @@ extension PortalAuth {
         try await signIn(with: .apple)
     }
 
-    private func signIn(with method: AuthMethod) async throws -> AuthResult {
+    /// The whole sign-in with `method`'s provider; see `signInWithGoogle()`. Email links have no
+    /// browser sign-in: `.authMethodUnavailable`, nothing sent.
+    public func signIn(with method: AuthMethod) async throws -> AuthResult {
+        guard method.provider != nil else { throw PortalAuthError.authMethodUnavailable(method) }
         let prefersAccountChooser = prefersEphemeralWebBrowserSession
         let loopbackPort = RedirectURL.loopbackPort(of: redirectUrl)
         guard loopbackPort != nil || RedirectURL.customScheme(of: redirectUrl) != nil else {

@@ -108,21 +108,31 @@ public final class PortalAuth: Sendable {
     /// A fresh Google authorize URL for a browser of your choice; finish with `handleRedirect`.
     /// Never cache it: its `state` is single use.
     public func loginWithGoogle() async throws -> AuthorizeUrlResult {
-        let result = try await authorizeUrl(for: .google)
-        _ = beginPendingSignIn(.oauth(.google))
-        return result
+        try await login(with: .google)
     }
 
     /// A fresh Apple authorize URL; see `loginWithGoogle()`.
     public func loginWithApple() async throws -> AuthorizeUrlResult {
-        let result = try await authorizeUrl(for: .apple)
-        _ = beginPendingSignIn(.oauth(.apple))
+        try await login(with: .apple)
+    }
+
+    /// A fresh authorize URL for `method`'s provider; see `loginWithGoogle()`. Email links have
+    /// none: `.authMethodUnavailable`.
+    public func login(with method: AuthMethod) async throws -> AuthorizeUrlResult {
+        let result = try await authorizeUrl(for: method)
+        _ = beginPendingSignIn(.oauth(method))
         return result
     }
 
     func authorizeUrl(for method: AuthMethod) async throws -> AuthorizeUrlResult {
+        guard let provider = method.provider else { throw PortalAuthError.authMethodUnavailable(method) }
         let urls = try await api.oauthUrls(redirectUrl: redirectUrl, isAccountAbstracted: isAccountAbstracted)
-        let raw = method == .apple ? urls.apple : (method == .google ? urls.google : nil)
+        // The answer has a field per provider Portal offers.
+        let raw: String? = switch provider {
+        case .google: urls.google
+        case .apple: urls.apple
+        case .discord, .x: nil
+        }
         let url = (raw ?? "").trimmed
         guard !url.isEmpty else {
             log("\(method.rawValue) is not enabled for auth environment \(authEnvironmentId)")

@@ -60,14 +60,3 @@ extension PortalRequestsError: LocalizedError, CustomStringConvertible {
 
     public var errorDescription: String? { description }
 }
-
-extension AuthMethod {
-    /// The name a person knows the method by (a proper noun, the same in every language).
-    public var displayName: String {
-        switch self {
-        case .emailMagicLink: return "Email link"
-        case .google: return "Google"
-        case .apple: return "Apple"
-        }
-    }
-}

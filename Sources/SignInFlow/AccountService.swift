@@ -53,20 +53,6 @@ public protocol AccountService: AnyObject {
     func watchKeyring(_ changed: @escaping @MainActor @Sendable () -> Void)
 }
 
-/// The embedded-wallet platform the app signs in to (GSettings `backend`, `PORTAL_SIGN_IN_BACKEND`).
-public enum Backend: String, Sendable, CaseIterable {
-    case portal, turnkey
-}
-
-/// A way to sign in, in the order the sign-in page lists them.
-public enum SignInProvider: String, Sendable, CaseIterable, Comparable {
-    case google, apple, discord, x
-
-    public static func < (lhs: Self, rhs: Self) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
-    }
-}
-
 /// What a redirect finishes: a provider sign-in or an email link.
 public enum SignInMethod: Sendable, Equatable {
     case provider(SignInProvider)

@@ -1,52 +1,79 @@
-/// The social logins Turnkey's SDK has helpers for. Google and Apple are OIDC with the nonce bound
-/// to a fresh key; Discord and X are OAuth 2.0 with PKCE, their code exchanged by the Auth Proxy.
-public enum TurnkeyProvider: String, Sendable, Equatable, Hashable, CaseIterable, Codable {
-    case google
-    case apple
-    case discord
-    case x
+/// A provider Turnkey offers: a `SignInProvider` whose table entry has a Turnkey flow (Google and
+/// Apple are OIDC with the nonce bound to a fresh key; Discord and X are OAuth 2.0 with PKCE, their
+/// code exchanged by the Auth Proxy). Its raw value is the provider's identifier; a word that names
+/// no provider Turnkey offers is nil.
+public struct TurnkeyProvider: RawRepresentable, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+    public let signInProvider: SignInProvider
 
-    /// The name a person knows the provider by (a proper noun, the same in every language).
-    public var displayName: String {
-        switch self {
-        case .google: return "Google"
-        case .apple: return "Apple"
-        case .discord: return "Discord"
-        case .x: return "X"
-        }
+    public static let google = TurnkeyProvider(offered: .google)
+    public static let apple = TurnkeyProvider(offered: .apple)
+    public static let discord = TurnkeyProvider(offered: .discord)
+    public static let x = TurnkeyProvider(offered: .x)
+
+    /// The providers Turnkey offers, in the table's order.
+    public static var allCases: [TurnkeyProvider] { SignInProvider.allCases.compactMap(TurnkeyProvider.init) }
+
+    /// `provider`, or nil when Turnkey does not offer it.
+    public init?(_ provider: SignInProvider) {
+        guard provider.offer(on: .turnkey) != nil else { return nil }
+        signInProvider = provider
     }
 
-    /// The `providerName` the SDK's handlers give `signup_v2` and `onOAuthSuccess` (X is `twitter`).
-    public var providerName: String {
-        self == .x ? "twitter" : rawValue
+    public init?(rawValue: String) {
+        guard let provider = SignInProvider(rawValue: rawValue) else { return nil }
+        self.init(provider)
     }
 
     /// The provider a `providerName` stands for (`twitter` or `x` is X), or nil for any other name.
     public init?(providerName: String) {
-        guard let provider = providerName == "twitter" ? .x : TurnkeyProvider(rawValue: providerName) else { return nil }
+        guard let provider = Self.allCases.first(where: { $0.providerName == providerName || $0.rawValue == providerName }) else {
+            return nil
+        }
         self = provider
     }
 
+    public var rawValue: String { signInProvider.rawValue }
+
+    public var description: String { rawValue }
+
+    /// The name a person knows the provider by (a proper noun, the same in every language).
+    public var displayName: String { signInProvider.displayName }
+
+    /// The `providerName` the SDK's handlers give `signup_v2` and `onOAuthSuccess` (X is `twitter`).
+    public var providerName: String { offer.name }
+
     /// Discord and X: the app gets a code and a PKCE verifier proves it started the sign-in.
-    public var usesPKCE: Bool {
-        self == .discord || self == .x
-    }
+    public var usesPKCE: Bool { oauth2Provider != nil }
 
     /// The `provider` of `oauth2_authenticate`, for the PKCE providers.
-    var oauth2Provider: TurnkeyWire.OAuth2Provider? {
-        switch self {
-        case .discord: return .discord
-        case .x: return .x
-        case .google, .apple: return nil
-        }
-    }
+    var oauth2Provider: TurnkeyWire.OAuth2Provider? { signInProvider.authProxyProvider }
 
     /// The scope the SDK asks the PKCE providers for.
     var scope: String? {
-        switch self {
-        case .discord: return "identify email"
-        case .x: return "tweet.read users.read"
-        case .google, .apple: return nil
+        guard case .oauth2PKCE(let scope, _) = offer.flow else { return nil }
+        return scope
+    }
+
+    private var offer: ProviderOffer {
+        // Only providers with a Turnkey offer are made (`init?(_:)`).
+        signInProvider.offer(on: .turnkey)!
+    }
+
+    private init(offered provider: SignInProvider) {
+        guard let turnkey = TurnkeyProvider(provider) else { preconditionFailure("Turnkey does not offer \(provider)") }
+        self = turnkey
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let name = try decoder.singleValueContainer().decode(String.self)
+        guard let provider = TurnkeyProvider(rawValue: name) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a Turnkey provider"))
         }
+        self = provider
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
     }
 }

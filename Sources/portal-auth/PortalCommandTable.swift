@@ -9,7 +9,10 @@ struct PortalCLI: BackendCore {
     let configuration: PortalConfiguration
     let transport: any HTTPTransport
 
-    enum Provider: String { case google, apple }
+    /// The provider Portal offers under the identifier `word` (`google`), or nil.
+    static func provider(_ word: String) -> AuthMethod? {
+        SignInProvider(rawValue: word.lowercased()).flatMap(AuthMethod.init)
+    }
 
     static func make(_ setup: CoreSetup) throws -> PortalCLI {
         let configuration = PortalConfiguration.resolve(flags: setup.flags, environment: setup.environment, settings: [:])
@@ -48,7 +51,7 @@ extension Backend<PortalCLI> {
                       login-url google|apple       An authorize URL to open in a browser
                     """) { given in
                     try given.expectWords(1)
-                    guard let provider = PortalCLI.Provider(rawValue: given.words[0].lowercased()) else {
+                    guard let provider = PortalCLI.provider(given.words[0]) else {
                         throw ErrorReport.usage("login-url takes google or apple.")
                     }
                     return succeeds { try await $0.loginURL(provider) }
@@ -61,7 +64,7 @@ extension Backend<PortalCLI> {
                                                    one redirect and prints the result like handle-redirect
                     """) { given in
                     let words = given.words.filter { $0 != "--open" }
-                    guard words.count == 1, let provider = PortalCLI.Provider(rawValue: words[0].lowercased()) else {
+                    guard words.count == 1, let provider = PortalCLI.provider(words[0]) else {
                         throw ErrorReport.usage("sign-in takes google or apple, and --open to open the browser.")
                     }
                     let opensBrowser = given.words.contains("--open")

@@ -10,12 +10,12 @@ extension PortalCLI {
                      ("autoCreateWallet", .bool(methods.autoCreateWallet))])
     }
 
-    func loginURL(_ provider: Provider) async throws {
-        let result = provider == .google ? try await auth.loginWithGoogle() : try await auth.loginWithApple()
+    func loginURL(_ provider: AuthMethod) async throws {
+        let result = try await auth.login(with: provider)
         Output.line([("authorizeUrl", .string(result.authorizeUrl))])
     }
 
-    func signIn(_ provider: Provider, opensBrowser: Bool) async throws -> ExitCode {
+    func signIn(_ provider: AuthMethod, opensBrowser: Bool) async throws -> ExitCode {
         try await SignInCommand(configuration: configuration, transport: transport, provider: provider, opensBrowser: opensBrowser).run()
     }
 

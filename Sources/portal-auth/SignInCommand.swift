@@ -10,7 +10,7 @@ import AuthPlatform
 struct SignInCommand {
     let configuration: PortalConfiguration
     let transport: any HTTPTransport
-    let provider: PortalCLI.Provider
+    let provider: AuthMethod
     let opensBrowser: Bool
 
     func run() async throws -> ExitCode {
@@ -21,7 +21,7 @@ struct SignInCommand {
         }
         let auth = try PortalAuthFactory.make(configuration, logger: StandardErrorLog.ifRequested(program: "portal-auth"),
                                               transport: transport, browser: PrintingBrowser(opens: opensBrowser))
-        let result = provider == .google ? try await auth.signInWithGoogle() : try await auth.signInWithApple()
+        let result = try await auth.signIn(with: provider)
         switch result {
         case .authenticated(let authenticated): PortalCLI.printAuthenticated(authenticated)
         // As handle-redirect: verify-totp needs the userJwt in a later process.

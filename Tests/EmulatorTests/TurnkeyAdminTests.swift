@@ -86,6 +86,13 @@ final class TurnkeyAdminTests: EmulatorSuite {
         #expect(try await client.get("/api/v3/nope").error?.isEmpty == false)
     }
 
+    @Test func theDashboardSaysWhenTurnkeyHasNoSignUpsOrSessions() async throws {
+        let page = try await client.get("/")
+        #expect(page.status == 200)
+        #expect(page.text.contains(#"<p class="muted">No sign-ups yet.</p>"#))
+        #expect(page.text.contains(#"<p class="muted">No live sessions.</p>"#))
+    }
+
     @Test func theDashboardShowsTurnkeyButNoTokens() async throws {
         let (key, signIn) = try await client.turnkeyGoogleUser()
         let page = try await client.get("/")

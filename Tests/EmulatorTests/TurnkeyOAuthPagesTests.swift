@@ -199,6 +199,7 @@ final class TurnkeyOAuthPagesTests: EmulatorSuite {
         #expect(missingNonce.text.contains("nonce"))
         let discord = try await client.get("/turnkey/oauth-origin?provider=discord&clientId=a&redirectUri=b&nonce=n")
         #expect(discord.status == 400)
+        #expect(discord.text.contains("The provider parameter must be google or apple."))
         let extra = try await client.get(client.originURL(provider: "google", nonce: "n", state: "s") + "&flow=signup&session=abc")
         let target = EmulatorClient.AuthorizeURLs.query(extra.location ?? "")
         #expect(extra.status == 302)

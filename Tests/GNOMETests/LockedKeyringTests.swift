@@ -23,17 +23,24 @@ extension GNOMEIntegration {
             #expect(message.contains("Seahorse"), sourceLocation: sourceLocation)
         }
 
-        @Test func aSignInIntoALockedKeyringIsReportedNotClaimed() async throws {
+        /// The keyring is unlocked (its prompt, which ends dismissed here) before the grant is spent:
+        /// the same redirect signs in once the keyring is unlocked.
+        @Test func aSignInIntoALockedKeyringIsReportedNotClaimedAndSpendsNoGrant() async throws {
             let redirect = try await signedInRedirect()
             try LoginKeyring.lock()
             defer { try? LoginKeyring.unlock() }
 
             let result = run(["handle-redirect", "-"], input: redirect)
-            expectLockedFailure(result)
+            #expect(result.status == 6)
+            #expect(result.last["error"] as? String == "sessionStorageFailure")
+            let message = result.last["message"] as? String ?? ""
+            #expect(message.contains("stayed locked") && message.contains("Seahorse"), "\(message)")
             #expect(!result.lines.contains { $0["result"] as? String == "authenticated" })
 
             try LoginKeyring.unlock()
             #expect(SecretTool.lookup(authEnvironmentId: "local-dev", sessionKey: "default") == nil)
+            let later = run(["handle-redirect", "-"], input: redirect)
+            #expect(later.status == 0 && later.last["result"] as? String == "authenticated", "the grant was spent by the refused sign-in")
         }
 
         @Test func aStoredSessionBehindALockedKeyringIsNeitherLostNorReportedMissing() async throws {
@@ -60,7 +67,8 @@ extension GNOMEIntegration {
             do { try await store.save("never-kept", authEnvironmentId: "local-dev") } catch let error as SessionStoreError {
                 failure = error
             }
-            #expect(failure?.kind == .locked)
+            // The save asks to unlock first; here that prompt ends dismissed.
+            #expect(failure?.kind == .dismissed)
             try LoginKeyring.unlock()
             #expect(try await store.load(authEnvironmentId: "local-dev") == nil)
         }

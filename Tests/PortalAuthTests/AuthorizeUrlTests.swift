@@ -42,6 +42,20 @@ struct AuthorizeUrlTests {
         await #expect(throws: PortalAuthError.authMethodUnavailable(.apple)) { try await f.auth.loginWithApple() }
     }
 
+    @Test func aMethodFromTheTableFetchesItsProvidersUrl() async throws {
+        let f = try Fixture()
+        f.transport.reply(Wire.authorizeUrls)
+        #expect(try await f.auth.login(with: .apple).authorizeUrl == Wire.appleAuthorize)
+    }
+
+    @Test func emailLinksHaveNoAuthorizeUrlAndNothingIsSent() async throws {
+        let f = try Fixture()
+        await #expect(throws: PortalAuthError.authMethodUnavailable(.emailMagicLink)) { try await f.auth.login(with: .emailMagicLink) }
+        await #expect(throws: PortalAuthError.authMethodUnavailable(.emailMagicLink)) { try await f.auth.signIn(with: .emailMagicLink) }
+        #expect(f.transport.requests.isEmpty)
+        #expect(f.browser.openedURLs.isEmpty)
+    }
+
     @Test(arguments: [true, false])
     func accountAbstractionIsSentWhenSet(value: Bool) async throws {
         let f = try Fixture(isAccountAbstracted: value)

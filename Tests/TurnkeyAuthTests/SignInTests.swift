@@ -40,7 +40,7 @@ struct SignInTests {
         browserAnswers(f, provider: provider)
         replyLogin(f, provider: provider)
         let result: TurnkeyRedirectResult
-        switch provider {
+        switch provider.signInProvider {
         case .google: result = try await f.auth.handleGoogleOAuth(sessionKey: "flow")
         case .apple: result = try await f.auth.handleAppleOAuth(sessionKey: "flow")
         case .discord: result = try await f.auth.handleDiscordOAuth(sessionKey: "flow")

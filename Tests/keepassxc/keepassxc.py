@@ -1,9 +1,12 @@
 """KeePassXC as script/with-keepassxc started it: its database file (read with keepassxc-cli, the
 password on stdin), its collection locked over the Secret Service, its unlock dialog answered on the
-test display as a person would."""
+test display as a person would: the password typed and Enter, or its Close button clicked (through
+AT-SPI: KeePassXC runs with Qt's accessibility on)."""
 import os
 import subprocess
 import time
+
+import pyatspi
 
 import desktop
 
@@ -54,10 +57,18 @@ def lock():
     desktop.wait_until(is_locked, timeout=10, what="KeePassXC's database to lock")
 
 
+UNLOCK_TITLE = "Unlock Database - KeePassXC"
+
+
 def _dialog():
-    found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^Unlock Database - KeePassXC$"],
+    found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", f"^{UNLOCK_TITLE}$"],
                            capture_output=True, text=True)
     return found.stdout.split()[-1] if found.stdout.split() else None
+
+
+def unlock_dialog_showing():
+    """KeePassXC's unlock dialog's window, or None when it is not showing."""
+    return _dialog()
 
 
 def unlock_dialog():
@@ -65,14 +76,31 @@ def unlock_dialog():
     return desktop.wait_until(_dialog, timeout=30, what="KeePassXC's unlock dialog")
 
 
+def _dialog_button(name):
+    """The showing button `name` of KeePassXC's unlock dialog, on the accessibility bus."""
+    for application in pyatspi.Registry.getDesktop(0):
+        if application is None or application.name != "KeePassXC":
+            continue
+        for window in application:
+            if window is not None and window.name == UNLOCK_TITLE and window.getState().contains(pyatspi.STATE_SHOWING):
+                button = pyatspi.findDescendant(window, lambda node: node.getRoleName() == "push button" and node.name == name
+                                                and node.getState().contains(pyatspi.STATE_SHOWING))
+                if button is not None:
+                    return button
+    return None
+
+
 def answer_unlock_dialog(accept):
-    """Types the database password and Enter (accept) or presses Escape (dismiss) in KeePassXC's dialog."""
+    """Types the database password and Enter (accept), or clicks Close (dismiss), in KeePassXC's dialog.
+    Not Escape sent to the window: KeePassXC can take that as the main window's own "Close" of the
+    locked database, which closes the database instead of dismissing the dialog."""
     window = unlock_dialog()
-    subprocess.run(["xdotool", "windowfocus", "--sync", window], check=False, capture_output=True)
-    time.sleep(0.3)
     if accept:
+        subprocess.run(["xdotool", "windowfocus", "--sync", window], check=False, capture_output=True)
+        time.sleep(0.3)
         # From the file: the password stays off every command line.
         subprocess.run(["xdotool", "type", "--window", window, "--delay", "10", "--file", PASSWORD_FILE], check=True)
         subprocess.run(["xdotool", "key", "--window", window, "Return"], check=True)
     else:
-        subprocess.run(["xdotool", "key", "--window", window, "Escape"], check=True)
+        close = desktop.wait_until(lambda: _dialog_button("Close"), timeout=10, what="the unlock dialog's Close button")
+        close.queryAction().doAction(0)

@@ -80,9 +80,9 @@ final class PortalAccountService: AccountService {
     /// The buttons the environment enables (`getMethods`); all of them when it cannot be asked,
     /// so the person still gets an error that says why when they try.
     func providers() async -> [SignInProvider] {
-        guard let methods = try? await portal().getMethods().allowedAuthMethods else { return [.google, .apple] }
+        guard let methods = try? await portal().getMethods().allowedAuthMethods else { return AuthMethod.providers.compactMap(\.provider) }
         offersEmailLinks = methods.contains(.emailMagicLink)
-        return [(AuthMethod.google, SignInProvider.google), (.apple, .apple)].filter { methods.contains($0.0) }.map(\.1)
+        return AuthMethod.providers.filter { methods.contains($0) }.compactMap(\.provider)
     }
 
     private(set) var offersEmailLinks = true
@@ -131,12 +131,7 @@ final class PortalAccountService: AccountService {
     func classify(_ uri: String) -> IncomingURI {
         guard let incoming = auth?.incomingRedirect(uri) else { return .notOurs }
         if incoming.isError { return .failure(solicited: incoming.isSolicited) }
-        let method: SignInMethod
-        switch incoming.method {
-        case .google?: method = .provider(.google)
-        case .apple?: method = .provider(.apple)
-        case .emailMagicLink?, nil: method = .emailLink(email: incoming.email)
-        }
+        let method: SignInMethod = incoming.method?.provider.map { .provider($0) } ?? .emailLink(email: incoming.email)
         let solicitation: Solicitation = incoming.isRepeat ? .repeated : incoming.isSolicited ? .started
             : incoming.startedBeforeRestart ? .startedBeforeRestart : .unsolicited
         return .signIn(method, solicitation)

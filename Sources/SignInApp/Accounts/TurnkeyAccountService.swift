@@ -69,8 +69,8 @@ final class TurnkeyAccountService: AccountService {
     // MARK: - Providers and restore
 
     func providers() async -> [SignInProvider] {
-        guard let enabled = try? await turnkey().providers().enabledProviders else { return SignInProvider.allCases }
-        return enabled.compactMap { SignInProvider(rawValue: $0.rawValue) }.sorted()
+        guard let enabled = try? await turnkey().providers().enabledProviders else { return TurnkeyProvider.allCases.map(\.signInProvider) }
+        return enabled.map(\.signInProvider).sorted()
     }
 
     func restore() async throws -> [SignedInAccount] {
@@ -99,7 +99,7 @@ final class TurnkeyAccountService: AccountService {
 
     func signIn(with provider: SignInProvider) async throws -> SignInOutcome {
         let auth = try turnkey()
-        guard let turnkeyProvider = TurnkeyProvider(rawValue: provider.rawValue) else { throw TurnkeySignInError.unavailable }
+        guard let turnkeyProvider = TurnkeyProvider(provider) else { throw TurnkeySignInError.unavailable }
         guard waiting == nil else { throw TurnkeySignInError.signInInProgress }
         browser.forget()
         let login = try await auth.loginURL(for: turnkeyProvider)
@@ -153,7 +153,7 @@ final class TurnkeyAccountService: AccountService {
             return callback.isError ? .failure(solicited: false) : .refused(nil)
         }
         if callback.isError { return .failure(solicited: callback.isStartedHere) }
-        let method = SignInMethod.provider(SignInProvider(rawValue: provider.rawValue) ?? .google)
+        let method = SignInMethod.provider(provider.signInProvider)
         if auth.hasFinished(state: state) { return .signIn(method, .repeated) }
         return .signIn(method, callback.isStartedHere ? .started : .startedBeforeRestart)
     }
@@ -207,7 +207,7 @@ final class TurnkeyAccountService: AccountService {
         let auth = try turnkey()
         let sessionKey = try await freeSessionKey(for: provider)
         guard case .authenticated(let result)? = try await auth.handleRedirect(callback, sessionKey: sessionKey) else {
-            throw RefusedSignInLinkError(method: .provider(SignInProvider(rawValue: provider.rawValue) ?? .google))
+            throw RefusedSignInLinkError(method: .provider(provider.signInProvider))
         }
         if let state = auth.incomingCallback(callback)?.state { started.removeValue(forKey: state) }
         let session = result.session
@@ -252,12 +252,12 @@ final class TurnkeyAccountService: AccountService {
     private func signedInAccount(_ session: TurnkeySession) -> SignedInAccount {
         let known = facts[session.sessionKey] ?? AccountFacts()
         let name = known.user?.userName ?? known.whoami?.username ?? known.user?.userEmail ?? session.userId
-        let signInProvider = known.provider.flatMap { SignInProvider(rawValue: $0.rawValue) }
+        let signInProvider = known.provider?.signInProvider
         var details: [AccountDetail] = [.organization(known.whoami?.organizationName ?? session.organizationId), .user(name)]
         if let signInProvider { details.append(.provider(signInProvider)) }
         details.append(.sessionExpires(session.expiresAt))
         // Two sessions of one person differ by provider; the list names both.
-        let title = signInProvider.map { "\(name) · \(BrandButton.name($0))" } ?? name
+        let title = signInProvider.map { "\(name) · \($0.displayName)" } ?? name
         return SignedInAccount(id: session.sessionKey, title: title, details: details)
     }
 

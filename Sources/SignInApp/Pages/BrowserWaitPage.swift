@@ -58,7 +58,7 @@ final class BrowserWaitPage: StackPage {
     /// A new wait: the page as it first appears.
     func enter(provider: SignInProvider) {
         scaffold.description.text = fill(tr("Finish signing in with %s on the page that opened in your browser. You will come back here automatically."),
-                                         BrandButton.name(provider))
+                                         provider.displayName)
         pasted.text = ""
         show(pasteProblem: nil)
     }

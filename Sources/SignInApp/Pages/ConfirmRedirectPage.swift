@@ -30,14 +30,14 @@ final class ConfirmRedirectPage: StackPage {
         switch confirm.method {
         case .provider(let provider) where confirm.startedBeforeRestart:
             scaffold.description.text = fill(tr("A sign-in link from %s was opened. Portal Sign-In was closed while it waited for this sign-in, so it cannot tell that the link is yours. Continue only if you just signed in yourself."),
-                                             BrandButton.name(provider))
+                                             provider.displayName)
         case .emailLink(let email?) where confirm.startedBeforeRestart:
             scaffold.description.text = fill(tr("An email sign-in link for %s was opened after Portal Sign-In was closed. Continue only if you asked for this link yourself."), email)
         case .emailLink(nil) where confirm.startedBeforeRestart:
             scaffold.description.text = tr("An email sign-in link was opened after Portal Sign-In was closed. Continue only if you asked for this link yourself.")
         case .provider(let provider):
             scaffold.description.text = fill(tr("A sign-in link from %s was opened, but this sign-in was not started from Portal Sign-In. Continue only if you just signed in yourself."),
-                                             BrandButton.name(provider))
+                                             provider.displayName)
         case .emailLink(let email?):
             scaffold.description.text = fill(tr("An email sign-in link for %s was opened, but this sign-in was not started from Portal Sign-In. Continue only if you asked for this link yourself."), email)
         case .emailLink(nil):

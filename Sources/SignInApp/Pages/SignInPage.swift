@@ -69,7 +69,7 @@ final class SignInPage: StackPage {
         updateSendLink()
     }
 
-    func focusFirst() { buttons[shown.first ?? .google]?.button.grabFocus() }
+    func focusFirst() { shown.first.flatMap { buttons[$0] }?.button.grabFocus() }
 
     private func rebuildButtons(_ providers: [SignInProvider]) {
         for provider in shown { if let button = buttons[provider] { gtk_box_remove(providerBox.cast(), button.button.widget) } }

@@ -104,7 +104,7 @@ final class SignedInPage: StackPage {
             return (tr("Account abstraction"), on.map { $0 ? tr("On") : tr("Off") } ?? tr("Unknown"))
         case .organization(let id): return (tr("Organization"), id)
         case .user(let id): return (tr("User"), id)
-        case .provider(let provider): return (tr("Signed in with"), BrandButton.name(provider))
+        case .provider(let provider): return (tr("Signed in with"), provider.displayName)
         case .sessionExpires(let date): return (tr("Session renews before"), expiryText(date))
         }
     }
@@ -131,7 +131,7 @@ private final class AccountToggle: Widget {
         super.init(gtk_toggle_button_new())
         let content = makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 10)
         if let provider = account.provider {
-            let mark = gtk_image_new_from_icon_name(BrandButton.iconName(provider))!
+            let mark = gtk_image_new_from_icon_name(provider.mark)!
             gtk_image_set_pixel_size(mark.cast(), 16)
             gtk_box_append(content.cast(), mark)
         }

@@ -12,15 +12,15 @@ extension UserFacingErrors {
         case .invalidArgument(let name):
             return invalidSetting(settingName(name))
         case .providerNotEnabled(let provider):
-            return UserFacingError(message: fill(tr("Signing in with %s is not enabled for this service. Choose another way to sign in."), name(provider)), nextStep: .dismiss)
+            return UserFacingError(message: fill(tr("Signing in with %s is not enabled for this service. Choose another way to sign in."), provider.displayName), nextStep: .dismiss)
         case .missingClientId(let provider):
-            return UserFacingError(message: fill(tr("Signing in with %s is not set up for this Turnkey organization: it has no client ID. Choose another way to sign in."), name(provider)), nextStep: .dismiss)
+            return UserFacingError(message: fill(tr("Signing in with %s is not set up for this Turnkey organization: it has no client ID. Choose another way to sign in."), provider.displayName), nextStep: .dismiss)
         case .unknownState:
             return describe(RefusedSignInLinkError(method: nil))
         case .signInExpired(let provider):
-            return UserFacingError(message: fill(tr("The sign-in with %s took more than an hour and has expired. Start it again."), name(provider)), nextStep: .signInAgain)
+            return UserFacingError(message: fill(tr("The sign-in with %s took more than an hour and has expired. Start it again."), provider.displayName), nextStep: .signInAgain)
         case .providerError(let provider, _):
-            return UserFacingError(message: fill(tr("%s did not sign you in: the sign-in was cancelled or refused in the browser. Try again, or choose another way to sign in."), name(provider)), nextStep: .tryAgain)
+            return UserFacingError(message: fill(tr("%s did not sign you in: the sign-in was cancelled or refused in the browser. Try again, or choose another way to sign in."), provider.displayName), nextStep: .tryAgain)
         case .callbackIncomplete:
             return UserFacingError(message: tr("The browser came back without a sign-in result for this app. Try again."), nextStep: .tryAgain)
         case .nonceMismatch:
@@ -89,9 +89,5 @@ extension UserFacingErrors {
         case "defaultSessionKey", "sessionKey": return tr("Session key")
         default: return field
         }
-    }
-
-    private static func name(_ provider: TurnkeyProvider) -> String {
-        SignInProvider(rawValue: provider.rawValue).map(BrandButton.name) ?? provider.rawValue
     }
 }

@@ -1,0 +1,83 @@
+/// A way to sign in, in the order the sign-in page lists them. Its raw value is its identifier, the
+/// one word for it in URLs (`/idp/google/`), the CLI, keyring records and style classes; an unknown
+/// word is nil, never another provider. Everything else about a provider is its entry in the table
+/// (`SignInProvider+Table.swift`); Portal's `AuthMethod` and `TurnkeyProvider` are views of it.
+public enum SignInProvider: String, Sendable, CaseIterable, Codable, Comparable {
+    case google, apple, discord, x
+
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+
+    /// The brand's own name, the same in every language.
+    public var displayName: String { entry.displayName }
+    /// The brand mark's icon name in the app's GResource.
+    public var mark: String { entry.mark }
+    public var brandStyle: BrandStyle { entry.brandStyle }
+    /// The backends that offer this provider, in `Backend` order.
+    public var backends: [Backend] { Backend.allCases.filter { offer(on: $0) != nil } }
+
+    /// How `backend` signs in with this provider, or nil when it does not offer it.
+    public func offer(on backend: Backend) -> ProviderOffer? {
+        entry.offers.first { $0.backend == backend }
+    }
+
+    /// The provider whose Auth Proxy exchange (`oauth2_authenticate`) names it `authProxyProvider`.
+    public init?(authProxyProvider: TurnkeyWire.OAuth2Provider) {
+        guard let provider = Self.allCases.first(where: { $0.authProxyProvider == authProxyProvider }) else { return nil }
+        self = provider
+    }
+
+    /// The `provider` of `oauth2_authenticate`, for the providers whose Turnkey flow is PKCE.
+    public var authProxyProvider: TurnkeyWire.OAuth2Provider? {
+        guard case .oauth2PKCE(_, let name)? = offer(on: .turnkey)?.flow else { return nil }
+        return name
+    }
+}
+
+/// One row of the provider table.
+public struct ProviderEntry: Sendable, Equatable {
+    public let displayName: String
+    public let mark: String
+    public let brandStyle: BrandStyle
+    /// One per backend that offers the provider.
+    public let offers: [ProviderOffer]
+}
+
+/// How one backend signs in with a provider.
+public struct ProviderOffer: Sendable, Equatable {
+    public let backend: Backend
+    /// The backend's own name for the provider: Portal's auth method (`GOOGLE`), Turnkey's
+    /// `providerName` (`twitter` for X).
+    public let name: String
+    public let flow: ProviderFlow
+}
+
+/// The protocol a sign-in with a provider follows.
+public enum ProviderFlow: Sendable, Equatable {
+    /// Portal's hosted OAuth: Portal hands out the provider's authorize URL and redirects back to
+    /// the app with a grant.
+    case portalHostedOAuth
+    /// OpenID Connect through Turnkey's origin page: the provider's `id_token` carries a nonce bound
+    /// to a fresh key.
+    case oidcWithNonce
+    /// OAuth 2.0 with PKCE at the provider's own authorize endpoint, asking for `scope`; the Auth
+    /// Proxy exchanges the code (`oauth2_authenticate`, which names the provider `authProxyProvider`).
+    case oauth2PKCE(scope: String, authProxyProvider: TurnkeyWire.OAuth2Provider)
+}
+
+/// How a provider's sign-in button is drawn, by the brand's rules. Every button has the same size,
+/// shape, label pattern and focus ring; the colours are the style class's rules in the app's
+/// stylesheets (light and dark).
+public struct BrandStyle: Sendable, Equatable {
+    /// The style class that carries the brand's colours.
+    public let styleClass: String
+    public let markColouring: MarkColouring
+
+    public enum MarkColouring: Sendable, Equatable {
+        /// The mark is never recoloured (Google's four-colour G): a full-colour icon.
+        case ownColours
+        /// The mark is drawn in the button's text colour (Apple, X, Discord): a symbolic icon.
+        case textColour
+    }
+}
