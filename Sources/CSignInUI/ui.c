@@ -135,26 +135,62 @@ const char *portal_ui_ngettext(const char *singular, const char *plural, unsigne
     return g_dngettext(PORTAL_UI_DOMAIN, singular, plural, n);
 }
 
+/* GTK 4.10 deprecated the display's startup notification ID without a replacement for reading the
+ * token GtkApplication put there from an activation's platform data (GTK itself still sets it so,
+ * with deprecations ignored); the app keeps that token for a later present, so it reads it the same way. */
 char *portal_ui_display_startup_id(void) {
     GdkDisplay *display = gdk_display_get_default();
     const char *id = NULL;
     if (display == NULL) return NULL;
+G_GNUC_BEGIN_IGNORE_DEPRECATIONS
 #ifdef GDK_WINDOWING_X11
     if (GDK_IS_X11_DISPLAY(display)) id = gdk_x11_display_get_startup_notification_id(display);
 #endif
 #ifdef GDK_WINDOWING_WAYLAND
     if (GDK_IS_WAYLAND_DISPLAY(display)) id = gdk_wayland_display_get_startup_notification_id(display);
 #endif
+G_GNUC_END_IGNORE_DEPRECATIONS
     return id != NULL && *id != '\0' ? g_strdup(id) : NULL;
 }
 
 void portal_ui_present_with_startup_id(GtkWindow *window, const char *startup_id) {
 #ifdef GDK_WINDOWING_WAYLAND
-    /* Wayland's focus request (xdg_activation) takes the display's token, once. */
+    /* Wayland's focus request (xdg_activation) takes the display's token, once: where GtkApplication
+     * puts the token of an activation (deprecated since GTK 4.10 like the reading above). */
     GdkDisplay *display = gtk_widget_get_display(GTK_WIDGET(window));
+G_GNUC_BEGIN_IGNORE_DEPRECATIONS
     if (GDK_IS_WAYLAND_DISPLAY(display)) gdk_wayland_display_set_startup_notification_id(display, startup_id);
+G_GNUC_END_IGNORE_DEPRECATIONS
 #endif
     /* X11: the token's timestamp and _NET_STARTUP_ID tell the window manager this is the user's request. */
     gtk_window_set_startup_id(window, startup_id);
     gtk_window_present(window);
+}
+
+
+/* ---- About: the dialog where libadwaita has it (1.5), the window before ---- */
+
+void portal_ui_present_about(GtkWindow *parent, const char *application_name, const char *application_icon,
+                             const char *version, const char *developer_name, const char *comments,
+                             GtkLicense license) {
+#if ADW_CHECK_VERSION(1, 5, 0)
+    AdwAboutDialog *about = ADW_ABOUT_DIALOG(adw_about_dialog_new());
+    adw_about_dialog_set_application_name(about, application_name);
+    adw_about_dialog_set_application_icon(about, application_icon);
+    adw_about_dialog_set_version(about, version);
+    adw_about_dialog_set_developer_name(about, developer_name);
+    adw_about_dialog_set_comments(about, comments);
+    adw_about_dialog_set_license_type(about, license);
+    adw_dialog_present(ADW_DIALOG(about), parent != NULL ? GTK_WIDGET(parent) : NULL);
+#else
+    AdwAboutWindow *about = ADW_ABOUT_WINDOW(adw_about_window_new());
+    adw_about_window_set_application_name(about, application_name);
+    adw_about_window_set_application_icon(about, application_icon);
+    adw_about_window_set_version(about, version);
+    adw_about_window_set_developer_name(about, developer_name);
+    adw_about_window_set_comments(about, comments);
+    adw_about_window_set_license_type(about, license);
+    if (parent != NULL) gtk_window_set_transient_for(GTK_WINDOW(about), parent);
+    gtk_window_present(GTK_WINDOW(about));
+#endif
 }

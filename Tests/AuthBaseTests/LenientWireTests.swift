@@ -13,7 +13,7 @@ struct LenientWireTests {
         let good: [String: JSONValue]
         let roundTrip: @Sendable (Data) throws -> Data
 
-        static func of<T: Codable>(_ type: T.Type, _ good: [String: JSONValue]) -> WireType {
+        static func of<T: Codable & Sendable>(_ type: T.Type, _ good: [String: JSONValue]) -> WireType {
             WireType(name: String(describing: type), good: good) { data in
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys]

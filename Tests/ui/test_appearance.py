@@ -1,6 +1,7 @@
 """The sign-in page in the light and the dark style: brand buttons by the providers' rules."""
 import os
 import re
+import subprocess
 import time
 from pathlib import Path
 
@@ -100,8 +101,16 @@ def test_the_menu_opens_an_about_window_with_the_app_id_and_version(session):
     action = item.queryAction()
     action.doAction(0)
     window.wait_for("label", name=VERSION)
-    assert window.find("label", contains="io.github.portalauth.SignIn") is not None
-    session.screenshot("about", title="^About")
+    if window.find("label", contains="io.github.portalauth.SignIn") is None:
+        # libadwaita 1.5's About (AdwAboutDialog, inside the main window) shows the comments under
+        # Details, a row with no AT-SPI action: clicked as a person would.
+        x, y, width, height = window.extents(window.wait_for("list item", name="Details"))
+        wid = desktop.wait_until(desktop.window_id, what="the app window")
+        subprocess.run(["xdotool", "mousemove", "--window", wid, str(x + width // 2), str(y + height // 2),
+                        "click", "1"], check=True)
+    window.wait_for("label", contains="io.github.portalauth.SignIn")
+    # AdwAboutWindow (libadwaita 1.2) is a window of its own; the dialog shows in the main window.
+    session.screenshot("about", title="^About" if desktop.window_id("^About") else None)
 
 
 def cpu_seconds(pid):

@@ -45,3 +45,13 @@ def test_an_unreadable_tree_is_an_error_not_an_absence():
         window.find("label", name="You're signed in")
     with pytest.raises(desktop.TreeUnreadable):
         window.labels()
+
+
+def test_the_newer_stacks_role_names_read_as_the_ones_the_tests_use():
+    # trixie's GTK 4.18 and at-spi2-core 2.56 report these controls so; bookworm's as the tests name them.
+    window = window_over(Node("app", "application", [Node("Continue", "button"), Node("Main Menu", "toggle button"),
+                                                     Node("Account abstraction", "switch"), Node("Turnkey", "radio button")]))
+    assert window.find("push button", name="Continue") is not None
+    assert window.find("push button", name="Main Menu") is not None
+    assert window.find("check box", name="Account abstraction") is not None
+    assert window.find("check box", name="Turnkey") is not None

@@ -26,9 +26,7 @@ if ! swift build --build-tests >"$logs/build.log" 2>&1; then
     echo "The build failed on trixie; the full output is above."
     exit 1
 fi
-# Our own sources only: warnings the toolchain prints about itself are not the project's.
-if grep -E '^/src/(Sources|Tests|Plugins)/.*: warning:' "$logs/build.log" | sort -u >"$logs/warnings.txt" &&
-   [ -s "$logs/warnings.txt" ]; then
+if ! script/lib/own-warnings.sh "$logs/build.log" /src >"$logs/warnings.txt"; then
     cat "$logs/warnings.txt"
     failed+=("build warnings ($(wc -l <"$logs/warnings.txt"))")
 fi

@@ -43,3 +43,10 @@ char *portal_ui_display_startup_id(void);
 /* Presents `window` with `startup_id` (a token kept from an earlier request): the window manager
  * lets a window raise itself only with one. */
 void portal_ui_present_with_startup_id(GtkWindow *window, const char *startup_id);
+
+/* The About of the app over `parent` (NULL: on its own). libadwaita 1.5 replaced AdwAboutWindow (a
+ * window of its own, deprecated since 1.6) by AdwAboutDialog (shown inside the parent window);
+ * this picks one when the app is built, so the Swift side is the same on every libadwaita. */
+void portal_ui_present_about(GtkWindow *parent, const char *application_name, const char *application_icon,
+                             const char *version, const char *developer_name, const char *comments,
+                             GtkLicense license);

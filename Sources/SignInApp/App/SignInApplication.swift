@@ -142,16 +142,10 @@ public final class SignInApplication {
     }
 
     private func showAbout() {
-        let about = adw_about_window_new()!
-        let handle = OpaquePointer(about)
-        adw_about_window_set_application_name(handle, tr("Portal Sign-In"))
-        adw_about_window_set_application_icon(handle, Self.applicationId)
-        adw_about_window_set_version(handle, Self.version)
-        adw_about_window_set_developer_name(handle, tr("The Portal Sign-In developers"))
-        adw_about_window_set_comments(handle, fill(tr("Sign in to Portal or Turnkey with Google, Apple, Discord, X or an email link. Application ID: %s"), Self.applicationId))
-        adw_about_window_set_license_type(handle, GTK_LICENSE_MIT_X11)
-        if let window { gtk_window_set_transient_for(about.cast(), window.window.widget.cast()) }
-        gtk_window_present(about.cast())
+        portal_ui_present_about(window?.window.widget.cast(), tr("Portal Sign-In"), Self.applicationId, Self.version,
+                                tr("The Portal Sign-In developers"),
+                                fill(tr("Sign in to Portal or Turnkey with Google, Apple, Discord, X or an email link. Application ID: %s"), Self.applicationId),
+                                GTK_LICENSE_MIT_X11)
     }
 }
 

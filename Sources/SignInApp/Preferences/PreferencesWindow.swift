@@ -9,6 +9,9 @@ import GLibSupport
 /// io.github.portalauth.SignIn). Only the chosen service's settings show. Text settings are saved
 /// when the user applies them (Enter or the row's apply button) and only if they are valid, so a
 /// half-typed URL never reaches a sign-in; choices and switches save at once.
+///
+/// A window of its own (AdwWindow: a header bar over the page, with toasts) on every libadwaita:
+/// AdwPreferencesWindow is deprecated since 1.6, and AdwPreferencesDialog (1.5) does not exist on 1.2.
 @MainActor
 final class PreferencesWindow {
     /// The open window, if any: the menu item presents it instead of opening a second one.
@@ -41,6 +44,7 @@ final class PreferencesWindow {
     }
 
     private let window: Widget
+    private let toasts: UnsafeMutablePointer<GtkWidget>
     private let settings: GObjectRef
     private var backendChoices: [(Backend, Widget)] = []
     private var portalGroups: [SettingsGroup] = []
@@ -49,7 +53,8 @@ final class PreferencesWindow {
     private var gsettings: UnsafeMutablePointer<GSettings> { settings.object.assumingMemoryBound(to: GSettings.self) }
 
     private init(parent: UnsafeMutablePointer<GtkWindow>) {
-        window = Widget(adw_preferences_window_new())
+        window = Widget(adw_window_new())
+        toasts = adw_toast_overlay_new()!
         let created = g_settings_new(SettingsLocation.schemaId)!
         settings = GObjectRef(adopting: created.gpointer)
         g_object_unref(created.gpointer)
@@ -58,7 +63,6 @@ final class PreferencesWindow {
         gtk_window_set_transient_for(window.widget.cast(), parent)
         gtk_window_set_modal(window.widget.cast(), 1)
         gtk_window_set_default_size(window.widget.cast(), 560, 720)
-        adw_preferences_window_set_search_enabled(window.widget.cast(), 0)
 
         portalGroups = [makePortalGroup()]
         turnkeyGroups = [makeTurnkeyGroup()]
@@ -66,7 +70,18 @@ final class PreferencesWindow {
         adw_preferences_page_add(page.cast(), makeBackendGroup().cast())
         for group in portalGroups + turnkeyGroups { adw_preferences_page_add(page.cast(), group.widget.cast()) }
         adw_preferences_page_add(page.cast(), makeTestingGroup().cast())
-        adw_preferences_window_add(window.widget.cast(), page.cast())
+        gtk_widget_set_vexpand(page, 1)
+        adw_toast_overlay_set_child(toasts.cast(), page)
+        let content = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_box_append(content.cast(), adw_header_bar_new())
+        gtk_box_append(content.cast(), toasts)
+        adw_window_set_content(window.widget.cast(), content)
+        // Escape closes it, as it closes AdwPreferencesWindow.
+        let escape = gtk_shortcut_new(gtk_keyval_trigger_new(guint(GDK_KEY_Escape), GdkModifierType(rawValue: 0)),
+                                      gtk_named_action_new("window.close"))
+        let shortcuts = gtk_shortcut_controller_new()!
+        gtk_shortcut_controller_add_shortcut(shortcuts, escape)
+        gtk_widget_add_controller(window.widget, shortcuts)
         showSettings(of: storedBackend)
 
         window.connect(.closeRequest, after: false) { _ in
@@ -192,6 +207,6 @@ final class PreferencesWindow {
     }
 
     private func showToast(_ message: String) {
-        adw_preferences_window_add_toast(window.widget.cast(), adw_toast_new(message))
+        adw_toast_overlay_add_toast(toasts.cast(), adw_toast_new(message))
     }
 }

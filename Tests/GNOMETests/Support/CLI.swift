@@ -62,7 +62,7 @@ enum TestLogs {
         guard let directory = ProcessInfo.processInfo.environment["PORTAL_TEST_LOG_DIR"], !directory.isEmpty else { return nil }
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/cli-\(getpid()).log"
-        FileManager.default.createFile(atPath: path, contents: nil)
+        guard FileManager.default.createFile(atPath: path, contents: nil) else { return nil }
         let handle = FileHandle(forWritingAtPath: path)
         handle?.seekToEndOfFile()
         return handle

@@ -20,9 +20,11 @@ final class FakePrompter {
         let base = TestScratch.directory + "/fake-prompter-\(getpid())-\(UUID().uuidString)"
         logPath = base + ".log"
         passwordPath = base + ".password"
-        FileManager.default.createFile(atPath: logPath, contents: Data())
-        FileManager.default.createFile(atPath: passwordPath, contents: Data(LoginKeyring.password.utf8),
-                                       attributes: [.posixPermissions: 0o600])
+        guard FileManager.default.createFile(atPath: logPath, contents: Data()),
+              FileManager.default.createFile(atPath: passwordPath, contents: Data(LoginKeyring.password.utf8),
+                                             attributes: [.posixPermissions: 0o600]) else {
+            throw StartError(description: "the fake prompter's files could not be created in \(TestScratch.directory)")
+        }
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = [Self.script, mode.rawValue, passwordPath, logPath]
         let output = Pipe()
