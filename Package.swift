@@ -24,7 +24,7 @@ let package = Package(
         .library(name: "TurnkeyAuth", targets: ["TurnkeyAuth"]),
         .executable(name: "portal-sign-in", targets: ["portal-sign-in"]),
         .executable(name: "portal-auth", targets: ["portal-auth"]),
-        .executable(name: "portal-auth-emulator", targets: ["portal-auth-emulator"]),
+        .executable(name: "portal-auth-emulator", targets: ["portal-auth-emulator"])
     ],
     targets: [
         // pkg-config flags only; the headers are included by the C module of each layer.
@@ -54,9 +54,10 @@ let package = Package(
         // The two account services: thin adapters from the cores to the flow, no GTK and no
         // platform (the app injects AuthPlatform's pieces), tested on the cores' in-memory fakes.
         .target(name: "SignInAccounts", dependencies: ["SignInFlow", "PortalAuth", "TurnkeyAuth"]),
-        .target(name: "SignInApp",
-                dependencies: ["SignInFlow", "SignInAccounts", "PortalAuth", "TurnkeyAuth", "AuthPlatform", "GLibSupport", "CSignInUI"],
-                plugins: ["GResourceEmbedder"]),
+        .target(
+            name: "SignInApp",
+            dependencies: ["SignInFlow", "SignInAccounts", "PortalAuth", "TurnkeyAuth", "AuthPlatform", "GLibSupport", "CSignInUI"],
+            plugins: ["GResourceEmbedder"]),
         // The stylesheet, icons and brand marks, compiled into the app at build time.
         .executableTarget(name: "embed-gresource"),
         .plugin(name: "GResourceEmbedder", capability: .buildTool(), dependencies: ["embed-gresource"]),
@@ -76,8 +77,9 @@ let package = Package(
         .testTarget(name: "GLibSupportTests", dependencies: ["GLibSupport", "CGLibSupport"]),
         .testTarget(name: "SignInFlowTests", dependencies: ["SignInFlow", "AuthTestSupport"]),
         .testTarget(name: "SignInAccountsTests", dependencies: ["SignInAccounts", "AuthTestSupport"]),
-        .testTarget(name: "GNOMETests",
-                    dependencies: ["PortalAuth", "TurnkeyAuth", "AuthPlatform", "GLibSupport", "CAuthPlatform", "AuthTestSupport"],
-                    exclude: ["Support/fake-prompter.py"]),
+        .testTarget(
+            name: "GNOMETests",
+            dependencies: ["PortalAuth", "TurnkeyAuth", "AuthPlatform", "GLibSupport", "CAuthPlatform", "AuthTestSupport"],
+            exclude: ["Support/fake-prompter.py"])
     ]
 )

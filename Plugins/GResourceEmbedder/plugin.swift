@@ -14,11 +14,14 @@ struct GResourceEmbedder: BuildToolPlugin {
         // One command with one Swift output: a compiled bundle declared as an output would become a
         // SwiftPM resource, and its generated Bundle accessor would link all of Foundation.
         return [
-            .buildCommand(displayName: "Compiling and embedding the app's GResource bundle",
-                          executable: try context.tool(named: "embed-gresource").url,
-                          arguments: [try systemTool(named: "glib-compile-resources").path(), data.path(),
-                                      manifest.path(), source.path()],
-                          inputFiles: inputs, outputFiles: [source]),
+            .buildCommand(
+                displayName: "Compiling and embedding the app's GResource bundle",
+                executable: try context.tool(named: "embed-gresource").url,
+                arguments: [
+                    try systemTool(named: "glib-compile-resources").path(), data.path(),
+                    manifest.path(), source.path()
+                ],
+                inputFiles: inputs, outputFiles: [source])
         ]
     }
 

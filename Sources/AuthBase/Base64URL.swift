@@ -4,14 +4,15 @@ import FoundationEssentials
 /// alphabet (`-_` or `+/`), padding optional, so a JWT segment from any issuer reads.
 public enum Base64URL {
     public static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        String(Data(bytes).base64EncodedString().compactMap { character -> Character? in
-            switch character {
-            case "+": "-"
-            case "/": "_"
-            case "=": nil
-            default: character
-            }
-        })
+        String(
+            Data(bytes).base64EncodedString().compactMap { character -> Character? in
+                switch character {
+                case "+": "-"
+                case "/": "_"
+                case "=": nil
+                default: character
+                }
+            })
     }
 
     public static func decode(_ text: some StringProtocol) -> [UInt8]? {

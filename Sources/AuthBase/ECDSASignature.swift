@@ -17,9 +17,9 @@ public enum ECDSASignature {
             let start = index + 2
             guard length >= 1, length <= scalarBytes + 1, start + length <= der.count else { return nil }
             var integer = Array(der[start..<start + length])
-            guard integer[0] & 0x80 == 0 else { return nil }                          // negative
+            guard integer[0] & 0x80 == 0 else { return nil } // negative
             if integer.count > 1, integer[0] == 0 {
-                guard integer[1] & 0x80 != 0 else { return nil }                      // needless leading zero
+                guard integer[1] & 0x80 != 0 else { return nil } // needless leading zero
                 integer.removeFirst()
             }
             guard integer.count <= scalarBytes else { return nil }

@@ -23,7 +23,8 @@ public struct JWTClaims: Sendable, Equatable {
         guard segments.count >= 2, !segments[1].isEmpty else { throw .malformed }
         guard let bytes = Base64URL.decode(String(decoding: segments[1], as: UTF8.self)) else { throw .notBase64 }
         guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)),
-              let object = value.objectValue else { throw .notAnObject }
+            let object = value.objectValue
+        else { throw .notAnObject }
         values = object
     }
 

@@ -5,7 +5,9 @@ public protocol LoopbackRedirectListening: Sendable {
     /// `classify` judges each request by its URL (`http://127.0.0.1:PORT` + the request target); the
     /// first one it takes ends the listening.
     /// - Throws: `LoopbackListenError`; never listens on a port another socket holds or shares.
-    func listen(port: UInt16, classify: @escaping @Sendable (String) -> LoopbackRequestVerdict) async throws
+    func listen(
+        port: UInt16, classify: @escaping @Sendable (String) -> LoopbackRequestVerdict
+    ) async throws
         -> any LoopbackRedirectListener
 }
 

@@ -102,8 +102,10 @@ public enum PortalWire {
         @Lenient public private(set) var userJwt: String?
         @Lenient public private(set) var totpLink: String?
 
-        public init(endUserId: String?, clientId: String? = nil, clientSessionToken: String? = nil,
-                    isAccountAbstracted: Bool? = nil, userJwt: String? = nil, totpLink: String? = nil) {
+        public init(
+            endUserId: String?, clientId: String? = nil, clientSessionToken: String? = nil,
+            isAccountAbstracted: Bool? = nil, userJwt: String? = nil, totpLink: String? = nil
+        ) {
             self.endUserId = endUserId
             self.clientId = clientId
             self.clientSessionToken = clientSessionToken

@@ -39,8 +39,10 @@ extension String {
     /// Without control and format characters (the ones `PrintableText` escapes, and every other
     /// Unicode format character such as U+200B), for words that are shown, not read back.
     public var withoutControlCharacters: String {
-        String(String.UnicodeScalarView(unicodeScalars.filter {
-            !(PrintableText.isControl($0) || $0.properties.generalCategory == .format)
-        }))
+        String(
+            String.UnicodeScalarView(
+                unicodeScalars.filter {
+                    !(PrintableText.isControl($0) || $0.properties.generalCategory == .format)
+                }))
     }
 }

@@ -48,7 +48,8 @@ public enum QueryString {
                 index += 1
             } else if byte == UInt8(ascii: "%") {
                 guard index + 2 < component.endIndex,
-                      let high = hexValue(component[index + 1]), let low = hexValue(component[index + 2]) else {
+                    let high = hexValue(component[index + 1]), let low = hexValue(component[index + 2])
+                else {
                     return raw
                 }
                 output.append(high << 4 | low)

@@ -58,7 +58,8 @@ public enum SecretRedaction {
 
     private static func isCompressedPublicKey(_ run: ArraySlice<UInt8>) -> Bool {
         guard run.count == 66, run.first == UInt8(ascii: "0"),
-              run.dropFirst().first == UInt8(ascii: "2") || run.dropFirst().first == UInt8(ascii: "3") else { return false }
+            run.dropFirst().first == UInt8(ascii: "2") || run.dropFirst().first == UInt8(ascii: "3")
+        else { return false }
         return run.allSatisfy { QueryString.hexValue($0) != nil }
     }
 
@@ -76,7 +77,7 @@ public enum SecretRedaction {
     private static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."):
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."):
             return true
         default:
             return false

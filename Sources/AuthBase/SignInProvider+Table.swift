@@ -4,25 +4,39 @@ extension SignInProvider {
     public var entry: ProviderEntry {
         switch self {
         case .google:
-            ProviderEntry(displayName: "Google", mark: "io.github.portalauth.SignIn-google",
-                          brandStyle: BrandStyle(styleClass: "brand-google", markColouring: .ownColours),
-                          offers: [ProviderOffer(backend: .portal, name: "GOOGLE", flow: .portalHostedOAuth),
-                                   ProviderOffer(backend: .turnkey, name: "google", flow: .oidcWithNonce)])
+            ProviderEntry(
+                displayName: "Google", mark: "io.github.portalauth.SignIn-google",
+                brandStyle: BrandStyle(styleClass: "brand-google", markColouring: .ownColours),
+                offers: [
+                    ProviderOffer(backend: .portal, name: "GOOGLE", flow: .portalHostedOAuth),
+                    ProviderOffer(backend: .turnkey, name: "google", flow: .oidcWithNonce)
+                ])
         case .apple:
-            ProviderEntry(displayName: "Apple", mark: "io.github.portalauth.SignIn-apple-symbolic",
-                          brandStyle: BrandStyle(styleClass: "brand-apple", markColouring: .textColour),
-                          offers: [ProviderOffer(backend: .portal, name: "APPLE", flow: .portalHostedOAuth),
-                                   ProviderOffer(backend: .turnkey, name: "apple", flow: .oidcWithNonce)])
+            ProviderEntry(
+                displayName: "Apple", mark: "io.github.portalauth.SignIn-apple-symbolic",
+                brandStyle: BrandStyle(styleClass: "brand-apple", markColouring: .textColour),
+                offers: [
+                    ProviderOffer(backend: .portal, name: "APPLE", flow: .portalHostedOAuth),
+                    ProviderOffer(backend: .turnkey, name: "apple", flow: .oidcWithNonce)
+                ])
         case .discord:
-            ProviderEntry(displayName: "Discord", mark: "io.github.portalauth.SignIn-discord-symbolic",
-                          brandStyle: BrandStyle(styleClass: "brand-discord", markColouring: .textColour),
-                          offers: [ProviderOffer(backend: .turnkey, name: "discord",
-                                                 flow: .oauth2PKCE(scope: "identify email", authProxyProvider: .discord))])
+            ProviderEntry(
+                displayName: "Discord", mark: "io.github.portalauth.SignIn-discord-symbolic",
+                brandStyle: BrandStyle(styleClass: "brand-discord", markColouring: .textColour),
+                offers: [
+                    ProviderOffer(
+                        backend: .turnkey, name: "discord",
+                        flow: .oauth2PKCE(scope: "identify email", authProxyProvider: .discord))
+                ])
         case .x:
-            ProviderEntry(displayName: "X", mark: "io.github.portalauth.SignIn-x-symbolic",
-                          brandStyle: BrandStyle(styleClass: "brand-x", markColouring: .textColour),
-                          offers: [ProviderOffer(backend: .turnkey, name: "twitter",
-                                                 flow: .oauth2PKCE(scope: "tweet.read users.read", authProxyProvider: .x))])
+            ProviderEntry(
+                displayName: "X", mark: "io.github.portalauth.SignIn-x-symbolic",
+                brandStyle: BrandStyle(styleClass: "brand-x", markColouring: .textColour),
+                offers: [
+                    ProviderOffer(
+                        backend: .turnkey, name: "twitter",
+                        flow: .oauth2PKCE(scope: "tweet.read users.read", authProxyProvider: .x))
+                ])
         }
     }
 }

@@ -79,9 +79,11 @@ public enum TurnkeyWire {
         @Lenient public private(set) var otpAlphanumeric: Bool?
         @Lenient public private(set) var otpLength: String?
 
-        public init(enabledProviders: [String], sessionExpirationSeconds: String, organizationId: String,
-                    oauthClientIds: [String: String]? = nil, oauthRedirectUrl: String? = nil,
-                    otpAlphanumeric: Bool? = nil, otpLength: String? = nil) {
+        public init(
+            enabledProviders: [String], sessionExpirationSeconds: String, organizationId: String,
+            oauthClientIds: [String: String]? = nil, oauthRedirectUrl: String? = nil,
+            otpAlphanumeric: Bool? = nil, otpLength: String? = nil
+        ) {
             self.enabledProviders = enabledProviders
             self.sessionExpirationSeconds = sessionExpirationSeconds
             self.organizationId = organizationId
@@ -115,8 +117,10 @@ public enum TurnkeyWire {
         public let provider: OAuth2Provider
         public let redirectUri: String
 
-        public init(authCode: String, clientId: String, codeVerifier: String, nonce: String?,
-                    provider: OAuth2Provider, redirectUri: String) {
+        public init(
+            authCode: String, clientId: String, codeVerifier: String, nonce: String?,
+            provider: OAuth2Provider, redirectUri: String
+        ) {
             self.authCode = authCode
             self.clientId = clientId
             self.codeVerifier = codeVerifier

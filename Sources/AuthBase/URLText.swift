@@ -58,7 +58,8 @@ public struct URLText: Sendable {
     /// Two URLs target the same place when their normalised bytes are equal.
     public var normalizedTarget: [UInt8] {
         let head = bytes[..<(query.map { $0.lowerBound - 1 } ?? fragment.map { $0.lowerBound - 1 } ?? bytes.count)]
-        var start = head.startIndex, end = head.endIndex
+        var start = head.startIndex
+        var end = head.endIndex
         while start < end, Self.isASCIIWhitespace(head[start]) { start += 1 }
         // Whitespace and `/` in any mix: "x /" must not leave "x " behind, or normalising twice would differ.
         while end > start, Self.isASCIIWhitespace(head[end - 1]) || head[end - 1] == UInt8(ascii: "/") { end -= 1 }
@@ -80,8 +81,10 @@ public struct URLText: Sendable {
 
     static func isScheme(_ candidate: ArraySlice<UInt8>) -> Bool {
         guard let first = candidate.first, isASCIILetter(first) else { return false }
-        return candidate.allSatisfy { isASCIILetter($0) || isASCIIDigit($0) || $0 == UInt8(ascii: "+")
-            || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }
+        return candidate.allSatisfy {
+            isASCIILetter($0) || isASCIIDigit($0) || $0 == UInt8(ascii: "+")
+                || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+        }
     }
 
     static func isASCIILetter(_ byte: UInt8) -> Bool {

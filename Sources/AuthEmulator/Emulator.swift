@@ -17,14 +17,17 @@ final class Emulator {
     /// Throws only when libcrypto cannot make the signing keys.
     init(config: EmulatorConfig, adminToken: AdminToken = .random()) throws {
         context = try EmulatorContext()
-        identityProviders = IdentityProviders(context: context, portalEnvironments: config.environments,
-                                              turnkeyApps: config.turnkey)
+        identityProviders = IdentityProviders(
+            context: context, portalEnvironments: config.environments,
+            turnkeyApps: config.turnkey)
         portal = PortalBackend(environments: config.environments, context: context, identityProviders: identityProviders)
         turnkey = TurnkeyBackend(config: config.turnkey, context: context, identityProviders: identityProviders)
-        administration = Administration(adminToken: adminToken, context: context, portal: portal, turnkey: turnkey,
-                                        identityProviders: identityProviders)
-        router = Router(context: context, portal: portal, turnkey: turnkey, identityProviders: identityProviders,
-                        administration: administration)
+        administration = Administration(
+            adminToken: adminToken, context: context, portal: portal, turnkey: turnkey,
+            identityProviders: identityProviders)
+        router = Router(
+            context: context, portal: portal, turnkey: turnkey, identityProviders: identityProviders,
+            administration: administration)
     }
 
     /// `http://127.0.0.1:PORT`, set by the server once it listens.

@@ -1,116 +1,116 @@
+import AuthPlatform
 import CEmulatorServer
 import Foundation
-import AuthPlatform
 import GLibSupport
 
 /// `portal-auth-emulator [--port N] [--config FILE]`: parses the command line, starts the server,
 /// writes the admin token file, runs the GLib main loop until SIGINT/SIGTERM.
 public enum EmulatorCommand {
     public static let usage = """
-    Usage: portal-auth-emulator [--port PORT] [--config FILE] [--tls-cert FILE --tls-key FILE]
-                                [--idle-timeout SECONDS] [--exit-with-pid PID]
-                                [--admin-token-file FILE]
+        Usage: portal-auth-emulator [--port PORT] [--config FILE] [--tls-cert FILE --tls-key FILE]
+                                    [--idle-timeout SECONDS] [--exit-with-pid PID]
+                                    [--admin-token-file FILE]
 
-    A local Portal client-auth environment (v3 API) and a local Turnkey (Auth Proxy, stamped API,
-    hosted OAuth pages), with fake Google, Apple, Discord and X sign-in pages, for development and
-    tests. Listens on 127.0.0.1 only.
+        A local Portal client-auth environment (v3 API) and a local Turnkey (Auth Proxy, stamped API,
+        hosted OAuth pages), with fake Google, Apple, Discord and X sign-in pages, for development and
+        tests. Listens on 127.0.0.1 only.
 
-      --port PORT     TCP port (default 8790; 0 picks a free port)
-      --config FILE   JSON file of auth environments (default: the built-in local-dev)
-      --tls-cert FILE --tls-key FILE
-                      serve https with this certificate and key (PEM) instead of http; the
-                      request query is then libsoup's normalised copy, not the raw bytes
-      --idle-timeout SECONDS
-                      close a connection silent this long (default 30)
-      --exit-with-pid PID
-                      stop when process PID exits (script/start-emulator passes its caller)
-      --admin-token-file FILE
-                      where to write the admin token (default
-                      $XDG_RUNTIME_DIR/portal-auth-emulator/PORT.token, or
-                      ~/.cache/portal-auth-emulator/PORT.token without XDG_RUNTIME_DIR)
-      --help          show this help
+          --port PORT     TCP port (default 8790; 0 picks a free port)
+          --config FILE   JSON file of auth environments (default: the built-in local-dev)
+          --tls-cert FILE --tls-key FILE
+                          serve https with this certificate and key (PEM) instead of http; the
+                          request query is then libsoup's normalised copy, not the raw bytes
+          --idle-timeout SECONDS
+                          close a connection silent this long (default 30)
+          --exit-with-pid PID
+                          stop when process PID exits (script/start-emulator passes its caller)
+          --admin-token-file FILE
+                          where to write the admin token (default
+                          $XDG_RUNTIME_DIR/portal-auth-emulator/PORT.token, or
+                          ~/.cache/portal-auth-emulator/PORT.token without XDG_RUNTIME_DIR)
+          --help          show this help
 
-    Once ready it prints, in one write:
-      listening on http://127.0.0.1:PORT          (https:// with --tls-cert)
-      dashboard: http://127.0.0.1:PORT/?token=TOKEN
-      admin token file: FILE
-    Stops on SIGINT or SIGTERM, removing the token file. Logs "METHOD /path STATUS" per request to
-    stderr (never a query, header, body or token).
+        Once ready it prints, in one write:
+          listening on http://127.0.0.1:PORT          (https:// with --tls-cert)
+          dashboard: http://127.0.0.1:PORT/?token=TOKEN
+          admin token file: FILE
+        Stops on SIGINT or SIGTERM, removing the token file. Logs "METHOD /path STATUS" per request to
+        stderr (never a query, header, body or token).
 
-    The dashboard and the administration API answer only whoever holds this run's admin token
-    (anyone on the computer can reach 127.0.0.1): a random "pae_..." token, or the one in
-    PORTAL_AUTH_EMULATOR_ADMIN_TOKEN (32 to 256 characters from A-Z a-z 0-9 - _ . ~), written to
-    the token file, mode 0600. Send it as "Authorization: Bearer TOKEN"; the dashboard URL above
-    sets a cookie (HttpOnly, SameSite=Strict) and drops the token from the address. Without it:
-    401 and an empty body. The Portal and Turnkey APIs and the sign-in pages stay open, as the real
-    services' are. Every path answers only a Host of 127.0.0.1, localhost or [::1] (403 otherwise).
+        The dashboard and the administration API answer only whoever holds this run's admin token
+        (anyone on the computer can reach 127.0.0.1): a random "pae_..." token, or the one in
+        PORTAL_AUTH_EMULATOR_ADMIN_TOKEN (32 to 256 characters from A-Z a-z 0-9 - _ . ~), written to
+        the token file, mode 0600. Send it as "Authorization: Bearer TOKEN"; the dashboard URL above
+        sets a cookie (HttpOnly, SameSite=Strict) and drops the token from the address. Without it:
+        401 and an empty body. The Portal and Turnkey APIs and the sign-in pages stay open, as the real
+        services' are. Every path answers only a Host of 127.0.0.1, localhost or [::1] (403 otherwise).
 
-    Turnkey (built-in Auth Proxy config local-dev: google, apple, discord, x):
-      POST /turnkey/auth-proxy/v1/wallet_kit_config, account, oauth2_authenticate, oauth_login,
-           signup_v2                  header X-Auth-Proxy-Config-ID; errors {"code","message","details"}
-      POST /turnkey/api/public/v1/query/whoami, query/get_user, query/get_activity,
-           submit/stamp_login         header X-Stamp (a live session's key, signing the exact body)
-      GET  /turnkey/oauth-origin?provider=google|apple&clientId=&redirectUri=&nonce=[&state=]
-                                      302 to the fake Google or Apple page
-      GET  /turnkey/oauth-redirect?scheme=S&...   302 to S://?... (the other parameters as they came)
-      GET  /idp/discord/authorize, /idp/x/authorize   PKCE S256; Continue 302s to redirect_uri?code=&state=
-      Google and Apple Continue 302s to redirect_uri&id_token=&state= (Cancel: error=access_denied);
-      a tknonce= on their authorize URL is copied into the id_token
-      oauth_login takes a token whose nonce or tknonce is sha256hex(publicKey); a Discord or X token
-      minted without a nonce (oauth2_authenticate's nonce is optional) needs neither
-      Tokens are ES256 JWTs: id_tokens from iss <base>/idp/google|apple, keys /idp/.well-known/jwks.json;
-      OIDC tokens for Discord and X and session JWTs from iss <base>/turnkey, keys
-      /turnkey/.well-known/jwks.json
+        Turnkey (built-in Auth Proxy config local-dev: google, apple, discord, x):
+          POST /turnkey/auth-proxy/v1/wallet_kit_config, account, oauth2_authenticate, oauth_login,
+               signup_v2                  header X-Auth-Proxy-Config-ID; errors {"code","message","details"}
+          POST /turnkey/api/public/v1/query/whoami, query/get_user, query/get_activity,
+               submit/stamp_login         header X-Stamp (a live session's key, signing the exact body)
+          GET  /turnkey/oauth-origin?provider=google|apple&clientId=&redirectUri=&nonce=[&state=]
+                                          302 to the fake Google or Apple page
+          GET  /turnkey/oauth-redirect?scheme=S&...   302 to S://?... (the other parameters as they came)
+          GET  /idp/discord/authorize, /idp/x/authorize   PKCE S256; Continue 302s to redirect_uri?code=&state=
+          Google and Apple Continue 302s to redirect_uri&id_token=&state= (Cancel: error=access_denied);
+          a tknonce= on their authorize URL is copied into the id_token
+          oauth_login takes a token whose nonce or tknonce is sha256hex(publicKey); a Discord or X token
+          minted without a nonce (oauth2_authenticate's nonce is optional) needs neither
+          Tokens are ES256 JWTs: id_tokens from iss <base>/idp/google|apple, keys /idp/.well-known/jwks.json;
+          OIDC tokens for Discord and X and session JWTs from iss <base>/turnkey, keys
+          /turnkey/.well-known/jwks.json
 
-    Dashboard at / (admin token). Administration API (JSON, admin token) under /emulator/v1/:
-      POST reset                    forget sessions, grants, outbox, faults, Turnkey sub-organizations;
-                                    real clock again
-      GET  state                    environments, users, live sessions (no tokens)
-      GET  turnkey                  Auth Proxy configs, sub-organizations, users, live sessions (no tokens)
-      GET  outbox                   magic-link emails: [{email, link, sentAt}]
-      GET  requests                 [{method, path, status}] (status 0 = dropped)
-      GET|POST clock                {"advanceSeconds": N} moves emulator time forward
-      GET|POST faults               {"path", "kind", "count", "status", "seconds", "pendingAnswers"}:
-                                      status  answer `status` (default 503), do nothing
-                                      hang    hold `seconds` (default 5), then handle normally
-                                      drop    do the work, then close without answering
-                                      pending (stamp_login only) the activity's first `pendingAnswers`
-                                              answers (default 1) say ACTIVITY_STATUS_PENDING
-      POST environments/<id>        {"authMethods"?, "redirectUrls"?, "providersWithoutCredentials"?}
-                                    changes an environment's sign-in methods or allowed redirect
-                                    URLs (e.g. a loopback http://127.0.0.1:PORT/PATH) at run time
-                                    (reset restores them)
-      GET  users/<email>/totp       {"secret", "code"} of a TOTP user
-      POST sessions/revoke          {"endUserId"?} revokes sessions (all without a body)
+        Dashboard at / (admin token). Administration API (JSON, admin token) under /emulator/v1/:
+          POST reset                    forget sessions, grants, outbox, faults, Turnkey sub-organizations;
+                                        real clock again
+          GET  state                    environments, users, live sessions (no tokens)
+          GET  turnkey                  Auth Proxy configs, sub-organizations, users, live sessions (no tokens)
+          GET  outbox                   magic-link emails: [{email, link, sentAt}]
+          GET  requests                 [{method, path, status}] (status 0 = dropped)
+          GET|POST clock                {"advanceSeconds": N} moves emulator time forward
+          GET|POST faults               {"path", "kind", "count", "status", "seconds", "pendingAnswers"}:
+                                          status  answer `status` (default 503), do nothing
+                                          hang    hold `seconds` (default 5), then handle normally
+                                          drop    do the work, then close without answering
+                                          pending (stamp_login only) the activity's first `pendingAnswers`
+                                                  answers (default 1) say ACTIVITY_STATUS_PENDING
+          POST environments/<id>        {"authMethods"?, "redirectUrls"?, "providersWithoutCredentials"?}
+                                        changes an environment's sign-in methods or allowed redirect
+                                        URLs (e.g. a loopback http://127.0.0.1:PORT/PATH) at run time
+                                        (reset restores them)
+          GET  users/<email>/totp       {"secret", "code"} of a TOTP user
+          POST sessions/revoke          {"endUserId"?} revokes sessions (all without a body)
 
-    Config file format:
-      {"environments": [{
-         "id": "local-dev",                                   letters, digits, '-', '_'
-         "authMethods": ["GOOGLE", "APPLE", "EMAIL_MAGIC_LINK"],
-         "redirectUrls": ["io.github.portalauth.signin://auth/callback"],
-         "autoCreateWallet": true,                            optional, default true
-         "accountAbstraction": true,                          optional, default false
-         "providersWithoutCredentials": ["APPLE"],            optional: enabled providers missing their
-                                                              credentials (oauth/urls then answers 401)
-         "users": [{"email": "alice@example.com", "name": "Alice", "needsTotp": false}]
-       }],
-       "turnkey": {                                           optional, default the built-in local-dev
-         "authProxyConfigs": [{
-           "id": "local-dev",                                 the X-Auth-Proxy-Config-ID
-           "organizationId": "...",                           optional parent organization
-           "sessionExpirationSeconds": 900,                   optional
-           "providers": {                                     any of google, apple, discord, x
-             "google": {"clientId": "emulator-turnkey-google",
-                        "secondaryClientIds": ["emulator-turnkey-google-secondary"],
-                        "redirectUris": ["/turnkey/oauth-redirect?scheme=io.github.portalauth.signin"]},
-             "discord": {"clientId": "emulator-turnkey-discord",
-                         "redirectUris": ["io.github.portalauth.signin://"]}
-           }
-         }],                                                  "/..." redirect URIs are on the emulator
-         "users": [{"email": "alice@example.com", "name": "Alice"}]   accounts the fake pages list
-       }}
-    Example: data/emulator/local-dev.json (the built-in default).
-    """
+        Config file format:
+          {"environments": [{
+             "id": "local-dev",                                   letters, digits, '-', '_'
+             "authMethods": ["GOOGLE", "APPLE", "EMAIL_MAGIC_LINK"],
+             "redirectUrls": ["io.github.portalauth.signin://auth/callback"],
+             "autoCreateWallet": true,                            optional, default true
+             "accountAbstraction": true,                          optional, default false
+             "providersWithoutCredentials": ["APPLE"],            optional: enabled providers missing their
+                                                                  credentials (oauth/urls then answers 401)
+             "users": [{"email": "alice@example.com", "name": "Alice", "needsTotp": false}]
+           }],
+           "turnkey": {                                           optional, default the built-in local-dev
+             "authProxyConfigs": [{
+               "id": "local-dev",                                 the X-Auth-Proxy-Config-ID
+               "organizationId": "...",                           optional parent organization
+               "sessionExpirationSeconds": 900,                   optional
+               "providers": {                                     any of google, apple, discord, x
+                 "google": {"clientId": "emulator-turnkey-google",
+                            "secondaryClientIds": ["emulator-turnkey-google-secondary"],
+                            "redirectUris": ["/turnkey/oauth-redirect?scheme=io.github.portalauth.signin"]},
+                 "discord": {"clientId": "emulator-turnkey-discord",
+                             "redirectUris": ["io.github.portalauth.signin://"]}
+               }
+             }],                                                  "/..." redirect URIs are on the emulator
+             "users": [{"email": "alice@example.com", "name": "Alice"}]   accounts the fake pages list
+           }}
+        Example: data/emulator/local-dev.json (the built-in default).
+        """
 
     struct Options: Equatable {
         var port: UInt16 = 8790
@@ -152,12 +152,18 @@ public enum EmulatorCommand {
                 options.idleSeconds = seconds
             case "--exit-with-pid":
                 let text = try value()
-                guard let pid = Int32(text), pid > 0 else { throw UsageError(message: "--exit-with-pid must be a process ID, not \"\(text)\"") }
+                guard let pid = Int32(text), pid > 0 else {
+                    throw UsageError(message: "--exit-with-pid must be a process ID, not \"\(text)\"")
+                }
                 options.exitWithPid = pid
             default:
-                if argument.hasPrefix("--port=") { rest.insert(contentsOf: ["--port", String(argument.dropFirst(7))], at: rest.startIndex) }
-                else if argument.hasPrefix("--config=") { rest.insert(contentsOf: ["--config", String(argument.dropFirst(9))], at: rest.startIndex) }
-                else { throw UsageError(message: "unknown argument \"\(argument)\"") }
+                if argument.hasPrefix("--port=") {
+                    rest.insert(contentsOf: ["--port", String(argument.dropFirst(7))], at: rest.startIndex)
+                } else if argument.hasPrefix("--config=") {
+                    rest.insert(contentsOf: ["--config", String(argument.dropFirst(9))], at: rest.startIndex)
+                } else {
+                    throw UsageError(message: "unknown argument \"\(argument)\"")
+                }
             }
         }
         guard (options.tlsCertificate == nil) == (options.tlsKey == nil) else {
@@ -232,12 +238,14 @@ public enum EmulatorCommand {
         // Written straight to the descriptor (no stdio buffer) in one write: the first line is the
         // readiness signal, and a reader that takes only that line (script/start-emulator) loses
         // the rest with the pipe, so the token's one appearance outside its file reaches no log.
-        FileHandle.standardOutput.write(Data("""
-            listening on \(emulator.baseURL)
-            dashboard: \(emulator.baseURL)/?token=\(adminToken.value)
-            admin token file: \(tokenFile)
+        FileHandle.standardOutput.write(
+            Data(
+                """
+                listening on \(emulator.baseURL)
+                dashboard: \(emulator.baseURL)/?token=\(adminToken.value)
+                admin token file: \(tokenFile)
 
-            """.utf8))
+                """.utf8))
         g_main_loop_run(loop)
         host.stop()
         g_main_loop_unref(loop)

@@ -10,11 +10,14 @@ enum DefaultCollection {
 
     static func lock(of service: Service) async throws -> CollectionLock {
         guard let path = try await path(service) else { return .unlocked }
-        let state: (locked: Bool, items: Int) = try await call(service, path: path, interface: "org.freedesktop.DBus.Properties",
-                                                               method: "GetAll", argument: "org.freedesktop.Secret.Collection") { reply in
+        let state: (locked: Bool, items: Int) = try await call(
+            service, path: path, interface: "org.freedesktop.DBus.Properties",
+            method: "GetAll", argument: "org.freedesktop.Secret.Collection"
+        ) { reply in
             let properties = g_variant_get_child_value(reply, 0)
             defer { g_variant_unref(properties) }
-            var locked = false, items = 0
+            var locked = false
+            var items = 0
             // Any type is asked for, then checked: a GVariantType is a C string that must outlive the call.
             if let value = g_variant_lookup_value(properties, "Locked", nil) {
                 locked = g_variant_classify(value) == G_VARIANT_CLASS_BOOLEAN && g_variant_get_boolean(value) != 0
@@ -39,8 +42,10 @@ enum DefaultCollection {
 
     /// The object path the alias "default" names, or nil when there is no default collection.
     private static func path(_ service: Service) async throws -> String? {
-        let path: String = try await call(service, path: "/org/freedesktop/secrets", interface: "org.freedesktop.Secret.Service",
-                                          method: "ReadAlias", argument: "default") { reply in
+        let path: String = try await call(
+            service, path: "/org/freedesktop/secrets", interface: "org.freedesktop.Secret.Service",
+            method: "ReadAlias", argument: "default"
+        ) { reply in
             let child = g_variant_get_child_value(reply, 0)
             defer { g_variant_unref(child) }
             return String(cString: g_variant_get_string(child, nil))
@@ -50,17 +55,21 @@ enum DefaultCollection {
 
     /// One method call with one string argument on the service's connection; `read` takes what it
     /// needs from the reply (on the main context). A failure is the `SessionStoreError` it stands for.
-    private static func call<T: Sendable>(_ service: Service, path: String, interface: String, method: String, argument: String,
-                                          read: @escaping @Sendable (OpaquePointer) -> T) async throws -> T {
+    private static func call<T: Sendable>(
+        _ service: Service, path: String, interface: String, method: String, argument: String,
+        read: @escaping @Sendable (OpaquePointer) -> T
+    ) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             MainLoopBridge.invoke {
                 let proxy = UnsafeMutableRawPointer(service.pointer).assumingMemoryBound(to: GDBusProxy.self)
                 var children: [OpaquePointer?] = [g_variant_new_string(argument)]
                 let inFlight: CallInFlight = Reply(read: read, continuation: continuation)
-                g_dbus_connection_call(g_dbus_proxy_get_connection(proxy), g_dbus_proxy_get_name(proxy), path, interface, method,
-                                       g_variant_new_tuple(&children, 1), nil, G_DBUS_CALL_FLAGS_NONE, -1, nil, { source, result, userData in
-                    Unmanaged<CallInFlight>.fromOpaque(userData!).takeRetainedValue().complete(OpaquePointer(source), result)
-                }, Unmanaged.passRetained(inFlight).toOpaque())
+                g_dbus_connection_call(
+                    g_dbus_proxy_get_connection(proxy), g_dbus_proxy_get_name(proxy), path, interface, method,
+                    g_variant_new_tuple(&children, 1), nil, G_DBUS_CALL_FLAGS_NONE, -1, nil,
+                    { source, result, userData in
+                        Unmanaged<CallInFlight>.fromOpaque(userData!).takeRetainedValue().complete(OpaquePointer(source), result)
+                    }, Unmanaged.passRetained(inFlight).toOpaque())
             }
         }
     }
@@ -99,29 +108,35 @@ private final class UnlockInFlight: @unchecked Sendable {
     private var waiting: [Done]?
 
     func unlock(_ path: String, service: DefaultCollection.Service, _ done: @escaping Done) {
-        if waiting != nil { waiting?.append(done); return }
+        if waiting != nil {
+            waiting?.append(done)
+            return
+        }
         waiting = [done]
         let copy = g_strdup(path)
         var paths: [UnsafePointer<gchar>?] = [UnsafePointer(copy), nil]
-        secret_service_unlock_dbus_paths(service.pointer, &paths, nil, { source, result, userData in
-            let inFlight = Unmanaged<UnlockInFlight>.fromOpaque(userData!).takeRetainedValue()
-            var unlocked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
-            var error: UnsafeMutablePointer<GError>?
-            let count = secret_service_unlock_dbus_paths_finish(OpaquePointer(source).map { UnsafeMutablePointer<SecretService>($0) },
-                                                                result, &unlocked, &error)
-            g_strfreev(unlocked)
-            let outcome: Result<Bool, any Error>
-            if let failure = GLibError.take(&error) {
-                let kind = KeyringErrors.classify(failure)
-                // A dismissed prompt can also come back as a cancellation.
-                outcome = kind.kind == .dismissed ? .success(false) : .failure(kind)
-            } else {
-                outcome = .success(count > 0)
-            }
-            let waiting = inFlight.waiting ?? []
-            inFlight.waiting = nil
-            for done in waiting { done(outcome) }
-        }, Unmanaged.passRetained(self).toOpaque())
+        secret_service_unlock_dbus_paths(
+            service.pointer, &paths, nil,
+            { source, result, userData in
+                let inFlight = Unmanaged<UnlockInFlight>.fromOpaque(userData!).takeRetainedValue()
+                var unlocked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
+                var error: UnsafeMutablePointer<GError>?
+                let count = secret_service_unlock_dbus_paths_finish(
+                    OpaquePointer(source).map { UnsafeMutablePointer<SecretService>($0) },
+                    result, &unlocked, &error)
+                g_strfreev(unlocked)
+                let outcome: Result<Bool, any Error>
+                if let failure = GLibError.take(&error) {
+                    let kind = KeyringErrors.classify(failure)
+                    // A dismissed prompt can also come back as a cancellation.
+                    outcome = kind.kind == .dismissed ? .success(false) : .failure(kind)
+                } else {
+                    outcome = .success(count > 0)
+                }
+                let waiting = inFlight.waiting ?? []
+                inFlight.waiting = nil
+                for done in waiting { done(outcome) }
+            }, Unmanaged.passRetained(self).toOpaque())
         g_free(copy)
     }
 }

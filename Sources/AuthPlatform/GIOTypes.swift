@@ -20,9 +20,9 @@ enum GIOTypes {
             g_socket_connection_get_type(), g_tcp_connection_get_type(), g_unix_connection_get_type(),
             g_proxy_address_enumerator_get_type(), g_dbus_connection_get_type(), g_task_get_type(),
             g_proxy_resolver_get_type(), g_socket_connectable_get_type(), g_tls_database_get_type(),
-            g_tls_interaction_get_type(), g_tls_certificate_get_type(),
+            g_tls_interaction_get_type(), g_tls_certificate_get_type()
         ]
-        types.forEach { g_type_ensure($0) }
+        for type in types { g_type_ensure(type) }
         // libsoup's class initialisers are where the main thread waited: run them here, once.
         for type in [soup_session_get_type(), soup_message_get_type()] {
             g_type_class_unref(g_type_class_ref(type))

@@ -1,6 +1,6 @@
 import CAuthPlatform
-import GLibSupport
 import FoundationEssentials
+import GLibSupport
 import PortalAuth
 
 /// Opens URLs in the user's default browser through GIO (the OpenURI portal under Flatpak).
@@ -12,15 +12,17 @@ public final class GioBrowserLauncher: BrowserLauncher, Sendable {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             MainLoopBridge.invoke {
                 let box = Unmanaged.passRetained(LaunchBox(continuation)).toOpaque()
-                g_app_info_launch_default_for_uri_async(uri, nil, nil, { _, result, userData in
-                    let box = Unmanaged<LaunchBox>.fromOpaque(userData!).takeRetainedValue()
-                    var error: UnsafeMutablePointer<GError>?
-                    if g_app_info_launch_default_for_uri_finish(result, &error) != 0 {
-                        box.continuation.resume()
-                    } else {
-                        box.continuation.resume(throwing: BrowserLaunchError(reason: GLibError.take(&error)?.message ?? ""))
-                    }
-                }, box)
+                g_app_info_launch_default_for_uri_async(
+                    uri, nil, nil,
+                    { _, result, userData in
+                        let box = Unmanaged<LaunchBox>.fromOpaque(userData!).takeRetainedValue()
+                        var error: UnsafeMutablePointer<GError>?
+                        if g_app_info_launch_default_for_uri_finish(result, &error) != 0 {
+                            box.continuation.resume()
+                        } else {
+                            box.continuation.resume(throwing: BrowserLaunchError(reason: GLibError.take(&error)?.message ?? ""))
+                        }
+                    }, box)
             }
         }
     }

@@ -10,9 +10,12 @@ public final class KeyringSessionStore: SessionStore, Sendable {
     public let sessionKey: String
     private let items: VerifiedSecretItems
 
-    public init(sessionKey: String = "default",
-                items: any SecretItems = LibsecretItems(schemaName: schemaName,
-                                                        attributeNames: ["auth-environment-id", "session-key"])) {
+    public init(
+        sessionKey: String = "default",
+        items: any SecretItems = LibsecretItems(
+            schemaName: schemaName,
+            attributeNames: ["auth-environment-id", "session-key"])
+    ) {
         self.sessionKey = sessionKey
         self.items = VerifiedSecretItems(items)
     }

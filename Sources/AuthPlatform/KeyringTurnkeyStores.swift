@@ -10,8 +10,11 @@ public final class KeyringTurnkeySessionStore: TurnkeySessionStore, Sendable {
     public static let schemaName = "io.github.portalauth.TurnkeySession"
     private let items: VerifiedSecretItems
 
-    public init(items: any SecretItems = LibsecretItems(schemaName: schemaName,
-                                                        attributeNames: ["auth-proxy-config-id", "session-key"])) {
+    public init(
+        items: any SecretItems = LibsecretItems(
+            schemaName: schemaName,
+            attributeNames: ["auth-proxy-config-id", "session-key"])
+    ) {
         self.items = VerifiedSecretItems(items)
     }
 
@@ -24,8 +27,9 @@ public final class KeyringTurnkeySessionStore: TurnkeySessionStore, Sendable {
     }
 
     public func save(_ jwt: String, authProxyConfigId: String, sessionKey: String) async throws {
-        try await items.save(jwt, label: Self.label(authProxyConfigId: authProxyConfigId, sessionKey: sessionKey),
-                             attributes: Self.attributes(authProxyConfigId, sessionKey))
+        try await items.save(
+            jwt, label: Self.label(authProxyConfigId: authProxyConfigId, sessionKey: sessionKey),
+            attributes: Self.attributes(authProxyConfigId, sessionKey))
     }
 
     public func delete(authProxyConfigId: String, sessionKey: String) async throws {

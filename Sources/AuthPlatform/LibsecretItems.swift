@@ -103,8 +103,10 @@ public final class LibsecretItems: SecretItems, Sendable {
                 var node = list
                 while let current = node {
                     let item = OpaquePointer(current.pointee.data)
-                    summaries.append(SecretItemSummary(attributes: Self.dictionary(secret_retrievable_get_attributes(item)),
-                                                       isLocked: false))
+                    summaries.append(
+                        SecretItemSummary(
+                            attributes: Self.dictionary(secret_retrievable_get_attributes(item)),
+                            isLocked: false))
                     node = current.pointee.next
                 }
                 g_list_free_full(list, g_object_unref)
@@ -119,10 +121,16 @@ public final class LibsecretItems: SecretItems, Sendable {
             var unlocked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
             var locked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
             guard secret_service_search_for_dbus_paths_finish(service, result, &unlocked, &locked, &error) != 0 else { return [] }
-            defer { g_strfreev(unlocked); g_strfreev(locked) }
+            defer {
+                g_strfreev(unlocked)
+                g_strfreev(locked)
+            }
             var paths: Set<String> = []
             var index = 0
-            while let path = locked?[index] { paths.insert(String(cString: path)); index += 1 }
+            while let path = locked?[index] {
+                paths.insert(String(cString: path))
+                index += 1
+            }
             return paths
         }
         // SECRET_SEARCH_ALL without UNLOCK: never raises a prompt, and also returns locked items.
@@ -134,9 +142,12 @@ public final class LibsecretItems: SecretItems, Sendable {
             let list = node
             while let current = node {
                 let item = current.pointee.data.assumingMemoryBound(to: SecretItem.self)
-                let path = String(cString: g_dbus_proxy_get_object_path(UnsafeMutableRawPointer(item).assumingMemoryBound(to: GDBusProxy.self)))
-                summaries.append(SecretItemSummary(attributes: Self.dictionary(secret_item_get_attributes(item)),
-                                                   isLocked: secret_item_get_locked(item) != 0 || lockedPaths.contains(path)))
+                let path = String(
+                    cString: g_dbus_proxy_get_object_path(UnsafeMutableRawPointer(item).assumingMemoryBound(to: GDBusProxy.self)))
+                summaries.append(
+                    SecretItemSummary(
+                        attributes: Self.dictionary(secret_item_get_attributes(item)),
+                        isLocked: secret_item_get_locked(item) != 0 || lockedPaths.contains(path)))
                 node = current.pointee.next
             }
             g_list_free_full(list, g_object_unref)
@@ -148,13 +159,13 @@ public final class LibsecretItems: SecretItems, Sendable {
     /// Connects in the background and opens the Secret Service session (the key exchange that
     /// `store` and `lookup` need), so a save that follows soon finds both ready.
     public func prepare() {
-        if Self.inSandbox { return }   // the password API opens what it needs per call
+        if Self.inSandbox { return } // the password API opens what it needs per call
         let connection = self.connection
         MainLoopBridge.invoke { connection.withService(openingSession: true) { _ in } }
     }
 
     public func defaultCollectionLock() async throws -> CollectionLock {
-        if Self.inSandbox { return .unlocked }   // the keyring file is opened with the portal's key
+        if Self.inSandbox { return .unlocked } // the keyring file is opened with the portal's key
         return try await DefaultCollection.lock(of: connected())
     }
 
@@ -180,11 +191,15 @@ public final class LibsecretItems: SecretItems, Sendable {
     /// stands for.
     private func call<T: Sendable>(
         _ attributes: [String: String],
-        start: @escaping @Sendable (UnsafeMutablePointer<SecretService>, UnsafePointer<SecretSchema>, OpaquePointer,
-                                    GAsyncReadyCallback, UnsafeMutableRawPointer) -> Void,
+        start:
+            @escaping @Sendable (
+                UnsafeMutablePointer<SecretService>, UnsafePointer<SecretSchema>, OpaquePointer,
+                GAsyncReadyCallback, UnsafeMutableRawPointer
+            ) -> Void,
         finish: @escaping @Sendable (UnsafeMutablePointer<SecretService>, OpaquePointer, inout UnsafeMutablePointer<GError>?) -> T
     ) async throws -> T {
-        let schema = self.schema, connection = self.connection
+        let schema = self.schema
+        let connection = self.connection
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             MainLoopBridge.invoke {
                 connection.withService(openingSession: false) { opened in
@@ -192,10 +207,11 @@ public final class LibsecretItems: SecretItems, Sendable {
                     case .failure(let error):
                         continuation.resume(throwing: error)
                     case .success(let service):
-                        PendingCall.begin(attributes: Self.table(attributes), schema: schema,
-                                          start: { start(service.pointer, $0, $1, $2, $3) },
-                                          finish: { result, error in finish(service.pointer, result, &error) },
-                                          continuation: continuation)
+                        PendingCall.begin(
+                            attributes: Self.table(attributes), schema: schema,
+                            start: { start(service.pointer, $0, $1, $2, $3) },
+                            finish: { result, error in finish(service.pointer, result, &error) },
+                            continuation: continuation)
                     }
                 }
             }
@@ -214,8 +230,9 @@ public final class LibsecretItems: SecretItems, Sendable {
             MainLoopBridge.invoke {
                 GIOTypes.register() // before libsecret's worker thread opens the keyring file and asks the portal
                 PasswordBackend.shared.whenReady(schema: schema) {
-                    PendingCall.begin(attributes: Self.table(attributes), schema: schema, start: start, finish: finish,
-                                      continuation: continuation)
+                    PendingCall.begin(
+                        attributes: Self.table(attributes), schema: schema, start: start, finish: finish,
+                        continuation: continuation)
                 }
             }
         }
@@ -233,7 +250,8 @@ public final class LibsecretItems: SecretItems, Sendable {
         var result: [String: String] = [:]
         var iterator = GHashTableIter()
         g_hash_table_iter_init(&iterator, table)
-        var key: gpointer?, value: gpointer?
+        var key: gpointer?
+        var value: gpointer?
         while g_hash_table_iter_next(&iterator, &key, &value) != 0 {
             guard let key, let value else { continue }
             result[String(cString: key.assumingMemoryBound(to: CChar.self))] = String(cString: value.assumingMemoryBound(to: CChar.self))
@@ -257,25 +275,30 @@ private final class SecretServiceConnection: @unchecked Sendable {
     /// session when `openingSession`).
     func withService(openingSession: Bool, _ use: @escaping (Opened) -> Void) {
         if let service { return use(.success(MainContextPointer(service))) }
-        if waiting != nil { waiting?.append(use); return }
+        if waiting != nil {
+            waiting?.append(use)
+            return
+        }
         waiting = [use]
         GIOTypes.register() // before libsecret's worker thread connects to the bus
         let flags = openingSession ? SECRET_SERVICE_OPEN_SESSION : SECRET_SERVICE_NONE
-        secret_service_get(flags, nil, { _, result, userData in
-            let connection = Unmanaged<SecretServiceConnection>.fromOpaque(userData!).takeRetainedValue()
-            var error: UnsafeMutablePointer<GError>?
-            let opened: Opened
-            if let service = secret_service_get_finish(result, &error) {
-                connection.service = service
-                opened = .success(MainContextPointer(service))
-            } else {
-                let failure = GLibError.take(&error)
-                opened = .failure(SessionStoreError(.noService, detail: failure?.message ?? ""))
-            }
-            let waiting = connection.waiting ?? []
-            connection.waiting = nil
-            for use in waiting { use(opened) }
-        }, Unmanaged.passRetained(self).toOpaque())
+        secret_service_get(
+            flags, nil,
+            { _, result, userData in
+                let connection = Unmanaged<SecretServiceConnection>.fromOpaque(userData!).takeRetainedValue()
+                var error: UnsafeMutablePointer<GError>?
+                let opened: Opened
+                if let service = secret_service_get_finish(result, &error) {
+                    connection.service = service
+                    opened = .success(MainContextPointer(service))
+                } else {
+                    let failure = GLibError.take(&error)
+                    opened = .failure(SessionStoreError(.noService, detail: failure?.message ?? ""))
+                }
+                let waiting = connection.waiting ?? []
+                connection.waiting = nil
+                for use in waiting { use(opened) }
+            }, Unmanaged.passRetained(self).toOpaque())
     }
 
     /// Main context only: lets go of libsecret's connection.
@@ -298,19 +321,24 @@ private final class PasswordBackend: @unchecked Sendable {
 
     func whenReady(schema: MainContextPointer<UnsafeMutablePointer<SecretSchema>>, _ start: @escaping () -> Void) {
         if ready { return start() }
-        if waiting != nil { waiting?.append(start); return }
+        if waiting != nil {
+            waiting?.append(start)
+            return
+        }
         waiting = [start]
         let nothing = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free)
-        secret_password_lookupv(schema.pointer, nothing, nil, { _, result, userData in
-            let backend = Unmanaged<PasswordBackend>.fromOpaque(userData!).takeRetainedValue()
-            var error: UnsafeMutablePointer<GError>?
-            if let text = secret_password_lookup_finish(result, &error) { secret_password_free(text) }
-            g_clear_error(&error)   // a failure shows again in the call that waited, with its own error
-            backend.ready = true
-            let waiting = backend.waiting ?? []
-            backend.waiting = nil
-            for start in waiting { start() }
-        }, Unmanaged.passRetained(self).toOpaque())
+        secret_password_lookupv(
+            schema.pointer, nothing, nil,
+            { _, result, userData in
+                let backend = Unmanaged<PasswordBackend>.fromOpaque(userData!).takeRetainedValue()
+                var error: UnsafeMutablePointer<GError>?
+                if let text = secret_password_lookup_finish(result, &error) { secret_password_free(text) }
+                g_clear_error(&error) // a failure shows again in the call that waited, with its own error
+                backend.ready = true
+                let waiting = backend.waiting ?? []
+                backend.waiting = nil
+                for start in waiting { start() }
+            }, Unmanaged.passRetained(self).toOpaque())
         g_hash_table_unref(nothing)
     }
 }
@@ -331,8 +359,10 @@ private final class PendingCall<T: Sendable>: CallInFlight {
     let finish: @Sendable (OpaquePointer, inout UnsafeMutablePointer<GError>?) -> T
     let continuation: CheckedContinuation<T, any Error>
 
-    init(table: OpaquePointer, finish: @escaping @Sendable (OpaquePointer, inout UnsafeMutablePointer<GError>?) -> T,
-         continuation: CheckedContinuation<T, any Error>) {
+    init(
+        table: OpaquePointer, finish: @escaping @Sendable (OpaquePointer, inout UnsafeMutablePointer<GError>?) -> T,
+        continuation: CheckedContinuation<T, any Error>
+    ) {
         self.table = table
         self.finish = finish
         self.continuation = continuation
@@ -341,10 +371,12 @@ private final class PendingCall<T: Sendable>: CallInFlight {
     deinit { g_hash_table_unref(table) }
 
     /// Runs on the main context: starts the call with a retained `PendingCall` as its user data.
-    static func begin(attributes table: OpaquePointer, schema: MainContextPointer<UnsafeMutablePointer<SecretSchema>>,
-                      start: (UnsafePointer<SecretSchema>, OpaquePointer, GAsyncReadyCallback, UnsafeMutableRawPointer) -> Void,
-                      finish: @escaping @Sendable (OpaquePointer, inout UnsafeMutablePointer<GError>?) -> T,
-                      continuation: CheckedContinuation<T, any Error>) {
+    static func begin(
+        attributes table: OpaquePointer, schema: MainContextPointer<UnsafeMutablePointer<SecretSchema>>,
+        start: (UnsafePointer<SecretSchema>, OpaquePointer, GAsyncReadyCallback, UnsafeMutableRawPointer) -> Void,
+        finish: @escaping @Sendable (OpaquePointer, inout UnsafeMutablePointer<GError>?) -> T,
+        continuation: CheckedContinuation<T, any Error>
+    ) {
         let pending: CallInFlight = PendingCall(table: table, finish: finish, continuation: continuation)
         start(UnsafePointer(schema.pointer), table, finishCall, Unmanaged.passRetained(pending).toOpaque())
     }
@@ -371,7 +403,7 @@ enum KeyringErrors {
             default: kind = .other
             }
         } else if error.matches(g_io_error_quark(), G_IO_ERROR_CANCELLED) {
-            kind = .dismissed   // libsecret reports a dismissed prompt as a cancellation
+            kind = .dismissed // libsecret reports a dismissed prompt as a cancellation
         } else if error.domain == g_dbus_error_quark() {
             switch error.remoteName {
             case "org.freedesktop.Secret.Error.IsLocked": kind = .locked
@@ -387,6 +419,6 @@ enum KeyringErrors {
     private static let noServiceCodes: [GDBusError] = [
         G_DBUS_ERROR_SERVICE_UNKNOWN, G_DBUS_ERROR_NAME_HAS_NO_OWNER, G_DBUS_ERROR_SPAWN_SERVICE_NOT_FOUND,
         G_DBUS_ERROR_SPAWN_SERVICE_INVALID, G_DBUS_ERROR_SPAWN_EXEC_FAILED, G_DBUS_ERROR_SPAWN_CHILD_EXITED,
-        G_DBUS_ERROR_SPAWN_FAILED, G_DBUS_ERROR_NO_SERVER, G_DBUS_ERROR_FILE_NOT_FOUND,
+        G_DBUS_ERROR_SPAWN_FAILED, G_DBUS_ERROR_NO_SERVER, G_DBUS_ERROR_FILE_NOT_FOUND
     ]
 }

@@ -10,7 +10,8 @@ enum LoopbackPeer {
     /// or nil when the table has no such connection (it went away, or it is not IPv4 loopback).
     static func ownerUID(peerPort: UInt16, localPort: UInt16, table: String? = readTable()) -> uid_t? {
         guard let table else { return nil }
-        let peer = address(port: peerPort), local = address(port: localPort)
+        let peer = address(port: peerPort)
+        let local = address(port: localPort)
         for line in table.split(separator: "\n").dropFirst() {
             // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid …
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)

@@ -1,7 +1,7 @@
 import AuthBase
 import CAuthPlatform
-import GLibSupport
 import FoundationEssentials
+import GLibSupport
 import PortalAuth
 import Synchronization
 
@@ -25,8 +25,9 @@ public final class LoopbackRedirectServer: LoopbackRedirectListening, Sendable {
             self.message = message
         }
 
-        public static let english = Page(language: "en", title: "Sign-in finished",
-                                         message: "You can close this tab and go back to the app.")
+        public static let english = Page(
+            language: "en", title: "Sign-in finished",
+            message: "You can close this tab and go back to the app.")
     }
 
     private let page: Page
@@ -35,8 +36,11 @@ public final class LoopbackRedirectServer: LoopbackRedirectListening, Sendable {
         self.page = page
     }
 
-    public func listen(port: UInt16, classify: @escaping @Sendable (String) -> LoopbackRequestVerdict) async throws
-        -> any LoopbackRedirectListener {
+    public func listen(
+        port: UInt16, classify: @escaping @Sendable (String) -> LoopbackRequestVerdict
+    ) async throws
+        -> any LoopbackRedirectListener
+    {
         let page = self.page
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any LoopbackRedirectListener, any Error>) in
             MainLoopBridge.invoke {
@@ -100,7 +104,8 @@ private final class LoopbackPort: LoopbackRedirectListener, Sendable {
     }
 
     deinit {
-        let listener = self.listener, cancellable = self.cancellable
+        let listener = self.listener
+        let cancellable = self.cancellable
         MainLoopBridge.invoke {
             g_socket_listener_close(listener.pointer)
             g_object_unref(listener.pointer)
@@ -140,7 +145,8 @@ private final class LoopbackPort: LoopbackRedirectListener, Sendable {
 
     /// Closes the listening socket: a later connection is refused by the kernel.
     private func stopListening() {
-        let listener = self.listener, cancellable = self.cancellable
+        let listener = self.listener
+        let cancellable = self.cancellable
         MainLoopBridge.invoke {
             g_cancellable_cancel(cancellable.pointer)
             g_socket_listener_close(listener.pointer)
@@ -151,20 +157,22 @@ private final class LoopbackPort: LoopbackRedirectListener, Sendable {
 
     private func acceptNext() {
         let box = Unmanaged.passRetained(self).toOpaque()
-        g_socket_listener_accept_async(listener.pointer, cancellable.pointer, { _, result, userData in
-            let port = Unmanaged<LoopbackPort>.fromOpaque(userData!).takeRetainedValue()
-            var error: UnsafeMutablePointer<GError>?
-            let connection = g_socket_listener_accept_finish(port.listener.pointer, result, nil, &error)
-            let failure = GLibError.take(&error)
-            if let connection {
-                port.serve(connection)
-            }
-            let listening = port.state.withLock { if case .listening = $0.phase { true } else { false } }
-            // A failed accept (a connection reset before it was taken) does not end the wait.
-            if listening, connection != nil || failure?.matches(g_io_error_quark(), G_IO_ERROR_CANCELLED) == false {
-                port.acceptNext()
-            }
-        }, box)
+        g_socket_listener_accept_async(
+            listener.pointer, cancellable.pointer,
+            { _, result, userData in
+                let port = Unmanaged<LoopbackPort>.fromOpaque(userData!).takeRetainedValue()
+                var error: UnsafeMutablePointer<GError>?
+                let connection = g_socket_listener_accept_finish(port.listener.pointer, result, nil, &error)
+                let failure = GLibError.take(&error)
+                if let connection {
+                    port.serve(connection)
+                }
+                let listening = port.state.withLock { if case .listening = $0.phase { true } else { false } }
+                // A failed accept (a connection reset before it was taken) does not end the wait.
+                if listening, connection != nil || failure?.matches(g_io_error_quark(), G_IO_ERROR_CANCELLED) == false {
+                    port.acceptNext()
+                }
+            }, box)
     }
 
     private func serve(_ connection: UnsafeMutablePointer<GSocketConnection>) {
@@ -228,17 +236,17 @@ private final class LoopbackPort: LoopbackRedirectListener, Sendable {
     }
 
     private var pageHTML: String {
-        let title = HTMLText.escaped(page.title), message = HTMLText.escaped(page.message)
+        let title = HTMLText.escaped(page.title)
+        let message = HTMLText.escaped(page.message)
         return """
-        <!DOCTYPE html>
-        <html lang="\(HTMLText.escaped(page.language))"><head><meta charset="utf-8"><title>\(title)</title>
-        <meta name="viewport" content="width=device-width"></head>
-        <body style="font-family: sans-serif; margin: 4em auto; max-width: 32em; text-align: center">
-        <h1>\(title)</h1><p>\(message)</p></body></html>
+            <!DOCTYPE html>
+            <html lang="\(HTMLText.escaped(page.language))"><head><meta charset="utf-8"><title>\(title)</title>
+            <meta name="viewport" content="width=device-width"></head>
+            <body style="font-family: sans-serif; margin: 4em auto; max-width: 32em; text-align: center">
+            <h1>\(title)</h1><p>\(message)</p></body></html>
 
-        """
+            """
     }
-
 
     private static func response(_ status: Int, _ reason: String, plain: String, extra: String = "") -> [UInt8] {
         response(status, reason, body: plain + "\n", type: "text/plain; charset=utf-8", extra: extra)
@@ -251,7 +259,8 @@ private final class LoopbackPort: LoopbackRedirectListener, Sendable {
     /// The page's own URL carries the grant: it must not travel on as a referrer or stay in a cache.
     private static func response(_ status: Int, _ reason: String, body: String, type: String, extra: String) -> [UInt8] {
         let bytes = Array(body.utf8)
-        let head = "HTTP/1.1 \(status) \(reason)\r\nContent-Type: \(type)\r\nContent-Length: \(bytes.count)\r\n"
+        let head =
+            "HTTP/1.1 \(status) \(reason)\r\nContent-Type: \(type)\r\nContent-Length: \(bytes.count)\r\n"
             + "Cache-Control: no-store\r\nReferrer-Policy: no-referrer\r\nContent-Security-Policy: default-src 'none'; style-src 'unsafe-inline'\r\n"
             + "X-Content-Type-Options: nosniff\r\n" + extra + "Connection: close\r\n\r\n"
         return Array(head.utf8) + bytes
@@ -259,7 +268,7 @@ private final class LoopbackPort: LoopbackRedirectListener, Sendable {
 }
 
 /// The request line of an HTTP/1.x request: enough to route it.
-fileprivate struct LoopbackHTTPRequest {
+private struct LoopbackHTTPRequest {
     let method: String
     let target: String
 
@@ -268,7 +277,8 @@ fileprivate struct LoopbackHTTPRequest {
         guard let lineEnd = head.firstIndex(of: UInt8(ascii: "\r")) ?? head.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
         let parts = head[..<lineEnd].split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
         guard parts.count == 3, parts[2].starts(with: Array("HTTP/1.".utf8)),
-              parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
+            parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+        else { return nil }
         method = String(decoding: parts[0], as: UTF8.self)
         target = String(decoding: parts[1], as: UTF8.self)
     }
@@ -307,17 +317,19 @@ private final class LoopbackConnection {
 
     func readMore() {
         let box = Unmanaged.passRetained(self).toOpaque()
-        g_input_stream_read_async(g_io_stream_get_input_stream(stream), buffer, 4096, G_PRIORITY_DEFAULT, nil, { _, result, userData in
-            let connection = Unmanaged<LoopbackConnection>.fromOpaque(userData!).takeRetainedValue()
-            var error: UnsafeMutablePointer<GError>?
-            let count = g_input_stream_read_finish(g_io_stream_get_input_stream(connection.stream), result, &error)
-            _ = GLibError.take(&error)
-            connection.received(count)
-        }, box)
+        g_input_stream_read_async(
+            g_io_stream_get_input_stream(stream), buffer, 4096, G_PRIORITY_DEFAULT, nil,
+            { _, result, userData in
+                let connection = Unmanaged<LoopbackConnection>.fromOpaque(userData!).takeRetainedValue()
+                var error: UnsafeMutablePointer<GError>?
+                let count = g_input_stream_read_finish(g_io_stream_get_input_stream(connection.stream), result, &error)
+                _ = GLibError.take(&error)
+                connection.received(count)
+            }, box)
     }
 
     private func received(_ count: Int) {
-        guard count > 0 else { return finish(complete: false) }   // closed, reset or timed out before a full head
+        guard count > 0 else { return finish(complete: false) } // closed, reset or timed out before a full head
         head += UnsafeRawBufferPointer(start: buffer, count: count)
         if head.count > Self.maxHead { return finish(complete: true) }
         let terminator: [UInt8] = [13, 10, 13, 10]
@@ -336,14 +348,16 @@ private final class LoopbackConnection {
         answer.response.withUnsafeBytes { bytes.copyMemory(from: $0) }
         response = bytes
         let box = Unmanaged.passRetained(self).toOpaque()
-        g_output_stream_write_all_async(g_io_stream_get_output_stream(stream), bytes.baseAddress, gsize(bytes.count),
-                                        G_PRIORITY_DEFAULT, nil, { _, result, userData in
-            let connection = Unmanaged<LoopbackConnection>.fromOpaque(userData!).takeRetainedValue()
-            var error: UnsafeMutablePointer<GError>?
-            _ = g_output_stream_write_all_finish(g_io_stream_get_output_stream(connection.stream), result, nil, &error)
-            _ = GLibError.take(&error)
-            connection.close()
-        }, box)
+        g_output_stream_write_all_async(
+            g_io_stream_get_output_stream(stream), bytes.baseAddress, gsize(bytes.count),
+            G_PRIORITY_DEFAULT, nil,
+            { _, result, userData in
+                let connection = Unmanaged<LoopbackConnection>.fromOpaque(userData!).takeRetainedValue()
+                var error: UnsafeMutablePointer<GError>?
+                _ = g_output_stream_write_all_finish(g_io_stream_get_output_stream(connection.stream), result, nil, &error)
+                _ = GLibError.take(&error)
+                connection.close()
+            }, box)
     }
 
     private func close() {

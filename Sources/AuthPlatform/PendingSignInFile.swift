@@ -10,14 +10,16 @@ public final class PendingSignInFile: PendingSignInStore, Sendable {
     public let url: URL
 
     public init(authEnvironmentId: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let state = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let state =
+            environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.local/state"
-        let safeName = String(authEnvironmentId.unicodeScalars.map { scalar -> Character in
-            switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", "-", "_": Character(scalar)
-            default: "_"
-            }
-        })
+        let safeName = String(
+            authEnvironmentId.unicodeScalars.map { scalar -> Character in
+                switch scalar {
+                case "a"..."z", "A"..."Z", "0"..."9", "-", "_": Character(scalar)
+                default: "_"
+                }
+            })
         url = URL(fileURLWithPath: state).appendingPathComponent("portal-sign-in")
             .appendingPathComponent("pending-sign-in-\(safeName).json")
     }
@@ -33,8 +35,9 @@ public final class PendingSignInFile: PendingSignInStore, Sendable {
             return
         }
         let folder = url.deletingLastPathComponent()
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
-                                                 attributes: [.posixPermissions: 0o700])
+        try? FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         guard let data = try? JSONEncoder().encode(record) else { return }
         _ = FileManager.default.createFile(atPath: url.path, contents: data, attributes: [.posixPermissions: 0o600])
     }

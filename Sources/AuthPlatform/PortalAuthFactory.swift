@@ -4,18 +4,21 @@ import PortalAuth
 /// Builds a `PortalAuth` wired to the desktop: libsoup for HTTP, GNOME Keyring for the session,
 /// the default browser through GIO, and a listener on 127.0.0.1 for a loopback redirect URL.
 public enum PortalAuthFactory {
-    public static func make(_ configuration: PortalConfiguration,
-                            logger: (any PortalAuthLogger)? = nil,
-                            transport: any HTTPTransport = SoupTransport(),
-                            browser: any BrowserLauncher = GioBrowserLauncher(),
-                            loopback: any LoopbackRedirectListening = LoopbackRedirectServer(),
-                            pendingSignIns: any PendingSignInStore = InMemoryPendingSignInStore()) throws -> PortalAuth {
+    public static func make(
+        _ configuration: PortalConfiguration,
+        logger: (any PortalAuthLogger)? = nil,
+        transport: any HTTPTransport = SoupTransport(),
+        browser: any BrowserLauncher = GioBrowserLauncher(),
+        loopback: any LoopbackRedirectListening = LoopbackRedirectServer(),
+        pendingSignIns: any PendingSignInStore = InMemoryPendingSignInStore()
+    ) throws -> PortalAuth {
         try PortalAuth(
             authEnvironmentId: configuration.authEnvironmentId,
             redirectUrl: configuration.redirectUrl,
             apiHost: configuration.apiHost,
-            magicLink: MagicLinkConfig(fromEmail: configuration.magicLinkFromEmail,
-                                       templateId: configuration.magicLinkTemplateId),
+            magicLink: MagicLinkConfig(
+                fromEmail: configuration.magicLinkFromEmail,
+                templateId: configuration.magicLinkTemplateId),
             isAccountAbstracted: configuration.isAccountAbstracted,
             transport: transport,
             sessionStore: KeyringSessionStore(sessionKey: configuration.sessionKey),

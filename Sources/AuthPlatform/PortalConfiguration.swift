@@ -37,10 +37,12 @@ public struct PortalConfiguration: Sendable, Equatable {
     /// and the app opens on its set-up page.
     public var isSetUp: Bool { !authEnvironmentId.trimmed.isEmpty }
 
-    public init(apiHost: String = defaultApiHost, authEnvironmentId: String = "",
-                redirectUrl: String = defaultRedirectUrl, sessionKey: String = defaultSessionKey,
-                isAccountAbstracted: Bool? = nil, magicLinkFromEmail: String = defaultMagicLinkFromEmail,
-                magicLinkTemplateId: String = defaultMagicLinkTemplateId, emulatorHost: String? = nil) {
+    public init(
+        apiHost: String = defaultApiHost, authEnvironmentId: String = "",
+        redirectUrl: String = defaultRedirectUrl, sessionKey: String = defaultSessionKey,
+        isAccountAbstracted: Bool? = nil, magicLinkFromEmail: String = defaultMagicLinkFromEmail,
+        magicLinkTemplateId: String = defaultMagicLinkTemplateId, emulatorHost: String? = nil
+    ) {
         self.apiHost = apiHost
         self.authEnvironmentId = authEnvironmentId
         self.redirectUrl = redirectUrl
@@ -51,22 +53,26 @@ public struct PortalConfiguration: Sendable, Equatable {
         self.emulatorHost = emulatorHost
     }
 
-    public static func resolve(flags: [String: String], environment: [String: String],
-                               settings: [String: String]) -> PortalConfiguration {
+    public static func resolve(
+        flags: [String: String], environment: [String: String],
+        settings: [String: String]
+    ) -> PortalConfiguration {
         func pick(_ flagKeys: [String], _ environmentKey: String, _ settingsKey: String?, _ fallback: String) -> String {
             let candidates = flagKeys.map { flags[$0] } + [environment[environmentKey], settingsKey.flatMap { settings[$0] }]
             return candidates.lazy.compactMap(nonBlank).first ?? fallback
         }
         // GSettings' boolean default is false, so only its `true` counts there.
-        let accountAbstracted = [flags["account-abstracted"], environment["PORTAL_ACCOUNT_ABSTRACTED"]]
+        let accountAbstracted =
+            [flags["account-abstracted"], environment["PORTAL_ACCOUNT_ABSTRACTED"]]
             .lazy.compactMap(parseBool).first
             ?? (parseBool(settings["account-abstracted"]) == true ? true : nil)
         let emulator = EmulatorChoice.host(flags: flags, environment: environment, settings: settings)
 
         return PortalConfiguration(
             apiHost: pick(["api-host"], "PORTAL_API_HOST", "api-host", emulator ?? defaultApiHost),
-            authEnvironmentId: pick(["environment-id", "auth-environment-id"], "PORTAL_AUTH_ENVIRONMENT_ID",
-                                    "auth-environment-id", emulator == nil ? "" : EmulatorChoice.environmentId),
+            authEnvironmentId: pick(
+                ["environment-id", "auth-environment-id"], "PORTAL_AUTH_ENVIRONMENT_ID",
+                "auth-environment-id", emulator == nil ? "" : EmulatorChoice.environmentId),
             redirectUrl: pick(["redirect-url"], "PORTAL_REDIRECT_URL", "redirect-url", defaultRedirectUrl),
             sessionKey: pick(["session-key"], "PORTAL_SESSION_KEY", nil, defaultSessionKey),
             isAccountAbstracted: accountAbstracted,

@@ -1,6 +1,6 @@
 import CAuthPlatform
-import GLibSupport
 import FoundationEssentials
+import GLibSupport
 
 /// Who handles `io.github.portalauth.signin://` on this desktop. Any installed app can claim a
 /// custom scheme and so collect every grant; the app checks that it is the default handler and can

@@ -29,12 +29,14 @@ public enum SecretServicePresence {
             return false
         }
         defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
-        let owned = g_dbus_connection_call_sync(bus, busDaemon, busPath, busDaemon, "NameHasOwner", nameParameters(),
-                                                nil, G_DBUS_CALL_FLAGS_NONE, -1, nil, &error)
+        let owned = g_dbus_connection_call_sync(
+            bus, busDaemon, busPath, busDaemon, "NameHasOwner", nameParameters(),
+            nil, G_DBUS_CALL_FLAGS_NONE, -1, nil, &error)
         g_clear_error(&error)
         if answeredTrue(owned) { return true }
-        let started = g_dbus_connection_call_sync(bus, busDaemon, busPath, busDaemon, "StartServiceByName", startParameters(),
-                                                  nil, G_DBUS_CALL_FLAGS_NONE, startTimeoutMilliseconds, nil, &error)
+        let started = g_dbus_connection_call_sync(
+            bus, busDaemon, busPath, busDaemon, "StartServiceByName", startParameters(),
+            nil, G_DBUS_CALL_FLAGS_NONE, startTimeoutMilliseconds, nil, &error)
         g_clear_error(&error)
         guard let started else { return false }
         g_variant_unref(started)
@@ -47,30 +49,38 @@ public enum SecretServicePresence {
         return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             MainLoopBridge.invoke {
                 let answer = Unmanaged.passRetained(Answer(continuation)).toOpaque()
-                g_bus_get(G_BUS_TYPE_SESSION, nil, { _, result, userData in
-                    var error: UnsafeMutablePointer<GError>?
-                    guard let bus = g_bus_get_finish(result, &error) else {
-                        g_clear_error(&error)
-                        return Answer.take(userData).resume(false)
-                    }
-                    defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
-                    g_dbus_connection_call(bus, SecretServicePresence.busDaemon, SecretServicePresence.busPath, SecretServicePresence.busDaemon, "NameHasOwner", SecretServicePresence.nameParameters(), nil,
-                                           G_DBUS_CALL_FLAGS_NONE, -1, nil, { source, result, userData in
-                        let bus = OpaquePointer(source)
+                g_bus_get(
+                    G_BUS_TYPE_SESSION, nil,
+                    { _, result, userData in
                         var error: UnsafeMutablePointer<GError>?
-                        let owned = g_dbus_connection_call_finish(bus, result, &error)
-                        g_clear_error(&error)
-                        if SecretServicePresence.answeredTrue(owned) { return Answer.take(userData).resume(true) }
-                        g_dbus_connection_call(bus, SecretServicePresence.busDaemon, SecretServicePresence.busPath, SecretServicePresence.busDaemon, "StartServiceByName", SecretServicePresence.startParameters(), nil,
-                                               G_DBUS_CALL_FLAGS_NONE, SecretServicePresence.startTimeoutMilliseconds, nil, { source, result, userData in
-                            var error: UnsafeMutablePointer<GError>?
-                            let started = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
+                        guard let bus = g_bus_get_finish(result, &error) else {
                             g_clear_error(&error)
-                            if let started { g_variant_unref(started) }
-                            Answer.take(userData).resume(started != nil)
-                        }, userData)
-                    }, userData)
-                }, answer)
+                            return Answer.take(userData).resume(false)
+                        }
+                        defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
+                        g_dbus_connection_call(
+                            bus, SecretServicePresence.busDaemon, SecretServicePresence.busPath, SecretServicePresence.busDaemon,
+                            "NameHasOwner", SecretServicePresence.nameParameters(), nil,
+                            G_DBUS_CALL_FLAGS_NONE, -1, nil,
+                            { source, result, userData in
+                                let bus = OpaquePointer(source)
+                                var error: UnsafeMutablePointer<GError>?
+                                let owned = g_dbus_connection_call_finish(bus, result, &error)
+                                g_clear_error(&error)
+                                if SecretServicePresence.answeredTrue(owned) { return Answer.take(userData).resume(true) }
+                                g_dbus_connection_call(
+                                    bus, SecretServicePresence.busDaemon, SecretServicePresence.busPath, SecretServicePresence.busDaemon,
+                                    "StartServiceByName", SecretServicePresence.startParameters(), nil,
+                                    G_DBUS_CALL_FLAGS_NONE, SecretServicePresence.startTimeoutMilliseconds, nil,
+                                    { source, result, userData in
+                                        var error: UnsafeMutablePointer<GError>?
+                                        let started = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
+                                        g_clear_error(&error)
+                                        if let started { g_variant_unref(started) }
+                                        Answer.take(userData).resume(started != nil)
+                                    }, userData)
+                            }, userData)
+                    }, answer)
             }
         }
     }
@@ -124,10 +134,11 @@ public final class SecretServiceWatch: Sendable {
         let watcher = self.watcher
         let box = MainContextPointer(Unmanaged.passRetained(ChangeBox(onChange)).toOpaque())
         MainLoopBridge.invoke {
-            let id = g_bus_watch_name(G_BUS_TYPE_SESSION, SecretServicePresence.busName, G_BUS_NAME_WATCHER_FLAGS_NONE,
-                                      { _, _, _, userData in Unmanaged<ChangeBox>.fromOpaque(userData!).takeUnretainedValue().onChange() },
-                                      { _, _, userData in Unmanaged<ChangeBox>.fromOpaque(userData!).takeUnretainedValue().onChange() },
-                                      box.pointer, { userData in Unmanaged<ChangeBox>.fromOpaque(userData!).release() })
+            let id = g_bus_watch_name(
+                G_BUS_TYPE_SESSION, SecretServicePresence.busName, G_BUS_NAME_WATCHER_FLAGS_NONE,
+                { _, _, _, userData in Unmanaged<ChangeBox>.fromOpaque(userData!).takeUnretainedValue().onChange() },
+                { _, _, userData in Unmanaged<ChangeBox>.fromOpaque(userData!).takeUnretainedValue().onChange() },
+                box.pointer, { userData in Unmanaged<ChangeBox>.fromOpaque(userData!).release() })
             watcher.id.withLock { $0 = id }
         }
     }

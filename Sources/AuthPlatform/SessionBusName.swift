@@ -46,15 +46,20 @@ public struct SessionBusName: Sendable {
         defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
         var argument: OpaquePointer? = g_variant_new_string(name)
         let parameters = g_variant_new_tuple(&argument, 1)
-        guard let reply = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                                      "org.freedesktop.DBus", "GetConnectionUnixProcessID", parameters,
-                                                      nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, &error) else {
+        guard
+            let reply = g_dbus_connection_call_sync(
+                bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                "org.freedesktop.DBus", "GetConnectionUnixProcessID", parameters,
+                nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, &error)
+        else {
             // org.freedesktop.DBus.Error.NameHasNoOwner, mostly.
             g_clear_error(&error)
             return nil
         }
         defer { g_variant_unref(reply) }
-        guard String(cString: g_variant_get_type_string(reply)) == "(u)", let value = g_variant_get_child_value(reply, 0) else { return nil }
+        guard String(cString: g_variant_get_type_string(reply)) == "(u)", let value = g_variant_get_child_value(reply, 0) else {
+            return nil
+        }
         defer { g_variant_unref(value) }
         return g_variant_get_uint32(value)
     }

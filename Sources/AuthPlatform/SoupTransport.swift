@@ -1,6 +1,6 @@
 import CAuthPlatform
-import GLibSupport
 import FoundationEssentials
+import GLibSupport
 import PortalAuth
 import Synchronization
 
@@ -65,8 +65,10 @@ public final class SoupTransport: HTTPTransport, Sendable {
     }
 
     /// Runs on the main context.
-    private func start(_ request: HTTPRequest, cancellable: Cancellable,
-                       continuation: CheckedContinuation<HTTPResponse, any Error>) {
+    private func start(
+        _ request: HTTPRequest, cancellable: Cancellable,
+        continuation: CheckedContinuation<HTTPResponse, any Error>
+    ) {
         let host = request.url.host ?? "the server"
         let authorities: UnsafeMutablePointer<GTlsDatabase>?
         switch loadExtraAuthorities() {
@@ -94,23 +96,26 @@ public final class SoupTransport: HTTPTransport, Sendable {
         soup_message_set_flags(message, SoupMessageFlags(rawValue: flags))
 
         let port = request.url.port ?? (request.url.scheme?.lowercased() == "https" ? 443 : 80)
-        let pending = PendingRequest(message: message, host: host, port: port, authorities: authorities,
-                                     maxResponseBytes: configuration.maxResponseBytes, cancellable: cancellable,
-                                     continuation: continuation)
+        let pending = PendingRequest(
+            message: message, host: host, port: port, authorities: authorities,
+            maxResponseBytes: configuration.maxResponseBytes, cancellable: cancellable,
+            continuation: continuation)
         pending.watchCertificate()
         pending.startDeadline(seconds: configuration.timeoutSeconds)
         let route: Route = request.url.host.map(URLPolicy.isLoopbackHost) == true ? .direct : .desktopProxy
-        soup_session_send_async(session(for: route), message, G_PRIORITY_DEFAULT, cancellable.pointer, { source, result, userData in
-            let pending = Unmanaged<PendingRequest>.fromOpaque(userData!).takeRetainedValue()
-            pending.sent(session: UnsafeMutableRawPointer(source!).assumingMemoryBound(to: SoupSession.self), result: result!)
-        }, Unmanaged.passRetained(pending).toOpaque())
+        soup_session_send_async(
+            session(for: route), message, G_PRIORITY_DEFAULT, cancellable.pointer,
+            { source, result, userData in
+                let pending = Unmanaged<PendingRequest>.fromOpaque(userData!).takeRetainedValue()
+                pending.sent(session: UnsafeMutableRawPointer(source!).assumingMemoryBound(to: SoupSession.self), result: result!)
+            }, Unmanaged.passRetained(pending).toOpaque())
     }
 
     /// Runs on the main context.
     private func session(for route: Route) -> UnsafeMutablePointer<SoupSession> {
         sessions.withLock { sessions in
             if let existing = sessions[route] { return existing.pointer }
-            GIOTypes.register()   // before libsoup's resolver threads start
+            GIOTypes.register() // before libsoup's resolver threads start
             let created = soup_session_new()!
             // Per read or write; the deadline covers the whole request.
             soup_session_set_timeout(created, guint(configuration.timeoutSeconds))
@@ -182,8 +187,10 @@ private final class PendingRequest {
 
     static let chunkBytes = 16 * 1024
 
-    init(message: OpaquePointer, host: String, port: Int, authorities: UnsafeMutablePointer<GTlsDatabase>?, maxResponseBytes: Int,
-         cancellable: Cancellable, continuation: CheckedContinuation<HTTPResponse, any Error>) {
+    init(
+        message: OpaquePointer, host: String, port: Int, authorities: UnsafeMutablePointer<GTlsDatabase>?, maxResponseBytes: Int,
+        cancellable: Cancellable, continuation: CheckedContinuation<HTTPResponse, any Error>
+    ) {
         self.message = message
         self.host = host
         self.port = port
@@ -201,14 +208,17 @@ private final class PendingRequest {
     /// One timer for the whole request: when it fires, everything still running is cancelled.
     func startDeadline(seconds: UInt32) {
         let retained = Unmanaged.passRetained(self).toOpaque()
-        deadlineSource = g_timeout_add_full(G_PRIORITY_DEFAULT, guint(min(seconds, UInt32.max / 1000)) * 1000, { userData in
-            let pending = Unmanaged<PendingRequest>.fromOpaque(userData!).takeUnretainedValue()
-            pending.deadlineSource = 0
-            pending.stop(because: .timedOut)
-            return gboolean(0)   // G_SOURCE_REMOVE
-        }, retained, { userData in
-            Unmanaged<PendingRequest>.fromOpaque(userData!).release()
-        })
+        deadlineSource = g_timeout_add_full(
+            G_PRIORITY_DEFAULT, guint(min(seconds, UInt32.max / 1000)) * 1000,
+            { userData in
+                let pending = Unmanaged<PendingRequest>.fromOpaque(userData!).takeUnretainedValue()
+                pending.deadlineSource = 0
+                pending.stop(because: .timedOut)
+                return gboolean(0) // G_SOURCE_REMOVE
+            }, retained,
+            { userData in
+                Unmanaged<PendingRequest>.fromOpaque(userData!).release()
+            })
     }
 
     /// libsoup asks only when the system's CAs refused the certificate: it is accepted if the extra
@@ -216,8 +226,9 @@ private final class PendingRequest {
     func watchCertificate() {
         // Connected for the message's life, which this object owns.
         _ = SignalConnection(instance: UnsafeMutableRawPointer(message), signal: .acceptCertificate) { [weak self] arguments in
-            self?.acceptCertificate(arguments.pointer(0)?.assumingMemoryBound(to: GTlsCertificate.self),
-                                    systemErrors: GTlsCertificateFlags(rawValue: arguments.uint(1))) ?? false
+            self?.acceptCertificate(
+                arguments.pointer(0)?.assumingMemoryBound(to: GTlsCertificate.self),
+                systemErrors: GTlsCertificateFlags(rawValue: arguments.uint(1))) ?? false
         }
     }
 
@@ -229,8 +240,9 @@ private final class PendingRequest {
         let identity = g_network_address_new(host, guint16(clamping: port))
         defer { g_object_unref(UnsafeMutableRawPointer(identity)) }
         var error: UnsafeMutablePointer<GError>?
-        let flags = g_tls_database_verify_chain(authorities, certificate, G_TLS_DATABASE_PURPOSE_AUTHENTICATE_SERVER,
-                                                identity, nil, G_TLS_DATABASE_VERIFY_NONE, nil, &error)
+        let flags = g_tls_database_verify_chain(
+            authorities, certificate, G_TLS_DATABASE_PURPOSE_AUTHENTICATE_SERVER,
+            identity, nil, G_TLS_DATABASE_VERIFY_NONE, nil, &error)
         if let failure = GLibError.take(&error) {
             certificateProblem = failure.message
             return false
@@ -249,7 +261,7 @@ private final class PendingRequest {
             (G_TLS_CERTIFICATE_EXPIRED, "expired"),
             (G_TLS_CERTIFICATE_NOT_ACTIVATED, "not valid yet"),
             (G_TLS_CERTIFICATE_REVOKED, "revoked"),
-            (G_TLS_CERTIFICATE_INSECURE, "made with an insecure algorithm"),
+            (G_TLS_CERTIFICATE_INSECURE, "made with an insecure algorithm")
         ]
         let found = reasons.filter { flags.rawValue & $0.0.rawValue != 0 }.map(\.1)
         return "certificate " + (found.isEmpty ? "could not be verified" : found.joined(separator: ", "))
@@ -272,7 +284,8 @@ private final class PendingRequest {
         }
         stream = opened
         if let declared = Int(exactly: soup_message_headers_get_content_length(soup_message_get_response_headers(message))),
-           declared > maxResponseBytes {
+            declared > maxResponseBytes
+        {
             finish(.failure(TransportError(.responseTooLarge, host: host, detail: "\(declared) bytes declared")))
             return
         }
@@ -281,10 +294,12 @@ private final class PendingRequest {
 
     private func readNextChunk() {
         guard let stream else { return }
-        g_input_stream_read_bytes_async(stream, gsize(Self.chunkBytes), G_PRIORITY_DEFAULT, cancellable.pointer, { source, result, userData in
-            let pending = Unmanaged<PendingRequest>.fromOpaque(userData!).takeRetainedValue()
-            pending.read(result: result!)
-        }, Unmanaged.passRetained(self).toOpaque())
+        g_input_stream_read_bytes_async(
+            stream, gsize(Self.chunkBytes), G_PRIORITY_DEFAULT, cancellable.pointer,
+            { source, result, userData in
+                let pending = Unmanaged<PendingRequest>.fromOpaque(userData!).takeRetainedValue()
+                pending.read(result: result!)
+            }, Unmanaged.passRetained(self).toOpaque())
     }
 
     private func read(result: OpaquePointer) {
@@ -347,7 +362,7 @@ enum TransportErrors {
             case G_IO_ERROR_CANCELLED: kind = .cancelled
             case G_IO_ERROR_TIMED_OUT: kind = .timedOut
             case G_IO_ERROR_CONNECTION_REFUSED, G_IO_ERROR_HOST_NOT_FOUND, G_IO_ERROR_HOST_UNREACHABLE,
-                 G_IO_ERROR_NETWORK_UNREACHABLE, G_IO_ERROR_PROXY_FAILED, G_IO_ERROR_PROXY_NOT_ALLOWED:
+                G_IO_ERROR_NETWORK_UNREACHABLE, G_IO_ERROR_PROXY_FAILED, G_IO_ERROR_PROXY_NOT_ALLOWED:
                 kind = .cannotConnect
             case G_IO_ERROR_PARTIAL_INPUT, G_IO_ERROR_CONNECTION_CLOSED, G_IO_ERROR_NOT_CONNECTED, G_IO_ERROR_BROKEN_PIPE:
                 kind = .connectionLost

@@ -10,13 +10,15 @@ public struct StandardErrorLog: AuthLogger {
 
     public init(program: String) { self.program = program }
 
-    public static func ifRequested(program: String,
-                                   environment: [String: String] = ProcessInfo.processInfo.environment) -> StandardErrorLog? {
+    public static func ifRequested(
+        program: String,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> StandardErrorLog? {
         environment["PORTAL_DEBUG"]?.isBlank == false ? StandardErrorLog(program: program) : nil
     }
 
     public func log(_ message: String) {
         var line = "\(program): \(PrintableText.escaped(message))\n"
-        line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }   // one write: lines never interleave
+        line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) } // one write: lines never interleave
     }
 }

@@ -25,15 +25,19 @@ public struct TransportConfiguration: Sendable, Equatable {
     /// A larger answer is refused (`TransportError.responseTooLarge`) without being read to its end.
     public var maxResponseBytes: Int
 
-    public init(caFile: String? = nil, timeoutSeconds: UInt32 = defaultTimeoutSeconds,
-                maxResponseBytes: Int = defaultMaxResponseBytes) {
+    public init(
+        caFile: String? = nil, timeoutSeconds: UInt32 = defaultTimeoutSeconds,
+        maxResponseBytes: Int = defaultMaxResponseBytes
+    ) {
         self.caFile = caFile
         self.timeoutSeconds = max(1, timeoutSeconds)
         self.maxResponseBytes = max(1, maxResponseBytes)
     }
 
-    public static func resolve(flags: [String: String], environment: [String: String],
-                               settings: [String: String]) -> TransportConfiguration {
+    public static func resolve(
+        flags: [String: String], environment: [String: String],
+        settings: [String: String]
+    ) -> TransportConfiguration {
         let caFile = [flags["ca-file"], environment["PORTAL_CA_FILE"], settings[caFileSettingsKey]]
             .lazy.compactMap { $0?.nonBlank }.first
         // A timeout that is not a whole number of seconds from 1 to a day is ignored, not guessed at.

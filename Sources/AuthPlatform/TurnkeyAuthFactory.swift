@@ -4,11 +4,14 @@ import TurnkeyAuth
 /// Builds a `TurnkeyAuth` wired to the desktop: libsoup for HTTP, GNOME Keyring for sessions, keys
 /// and pending sign-ins, libcrypto for P-256 and SHA-256, the default browser through GIO.
 public enum TurnkeyAuthFactory {
-    public static func make(_ configuration: TurnkeyConfiguration,
-                            logger: (any AuthLogger)? = nil, transport: any HTTPTransport = SoupTransport(),
-                            browser: any BrowserLauncher = GioBrowserLauncher(),
-                            stores: TurnkeyStores = .keyring()) throws -> TurnkeyAuth {
-        try TurnkeyAuth(configuration: configuration, transport: transport, stores: stores, crypto: LibcryptoProvider(),
-                        browser: browser, logger: logger)
+    public static func make(
+        _ configuration: TurnkeyConfiguration,
+        logger: (any AuthLogger)? = nil, transport: any HTTPTransport = SoupTransport(),
+        browser: any BrowserLauncher = GioBrowserLauncher(),
+        stores: TurnkeyStores = .keyring()
+    ) throws -> TurnkeyAuth {
+        try TurnkeyAuth(
+            configuration: configuration, transport: transport, stores: stores, crypto: LibcryptoProvider(),
+            browser: browser, logger: logger)
     }
 }

@@ -33,8 +33,10 @@ extension TurnkeyConfiguration {
     /// Each URL falls back to its own default only: an Auth Proxy URL on loopback does not move the
     /// API or the hosted pages there. With the emulator chosen, the defaults are its Auth Proxy,
     /// API, origin page and Discord and X pages.
-    public static func resolve(flags: [String: String], environment: [String: String],
-                               settings: [String: String]) -> TurnkeyConfiguration {
+    public static func resolve(
+        flags: [String: String], environment: [String: String],
+        settings: [String: String]
+    ) -> TurnkeyConfiguration {
         func pick(_ flag: String?, _ variable: String, _ setting: String?) -> String? {
             [flag.flatMap { flags[$0] }, environment[variable], setting.flatMap { settings[$0] }].lazy.compactMap { $0?.nonBlank }.first
         }
@@ -48,11 +50,14 @@ extension TurnkeyConfiguration {
                 ?? emulator.map { $0 + TurnkeyWire.EmulatorPath.apiBase } ?? defaultApiUrl,
             organizationId: pick("organization-id", "TURNKEY_ORGANIZATION_ID", SettingsKey.organizationId),
             defaultSessionKey: pick("session-key", "TURNKEY_SESSION_KEY", SettingsKey.sessionKey) ?? defaultSessionKey)
-        configuration.oauthOriginUrl = pick(nil, "TURNKEY_OAUTH_ORIGIN_URL", nil)
+        configuration.oauthOriginUrl =
+            pick(nil, "TURNKEY_OAUTH_ORIGIN_URL", nil)
             ?? emulator.map { $0 + TurnkeyWire.EmulatorPath.oauthOrigin } ?? defaultOAuthOriginUrl
-        configuration.discordAuthorizeUrl = pick(nil, "TURNKEY_DISCORD_AUTHORIZE_URL", nil)
+        configuration.discordAuthorizeUrl =
+            pick(nil, "TURNKEY_DISCORD_AUTHORIZE_URL", nil)
             ?? emulator.map { $0 + "/idp/discord/authorize" } ?? defaultDiscordAuthorizeUrl
-        configuration.xAuthorizeUrl = pick(nil, "TURNKEY_X_AUTHORIZE_URL", nil)
+        configuration.xAuthorizeUrl =
+            pick(nil, "TURNKEY_X_AUTHORIZE_URL", nil)
             ?? emulator.map { $0 + "/idp/x/authorize" } ?? defaultXAuthorizeUrl
         return configuration
     }

@@ -13,12 +13,14 @@ open class GObjectRef {
     nonisolated private static let wrapperMark = g_quark_from_static_string("glib-support-wrapper")
 
     public init(adopting object: UnsafeMutableRawPointer) {
-        precondition(g_object_get_qdata(object.assumingMemoryBound(to: GObject.self), GObjectRef.wrapperMark) == nil,
-                     "a GObject gets one Swift wrapper")
+        precondition(
+            g_object_get_qdata(object.assumingMemoryBound(to: GObject.self), GObjectRef.wrapperMark) == nil,
+            "a GObject gets one Swift wrapper")
         self.object = object
         g_object_ref_sink(object)
-        g_object_set_qdata(object.assumingMemoryBound(to: GObject.self), GObjectRef.wrapperMark,
-                           Unmanaged.passUnretained(self).toOpaque())
+        g_object_set_qdata(
+            object.assumingMemoryBound(to: GObject.self), GObjectRef.wrapperMark,
+            Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Runs on the main actor, wherever the last reference was dropped.
@@ -32,8 +34,10 @@ open class GObjectRef {
     /// The handler gets the emission's extra arguments; its result fills a boolean return (e.g. "handled").
     /// The object must emit on the main thread, as GTK does.
     @discardableResult
-    public func connect(_ signal: SignalName, after: Bool = false,
-                        _ handler: @escaping @MainActor (SignalArguments) -> Bool) -> SignalConnection {
+    public func connect(
+        _ signal: SignalName, after: Bool = false,
+        _ handler: @escaping @MainActor (SignalArguments) -> Bool
+    ) -> SignalConnection {
         let connection = SignalConnection(instance: object, signal: signal, after: after) { arguments in
             MainActor.assumeIsolated { handler(arguments) }
         }
@@ -44,6 +48,9 @@ open class GObjectRef {
     /// Connects a handler that needs no arguments and returns nothing.
     @discardableResult
     public func connect(_ signal: SignalName, _ handler: @escaping @MainActor () -> Void) -> SignalConnection {
-        connect(signal, after: false) { _ in handler(); return false }
+        connect(signal, after: false) { _ in
+            handler()
+            return false
+        }
     }
 }

@@ -17,12 +17,14 @@ public enum MainLoopBridge {
     public static func invoke(_ body: @escaping @Sendable () -> Void) {
         let box = Unmanaged.passRetained(InvokeBox(body)).toOpaque()
         glib_support_handoff_release(box)
-        g_main_context_invoke(nil, { userData in
-            glib_support_handoff_acquire(userData)
-            let box = Unmanaged<InvokeBox>.fromOpaque(userData!).takeRetainedValue()
-            box.body()
-            return gboolean(0) // G_SOURCE_REMOVE
-        }, box)
+        g_main_context_invoke(
+            nil,
+            { userData in
+                glib_support_handoff_acquire(userData)
+                let box = Unmanaged<InvokeBox>.fromOpaque(userData!).takeRetainedValue()
+                box.body()
+                return gboolean(0) // G_SOURCE_REMOVE
+            }, box)
     }
 
     /// Spins a GLib main loop on the calling thread (the process's main thread) until `body`,

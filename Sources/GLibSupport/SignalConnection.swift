@@ -44,8 +44,10 @@ public final class SignalConnection {
 
     /// Connects `handler` to `signal` of the GObject `instance`. Its result fills a boolean return
     /// value (e.g. "handled") and is ignored for other signals.
-    public init(instance: UnsafeMutableRawPointer, signal: SignalName, after: Bool = false,
-                handler: @escaping (SignalArguments) -> Bool) {
+    public init(
+        instance: UnsafeMutableRawPointer, signal: SignalName, after: Bool = false,
+        handler: @escaping (SignalArguments) -> Bool
+    ) {
         weakInstance = .allocate(capacity: 1)
         weakInstance.initialize(to: GWeakRef())
         g_weak_ref_init(weakInstance, instance)

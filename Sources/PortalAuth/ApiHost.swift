@@ -55,7 +55,8 @@ enum ApiHost {
         if parts.count == 2 {
             let port = parts[1]
             guard !port.isEmpty, port.count <= 5, port.allSatisfy(\.isASCII), let number = Int(port),
-                  (1...65535).contains(number) else { return nil }
+                (1...65535).contains(number)
+            else { return nil }
         }
         return String(host)
     }

@@ -18,8 +18,10 @@ public struct IncomingRedirect: Sendable, Equatable {
     /// crashed, killed): the app can say so when it asks.
     public let startedBeforeRestart: Bool
 
-    public init(method: AuthMethod?, isError: Bool, isSolicited: Bool, isRepeat: Bool, email: String?,
-                startedBeforeRestart: Bool = false) {
+    public init(
+        method: AuthMethod?, isError: Bool, isSolicited: Bool, isRepeat: Bool, email: String?,
+        startedBeforeRestart: Bool = false
+    ) {
         self.method = method
         self.isError = isError
         self.isSolicited = isSolicited
@@ -46,7 +48,8 @@ extension PortalAuth {
     /// which sign-in it finishes and whether this instance asked for it. No network, nothing spent.
     public func incomingRedirect(_ url: String) -> IncomingRedirect? {
         guard !url.isEmpty, url.utf16.count <= RedirectURL.maxLength,
-              RedirectURL.matches(url, redirectUrl: redirectUrl) else { return nil }
+            RedirectURL.matches(url, redirectUrl: redirectUrl)
+        else { return nil }
         let parameters = RedirectURL.queryParameters(of: url.trimmed)
         let pending = livePendingSignIn()
         if parameters[PortalWire.RedirectQuery.error] != nil {
@@ -54,14 +57,16 @@ extension PortalAuth {
             return IncomingRedirect(method: nil, isError: true, isSolicited: waitingForProvider, isRepeat: false, email: nil)
         }
         guard let token = parameters[PortalWire.RedirectQuery.token], !token.isEmpty,
-              let route = GrantRoute(parameters) else { return nil }
+            let route = GrantRoute(parameters)
+        else { return nil }
         let isRepeat = replaySlot.grant(for: token) != nil
         let solicited = pending?.accepts(route) == true || isRepeat
         let earlier = solicited ? nil : earlierPendingSignIn.flatMap { $0.isLive(at: now()) && $0.accepts(route) ? $0 : nil }
         var email: String?
         if case .magicLink(let address)? = (solicited ? pending : earlier)?.method, route == .magicLink { email = address }
-        return IncomingRedirect(method: route.method, isError: false, isSolicited: solicited, isRepeat: isRepeat, email: email,
-                                startedBeforeRestart: earlier != nil)
+        return IncomingRedirect(
+            method: route.method, isError: false, isSolicited: solicited, isRepeat: isRepeat, email: email,
+            startedBeforeRestart: earlier != nil)
     }
 
     /// The sign-in this instance is waiting for, if it has not expired.

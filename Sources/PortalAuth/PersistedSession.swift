@@ -17,7 +17,8 @@ struct PersistedSession: Codable, Sendable, Equatable {
     /// The session in `text`, or nil when it is not the stored shape or either value is blank.
     static func decode(_ text: String) -> PersistedSession? {
         guard let decoded = try? JSONDecoder().decode(PersistedSession.self, from: Data(text.utf8)),
-              !decoded.clientSessionToken.isBlank, !decoded.endUserId.isBlank else { return nil }
+            !decoded.clientSessionToken.isBlank, !decoded.endUserId.isBlank
+        else { return nil }
         return decoded
     }
 

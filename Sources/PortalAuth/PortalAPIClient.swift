@@ -44,7 +44,7 @@ struct PortalAPI: Sendable {
             Self.environmentHeader: authEnvironmentId,
             Self.traceHeader: UUID().uuidString,
             "Accept": "application/json",
-            "Content-Type": "application/json",
+            "Content-Type": "application/json"
         ]
         if let bearer { headers["Authorization"] = "Bearer \(bearer)" }
         var data: Data?
@@ -89,8 +89,9 @@ struct PortalAPI: Sendable {
 
     /// `POST totps/validations` with the user JWT. A 429 is too many wrong codes: wait, as everywhere.
     func validateTotp(code: String, userJwt: String) async throws -> PortalWire.TotpValidation {
-        try await call("POST", PortalWire.Path.totpValidations, body: PortalWire.TotpCodeBody(code: code), bearer: userJwt,
-                       as: PortalWire.TotpValidation.self)
+        try await call(
+            "POST", PortalWire.Path.totpValidations, body: PortalWire.TotpCodeBody(code: code), bearer: userJwt,
+            as: PortalWire.TotpValidation.self)
     }
 
     /// `GET clients/me` with the session token: a 401 is the session Portal no longer accepts.
@@ -136,7 +137,8 @@ struct PortalAPI: Sendable {
             throw PortalRequestsError.couldNotParseHttpResponse(path: path)
         }
         guard let envelope = try? JSONDecoder().decode(PortalWire.Envelope<Payload>.self, from: body),
-              let payload = envelope.data else {
+            let payload = envelope.data
+        else {
             throw PortalAuthError.malformedResponse(path: path, missing: "data")
         }
         return payload

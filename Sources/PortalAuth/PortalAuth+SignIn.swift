@@ -60,11 +60,12 @@ extension PortalAuth {
 
         // Open before the browser does, so a fast redirect is not missed. A loopback redirect comes
         // to the listener, never through the app: closing the session closes the port.
-        let session = if let listener {
-            BrowserSignInSession(isOwnRedirect: { _ in false }, onClose: { listener.close() })
-        } else {
-            BrowserSignInSession(isOwnRedirect: { [self] url in isRedirect(url, for: method) })
-        }
+        let session =
+            if let listener {
+                BrowserSignInSession(isOwnRedirect: { _ in false }, onClose: { listener.close() })
+            } else {
+                BrowserSignInSession(isOwnRedirect: { [self] url in isRedirect(url, for: method) })
+            }
         browserSignIns.open(session)
         guard !Task.isCancelled else { throw PortalAuthSignInError.closed }
         do {
@@ -110,7 +111,11 @@ extension PortalAuth {
             listener.close()
         }
         defer { deadline.cancel() }
-        let received = await withTaskCancellationHandler { await listener.redirect() } onCancel: { listener.close() }
+        let received = await withTaskCancellationHandler {
+            await listener.redirect()
+        } onCancel: {
+            listener.close()
+        }
         guard let received, !Task.isCancelled else {
             log("sign-in ended before the redirect arrived; the port is closed")
             throw PortalAuthSignInError.closed

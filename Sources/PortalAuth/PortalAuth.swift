@@ -127,11 +127,12 @@ public final class PortalAuth: Sendable {
         guard let provider = method.provider else { throw PortalAuthError.authMethodUnavailable(method) }
         let urls = try await api.oauthUrls(redirectUrl: redirectUrl, isAccountAbstracted: isAccountAbstracted)
         // The answer has a field per provider Portal offers.
-        let raw: String? = switch provider {
-        case .google: urls.google
-        case .apple: urls.apple
-        case .discord, .x: nil
-        }
+        let raw: String? =
+            switch provider {
+            case .google: urls.google
+            case .apple: urls.apple
+            case .discord, .x: nil
+            }
         let url = (raw ?? "").trimmed
         guard !url.isEmpty else {
             log("\(method.rawValue) is not enabled for auth environment \(authEnvironmentId)")

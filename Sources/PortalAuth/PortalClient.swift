@@ -39,7 +39,9 @@ public final class PortalClient: Sendable {
     /// - Throws: `PortalAuthError.invalidArgument(name:)` for a blank `authEnvironmentId` or a
     ///   bad `apiHost` (same rules as `PortalAuth`).
     public convenience init(session: PortalSession, apiHost: String, authEnvironmentId: String, transport: any HTTPTransport) throws {
-        guard PortalAuth.isValidAuthEnvironmentId(authEnvironmentId) else { throw PortalAuthError.invalidArgument(name: "authEnvironmentId") }
+        guard PortalAuth.isValidAuthEnvironmentId(authEnvironmentId) else {
+            throw PortalAuthError.invalidArgument(name: "authEnvironmentId")
+        }
         let baseURL = try ApiHost.baseURL(from: apiHost)
         self.init(session: session, api: PortalAPI(baseURL: baseURL, authEnvironmentId: authEnvironmentId.trimmed, transport: transport))
     }
@@ -108,7 +110,7 @@ public final class PortalClient: Sendable {
             }
             return due
         }
-        handlers.forEach { $0() }
+        for handler in handlers { handler() }
     }
 }
 

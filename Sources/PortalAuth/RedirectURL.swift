@@ -40,8 +40,10 @@ enum RedirectURL {
         let authorityBytes = Array(url.bytes[authority])
         guard authorityBytes.starts(with: prefix) else { return nil }
         let digits = authorityBytes.dropFirst(prefix.count)
-        guard (1...5).contains(digits.count), digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), digits.first != UInt8(ascii: "0"),
-              let port = UInt16(String(decoding: digits, as: UTF8.self)) else { return nil }
+        guard (1...5).contains(digits.count), digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+            digits.first != UInt8(ascii: "0"),
+            let port = UInt16(String(decoding: digits, as: UTF8.self))
+        else { return nil }
         let path = url.bytes[url.path]
         guard path.isEmpty || path.first == UInt8(ascii: "/") else { return nil }
         return port

@@ -52,7 +52,8 @@ final class ReplaySlot: Sendable {
     func completeTotp(userJwt: String, result: AuthenticatedResult, persisted: PersistedSession) {
         state.withLock { state in
             if let grant = state.grant, case .totpRequired(let step) = grant.result,
-               step.userJwt.utf8.elementsEqual(userJwt.utf8) {
+                step.userJwt.utf8.elementsEqual(userJwt.utf8)
+            {
                 state.grant = Grant(token: grant.token, result: .authenticated(result), pendingSave: persisted)
             }
             state.pendingTotp = PendingTotp(userJwt: userJwt, result: result, persisted: persisted)

@@ -69,7 +69,7 @@ public final class PortalAccountService: AccountService {
         switch provider {
         case .google: return try outcome(of: try await auth.signInWithGoogle())
         case .apple: return try outcome(of: try await auth.signInWithApple())
-        case .discord, .x: throw PortalAuthSignInError.unavailable   // Turnkey's providers
+        case .discord, .x: throw PortalAuthSignInError.unavailable // Turnkey's providers
         }
     }
 
@@ -153,20 +153,22 @@ public final class PortalAccountService: AccountService {
             return .signedIn(try signedIn(authenticated))
         case .totpRequired(let pending):
             let challenge = CodeChallenge(totpLink: pending.totpLink, totpSecret: pending.totpSecret)
-            challenges = [challenge.id: pending]   // only the newest sign-in's code is wanted
+            challenges = [challenge.id: pending] // only the newest sign-in's code is wanted
             return .needsCode(challenge)
         }
     }
 
     private func signedIn(_ result: AuthenticatedResult) throws -> SignedInAccount {
         _ = try adopt(result.session)
-        return Self.account(endUserId: result.session.endUserId, clientId: result.clientId,
-                            isAccountAbstracted: result.isAccountAbstracted)
+        return Self.account(
+            endUserId: result.session.endUserId, clientId: result.clientId,
+            isAccountAbstracted: result.isAccountAbstracted)
     }
 
     private static func account(endUserId: String, clientId: String?, isAccountAbstracted: Bool?) -> SignedInAccount {
-        SignedInAccount(id: endUserId, title: endUserId,
-                        details: [.endUser(endUserId), .client(clientId), .accountAbstraction(isAccountAbstracted)])
+        SignedInAccount(
+            id: endUserId, title: endUserId,
+            details: [.endUser(endUserId), .client(clientId), .accountAbstraction(isAccountAbstracted)])
     }
 
     /// Makes `session` the current one, watched for Portal's 401.

@@ -29,8 +29,10 @@ public final class TurnkeyAccountService: AccountService {
     public var onAccountUpdated: (@MainActor (SignedInAccount) -> Void)?
 
     /// `browser`: the one `core` opens pages with, remembered for "Copy Link".
-    public init(core: Result<TurnkeyAuth, any Error>, browser: RememberingBrowser, desktop: any AccountDesktop,
-                refreshPolicy: RefreshPolicy, clock: TurnkeyClock = .system) {
+    public init(
+        core: Result<TurnkeyAuth, any Error>, browser: RememberingBrowser, desktop: any AccountDesktop,
+        refreshPolicy: RefreshPolicy, clock: TurnkeyClock = .system
+    ) {
         self.core = core
         self.browser = browser
         self.desktop = desktop
@@ -62,7 +64,7 @@ public final class TurnkeyAccountService: AccountService {
                 try await fetchFacts(session)
                 accounts.append(signedInAccount(session))
                 scheduleRefresh(session)
-            } catch where Self.sessionRefused(error) {
+            } catch  where Self.sessionRefused(error) {
                 // Turnkey no longer accepts it (expired there, or revoked): forget it.
                 try? await auth.signOut(sessionKey: session.sessionKey)
                 ended += 1
@@ -94,7 +96,7 @@ public final class TurnkeyAccountService: AccountService {
     }
 
     public func sendMagicLink(to email: String) async throws {
-        throw TurnkeySignInError.unavailable   // Turnkey's email sign-in is not part of this app
+        throw TurnkeySignInError.unavailable // Turnkey's email sign-in is not part of this app
     }
 
     // MARK: - Redirects
@@ -122,7 +124,7 @@ public final class TurnkeyAccountService: AccountService {
     }
 
     public func verify(code: String, for challenge: CodeChallenge) async throws -> SignedInAccount {
-        throw TurnkeySignInError.unavailable   // Turnkey's social logins have no two-factor step here
+        throw TurnkeySignInError.unavailable // Turnkey's social logins have no two-factor step here
     }
 
     // MARK: - Sessions
@@ -130,7 +132,7 @@ public final class TurnkeyAccountService: AccountService {
     public func checkSession(_ account: SignedInAccount) async throws {
         do {
             _ = try await turnkey().whoami(sessionKey: account.id)
-        } catch where Self.sessionRefused(error) {
+        } catch  where Self.sessionRefused(error) {
             await sessionEnded(account.id)
         }
     }
@@ -215,7 +217,7 @@ public final class TurnkeyAccountService: AccountService {
             let renewed = try await auth.refreshSession(sessionKey: session.sessionKey)
             scheduleRefresh(renewed)
             onAccountUpdated?(signedInAccount(renewed))
-        } catch where Self.sessionRefused(error) || session.isExpired(at: clock.now()) {
+        } catch  where Self.sessionRefused(error) || session.isExpired(at: clock.now()) {
             await sessionEnded(session.sessionKey)
         } catch {
             // The network failed: try again shortly while the session lasts.

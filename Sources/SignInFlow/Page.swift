@@ -42,8 +42,10 @@ public struct SignInPageState: Sendable, Equatable {
     /// No keyring service is running: the sign-in controls wait for one (the banner says why).
     public var waitingForKeyring: Bool
 
-    public init(backend: Backend = .portal, providers: [SignInProvider], offersEmailLinks: Bool, busy: Bool, canGoBack: Bool = false,
-                waitingForKeyring: Bool = false) {
+    public init(
+        backend: Backend = .portal, providers: [SignInProvider], offersEmailLinks: Bool, busy: Bool, canGoBack: Bool = false,
+        waitingForKeyring: Bool = false
+    ) {
         self.backend = backend
         self.providers = providers
         self.offersEmailLinks = offersEmailLinks

@@ -118,7 +118,7 @@ public final class SignInFlow {
                 self.waiting = nil
                 finish(outcome)
             } catch {
-                guard self.waiting?.id == id else { return }   // cancelled by the person
+                guard self.waiting?.id == id else { return } // cancelled by the person
                 self.waiting = nil
                 show(signInPage())
                 report(error) { [weak self] in self?.signIn(with: provider) }
@@ -200,8 +200,11 @@ public final class SignInFlow {
             let previous = confirming?.previous ?? page
             confirming = (uri, previous)
             let replaces = service.keepsSeveralAccounts ? nil : currentAccount
-            show(.confirmRedirect(ConfirmRedirect(method: method, replacesAccount: replaces,
-                                                  startedBeforeRestart: solicitation == .startedBeforeRestart)))
+            show(
+                .confirmRedirect(
+                    ConfirmRedirect(
+                        method: method, replacesAccount: replaces,
+                        startedBeforeRestart: solicitation == .startedBeforeRestart)))
         }
     }
 
@@ -269,7 +272,11 @@ public final class SignInFlow {
     /// Adds (or, on a backend with one account, replaces) the account and shows it.
     private func showSignedIn(_ signedIn: SignedInAccount) {
         if service.keepsSeveralAccounts {
-            if let index = accounts.firstIndex(where: { $0.id == signedIn.id }) { accounts[index] = signedIn } else { accounts.append(signedIn) }
+            if let index = accounts.firstIndex(where: { $0.id == signedIn.id }) {
+                accounts[index] = signedIn
+            } else {
+                accounts.append(signedIn)
+            }
         } else {
             accounts = [signedIn]
         }
@@ -402,7 +409,8 @@ public final class SignInFlow {
     /// revoked meanwhile returns to Sign in instead of showing a stale "Signed in".
     public func windowActivated() {
         guard case .signedIn = page, let account = currentAccount,
-              Date().timeIntervalSince(lastSessionCheck) > 60 else { return }
+            Date().timeIntervalSince(lastSessionCheck) > 60
+        else { return }
         lastSessionCheck = Date()
         Task { try? await service.checkSession(account) }
     }
@@ -435,7 +443,10 @@ public final class SignInFlow {
             }
             guard keyringMissing else { return }
             keyringMissing = false
-            if banner == service.describe(KeyringUnavailableError()) { banner = nil; retry = nil }
+            if banner == service.describe(KeyringUnavailableError()) {
+                banner = nil
+                retry = nil
+            }
             if restored {
                 if case .signIn = page { show(signInPage()) } else { changed() }
                 settle()
@@ -494,8 +505,10 @@ public final class SignInFlow {
     }
 
     private func signInPage() -> Page {
-        .signIn(SignInPageState(backend: service.backend, providers: providers, offersEmailLinks: service.offersEmailLinks,
-                                busy: false, canGoBack: !accounts.isEmpty, waitingForKeyring: keyringMissing))
+        .signIn(
+            SignInPageState(
+                backend: service.backend, providers: providers, offersEmailLinks: service.offersEmailLinks,
+                busy: false, canGoBack: !accounts.isEmpty, waitingForKeyring: keyringMissing))
     }
 
     private func signedInPage() -> Page? {
@@ -507,7 +520,8 @@ public final class SignInFlow {
         let problem = service.describe(error)
         guard problem.kind != .cancelled else { return }
         self.retry = retry
-        banner = problem.nextStep == .tryAgain && retry == nil
+        banner =
+            problem.nextStep == .tryAgain && retry == nil
             ? UserFacingError(message: problem.message, nextStep: .dismiss, kind: problem.kind) : problem
         changed()
     }

@@ -8,8 +8,9 @@ struct AuthProxyAPI: Sendable {
     let configId: String
 
     private func post<Response: Decodable>(_ path: String, _ body: some Encodable, as type: Response.Type) async throws -> Response {
-        try await http.post(path, body: try TurnkeyHTTP.encode(body),
-                            headers: [TurnkeyWire.Header.authProxyConfigId: configId], as: type)
+        try await http.post(
+            path, body: try TurnkeyHTTP.encode(body),
+            headers: [TurnkeyWire.Header.authProxyConfigId: configId], as: type)
     }
 
     func walletKitConfig() async throws -> TurnkeyWire.WalletKitConfig {
@@ -18,8 +19,10 @@ struct AuthProxyAPI: Sendable {
 
     /// The sub-organization the token's user has, or nil when there is none yet.
     func account(oidcToken: String) async throws -> String? {
-        try await post(TurnkeyWire.AuthProxyPath.account, TurnkeyWire.AccountRequest(oidcToken: oidcToken),
-                       as: TurnkeyWire.AccountResponse.self).organizationId?.nonBlank
+        try await post(
+            TurnkeyWire.AuthProxyPath.account, TurnkeyWire.AccountRequest(oidcToken: oidcToken),
+            as: TurnkeyWire.AccountResponse.self
+        ).organizationId?.nonBlank
     }
 
     /// Exchanges a Discord or X code (spending it) for an OIDC token Turnkey mints.

@@ -9,20 +9,31 @@ enum AuthorizeURLs {
 
     /// Google and Apple: Turnkey's origin page, which sends the browser on to the provider with the
     /// nonce (and the state, which the SDK leaves out and this product always sends).
-    static func oidc(origin: URL, provider: TurnkeyProvider, clientId: String, redirectUri: String, nonce: String,
-                     state: String, additionalState: [String: String]) -> URL {
-        let items = [("provider", provider.rawValue), ("clientId", clientId), ("redirectUri", redirectUri),
-                     ("nonce", nonce), ("state", state)]
+    static func oidc(
+        origin: URL, provider: TurnkeyProvider, clientId: String, redirectUri: String, nonce: String,
+        state: String, additionalState: [String: String]
+    ) -> URL {
+        let items =
+            [
+                ("provider", provider.rawValue), ("clientId", clientId), ("redirectUri", redirectUri),
+                ("nonce", nonce), ("state", state)
+            ]
             + additionalState.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         return url(origin, items)
     }
 
     /// Discord and X: the provider's own authorize endpoint, with PKCE S256 and the state.
-    static func pkce(authorize: URL, clientId: String, redirectUri: String, challenge: String, scope: String,
-                     state: String) -> URL {
-        url(authorize, [("client_id", clientId), ("redirect_uri", redirectUri), ("response_type", "code"),
-                        ("code_challenge", challenge), ("code_challenge_method", PKCE.method), ("scope", scope),
-                        ("state", state)])
+    static func pkce(
+        authorize: URL, clientId: String, redirectUri: String, challenge: String, scope: String,
+        state: String
+    ) -> URL {
+        url(
+            authorize,
+            [
+                ("client_id", clientId), ("redirect_uri", redirectUri), ("response_type", "code"),
+                ("code_challenge", challenge), ("code_challenge_method", PKCE.method), ("scope", scope),
+                ("state", state)
+            ])
     }
 
     /// The Google and Apple redirect URI: the hosted redirect page (validated: no query of its own)

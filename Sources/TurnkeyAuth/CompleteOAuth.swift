@@ -10,8 +10,10 @@ extension TurnkeyAuth {
     /// key is here (`keyNotFound`) and that the token's `nonce` or `tknonce` is the key's (`nonceMismatch`).
     /// `providerName` names the provider at signup (`google`, `apple`, `discord`, `twitter`; the
     /// SDK's default `OpenID Connect Provider <time>` otherwise).
-    public func completeOAuth(oidcToken: String, publicKey: String, providerName: String? = nil,
-                              invalidateExisting: Bool = false, sessionKey: String? = nil) async throws -> CompleteOAuthResult {
+    public func completeOAuth(
+        oidcToken: String, publicKey: String, providerName: String? = nil,
+        invalidateExisting: Bool = false, sessionKey: String? = nil
+    ) async throws -> CompleteOAuthResult {
         guard let token = oidcToken.nonBlank else { throw TurnkeyAuthError.invalidArgument(name: "oidcToken") }
         let key = try Self.publicKey(publicKey)
         let session = try resolvedSessionKey(sessionKey)
@@ -19,8 +21,9 @@ extension TurnkeyAuth {
         try Task.checkCancellation()
         return try await shieldedFromCancellation {
             try await self.mutex.withLock {
-                try await self.completeOAuthLocked(oidcToken: token, publicKey: key, providerName: name,
-                                                   invalidateExisting: invalidateExisting, sessionKey: session)
+                try await self.completeOAuthLocked(
+                    oidcToken: token, publicKey: key, providerName: name,
+                    invalidateExisting: invalidateExisting, sessionKey: session)
             }
         }
     }
@@ -61,8 +64,10 @@ extension TurnkeyAuth {
     }
 
     /// Called with the mutex held.
-    func completeOAuthLocked(oidcToken: String, publicKey: String, providerName: String, invalidateExisting: Bool,
-                             sessionKey: String) async throws -> CompleteOAuthResult {
+    func completeOAuthLocked(
+        oidcToken: String, publicKey: String, providerName: String, invalidateExisting: Bool,
+        sessionKey: String
+    ) async throws -> CompleteOAuthResult {
         try await requireFreeSessionKey(sessionKey)
         _ = try await loadSigningKey(publicKey: publicKey)
         let claims = try claimsBoundToKey(oidcToken: oidcToken, publicKey: publicKey)
@@ -71,15 +76,19 @@ extension TurnkeyAuth {
         let action: CompleteOAuthResult.Action
         if let organizationId = try await authProxy.account(oidcToken: oidcToken) {
             log("logging in to sub-organization \(organizationId)")
-            jwt = try await authProxy.oauthLogin(.init(invalidateExisting: invalidateExisting, oidcToken: oidcToken,
-                                                       organizationId: organizationId, publicKey: publicKey))
+            jwt = try await authProxy.oauthLogin(
+                .init(
+                    invalidateExisting: invalidateExisting, oidcToken: oidcToken,
+                    organizationId: organizationId, publicKey: publicKey))
             action = .login
         } else {
             let signup = signupRequest(oidcToken: oidcToken, claims: claims, providerName: providerName)
             log("signing up with \(signup.oauthProviders.count - 1) secondary client IDs")
             _ = try await authProxy.signup(signup)
-            jwt = try await authProxy.oauthLogin(.init(invalidateExisting: invalidateExisting, oidcToken: oidcToken,
-                                                       organizationId: nil, publicKey: publicKey))
+            jwt = try await authProxy.oauthLogin(
+                .init(
+                    invalidateExisting: invalidateExisting, oidcToken: oidcToken,
+                    organizationId: nil, publicKey: publicKey))
             action = .signup
         }
 
@@ -98,9 +107,11 @@ extension TurnkeyAuth {
         // The key now belongs to the session: its pending records have nothing left to wait for.
         await bestEffort("remove the finished pending sign-in") {
             for pending in try await self.loadAllPending() where pending.publicKey == publicKey {
-                try await self.stored(.pendingSignIn, "delete", {
-                    try await self.stores.pending.delete(authProxyConfigId: configId, state: pending.state)
-                })
+                try await self.stored(
+                    .pendingSignIn, "delete",
+                    {
+                        try await self.stores.pending.delete(authProxyConfigId: configId, state: pending.state)
+                    })
             }
         }
         return CompleteOAuthResult(session: session, action: action)
@@ -113,7 +124,8 @@ extension TurnkeyAuth {
         let now = Int(clock.now().timeIntervalSince1970)
         var providers: [TurnkeyWire.OAuthProviderParams] = []
         if let provider = TurnkeyProvider(providerName: providerName), let iss = claims.string("iss")?.nonBlank,
-           let sub = claims.string("sub")?.nonBlank {
+            let sub = claims.string("sub")?.nonBlank
+        {
             for clientId in config.clientIds[provider]?.secondary ?? [] {
                 guard let audience = clientId.nonBlank else { continue }
                 providers.append(.init(providerName: providerName, oidcClaims: .init(aud: audience, iss: iss, sub: sub)))
@@ -121,7 +133,8 @@ extension TurnkeyAuth {
         }
         providers.append(.init(providerName: providerName, oidcToken: oidcToken))
         let email = claims.string("email")?.nonBlank
-        return TurnkeyWire.SignupRequest(oauthProviders: providers, organizationName: "sub-org-\(now)",
-                                         userName: email ?? "user-\(now)", userEmail: email)
+        return TurnkeyWire.SignupRequest(
+            oauthProviders: providers, organizationName: "sub-org-\(now)",
+            userName: email ?? "user-\(now)", userEmail: email)
     }
 }

@@ -67,8 +67,10 @@ extension TurnkeyAuth {
     }
 
     /// Submits the stamp login and waits (briefly) for the activity to complete; the new session JWT.
-    private func stampLoginSession(_ request: TurnkeyWire.StampLoginRequest, organizationId: String,
-                                   key: SigningKey) async throws -> String {
+    private func stampLoginSession(
+        _ request: TurnkeyWire.StampLoginRequest, organizationId: String,
+        key: SigningKey
+    ) async throws -> String {
         var activity = try await api.stampLogin(request, key: key)
         var path = TurnkeyWire.APIPath.stampLogin
         var polls = 0
@@ -77,7 +79,9 @@ extension TurnkeyAuth {
             if status == Self.completedStatus { break }
             if Self.finalFailureStatuses.contains(status) { throw TurnkeyAuthError.activityFailed(status: status) }
             guard polls < Self.activityPolls else { throw TurnkeyAuthError.activityNotCompleted(status: status) }
-            guard let activityId = activity.activityId?.nonBlank else { throw TurnkeyAuthError.malformedResponse(path: path, missing: "activity.id") }
+            guard let activityId = activity.activityId?.nonBlank else {
+                throw TurnkeyAuthError.malformedResponse(path: path, missing: "activity.id")
+            }
             polls += 1
             try await clock.sleep(Self.activityPollInterval)
             path = TurnkeyWire.APIPath.getActivity

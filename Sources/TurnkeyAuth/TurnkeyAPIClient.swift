@@ -7,20 +7,24 @@ struct TurnkeyAPI: Sendable {
     let http: TurnkeyHTTP
     let stamper: Stamper
 
-    private func post<Response: Decodable>(_ path: String, _ body: some Encodable, key: SigningKey,
-                                           as type: Response.Type) async throws -> Response {
+    private func post<Response: Decodable>(
+        _ path: String, _ body: some Encodable, key: SigningKey,
+        as type: Response.Type
+    ) async throws -> Response {
         let bytes = try TurnkeyHTTP.encode(body)
         return try await http.post(path, body: bytes, headers: [TurnkeyWire.Header.stamp: try stamper.stamp(bytes, with: key)], as: type)
     }
 
     func whoami(organizationId: String, key: SigningKey) async throws -> TurnkeyWire.WhoamiResponse {
-        try await post(TurnkeyWire.APIPath.whoami, TurnkeyWire.WhoamiRequest(organizationId: organizationId), key: key,
-                       as: TurnkeyWire.WhoamiResponse.self)
+        try await post(
+            TurnkeyWire.APIPath.whoami, TurnkeyWire.WhoamiRequest(organizationId: organizationId), key: key,
+            as: TurnkeyWire.WhoamiResponse.self)
     }
 
     func getUser(organizationId: String, userId: String, key: SigningKey) async throws -> TurnkeyWire.GetUserResponse {
-        try await post(TurnkeyWire.APIPath.getUser, TurnkeyWire.GetUserRequest(organizationId: organizationId, userId: userId),
-                       key: key, as: TurnkeyWire.GetUserResponse.self)
+        try await post(
+            TurnkeyWire.APIPath.getUser, TurnkeyWire.GetUserRequest(organizationId: organizationId, userId: userId),
+            key: key, as: TurnkeyWire.GetUserResponse.self)
     }
 
     func stampLogin(_ request: TurnkeyWire.StampLoginRequest, key: SigningKey) async throws -> TurnkeyWire.ActivityResponse {
@@ -28,8 +32,9 @@ struct TurnkeyAPI: Sendable {
     }
 
     func getActivity(organizationId: String, activityId: String, key: SigningKey) async throws -> TurnkeyWire.ActivityResponse {
-        try await post(TurnkeyWire.APIPath.getActivity,
-                       TurnkeyWire.GetActivityRequest(organizationId: organizationId, activityId: activityId), key: key,
-                       as: TurnkeyWire.ActivityResponse.self)
+        try await post(
+            TurnkeyWire.APIPath.getActivity,
+            TurnkeyWire.GetActivityRequest(organizationId: organizationId, activityId: activityId), key: key,
+            as: TurnkeyWire.ActivityResponse.self)
     }
 }

@@ -48,8 +48,9 @@ extension TurnkeyAuth: BrowserSignInCore {
         if hasFinished(state: state) {
             return TurnkeyIncomingCallback(state: state, isError: isError, provider: known.provider, standing: .repeated)
         }
-        return TurnkeyIncomingCallback(state: state, isError: isError, provider: known.provider,
-                                       standing: known.isStartedHere ? .awaited : .earlierRun)
+        return TurnkeyIncomingCallback(
+            state: state, isError: isError, provider: known.provider,
+            standing: known.isStartedHere ? .awaited : .earlierRun)
     }
 
     /// Whether handling the callback with `state` again replays a finished result (nothing is sent).

@@ -8,8 +8,10 @@ extension TurnkeyAuth {
     /// key and the verifier never leave the stores). The client ID is `clientId`, else the
     /// configuration's primary one, else `wallet_kit_config`'s. `additionalState` pairs ride along
     /// on Google's and Apple's origin page (the SDK's behaviour; Discord and X take none).
-    public func loginURL(for provider: TurnkeyProvider, clientId: String? = nil,
-                         additionalState: [String: String] = [:]) async throws -> TurnkeyLoginURL {
+    public func loginURL(
+        for provider: TurnkeyProvider, clientId: String? = nil,
+        additionalState: [String: String] = [:]
+    ) async throws -> TurnkeyLoginURL {
         if let clientId, clientId.isBlank { throw TurnkeyAuthError.invalidArgument(name: "clientId") }
         if additionalState.keys.contains(where: { $0.isBlank || AuthorizeURLs.reservedNames.contains($0) }) {
             throw TurnkeyAuthError.invalidArgument(name: "additionalState")
@@ -32,9 +34,10 @@ extension TurnkeyAuth {
         } catch {
             throw TurnkeyAuthError.cryptoFailure(operation: "read random bytes")
         }
-        let pending = PendingSignIn(state: state, provider: provider, publicKey: pair.publicKeyHex, clientId: resolvedClientId,
-                                    redirectUri: redirectUri, codeVerifier: pkce?.verifier,
-                                    createdAt: Int(clock.now().timeIntervalSince1970))
+        let pending = PendingSignIn(
+            state: state, provider: provider, publicKey: pair.publicKeyHex, clientId: resolvedClientId,
+            redirectUri: redirectUri, codeVerifier: pkce?.verifier,
+            createdAt: Int(clock.now().timeIntervalSince1970))
         try await mutex.withLock {
             // The record first: a purge running meanwhile then never finds a key without its record.
             try await self.savePending(pending)
@@ -49,12 +52,14 @@ extension TurnkeyAuth {
 
         let url: URL
         if let pkce, let scope = provider.scope {
-            url = AuthorizeURLs.pkce(authorize: pkceAuthorizeUrl(provider), clientId: resolvedClientId, redirectUri: redirectUri,
-                                     challenge: pkce.challenge(crypto: crypto), scope: scope, state: state)
+            url = AuthorizeURLs.pkce(
+                authorize: pkceAuthorizeUrl(provider), clientId: resolvedClientId, redirectUri: redirectUri,
+                challenge: pkce.challenge(crypto: crypto), scope: scope, state: state)
         } else {
-            url = AuthorizeURLs.oidc(origin: config.oauthOriginUrl, provider: provider, clientId: resolvedClientId,
-                                     redirectUri: redirectUri, nonce: Nonce.of(publicKeyHex: pair.publicKeyHex, crypto: crypto),
-                                     state: state, additionalState: additionalState)
+            url = AuthorizeURLs.oidc(
+                origin: config.oauthOriginUrl, provider: provider, clientId: resolvedClientId,
+                redirectUri: redirectUri, nonce: Nonce.of(publicKeyHex: pair.publicKeyHex, crypto: crypto),
+                state: state, additionalState: additionalState)
         }
         log("started a \(provider.rawValue) sign-in for key \(pair.publicKeyHex)")
         return TurnkeyLoginURL(authorizeUrl: url, provider: provider, publicKey: pair.publicKeyHex, state: state)

@@ -7,8 +7,10 @@ extension TurnkeyAuth {
     static let maxErrorLength = 100
 
     /// Finishes a sign-in from the URL the desktop handed the app; see `handleRedirect(_:sessionKey:onOAuthSuccess:)`.
-    public func handleRedirect(_ url: URL, sessionKey: String? = nil,
-                               onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil) async throws -> TurnkeyRedirectResult? {
+    public func handleRedirect(
+        _ url: URL, sessionKey: String? = nil,
+        onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil
+    ) async throws -> TurnkeyRedirectResult? {
         try await handleRedirect(url.absoluteString, sessionKey: sessionKey, onOAuthSuccess: onOAuthSuccess)
     }
 
@@ -22,8 +24,10 @@ extension TurnkeyAuth {
     /// verifier. Then `completeOAuth` stores the session under `sessionKey`, unless `onOAuthSuccess`
     /// is given: it then receives the token and public key, nothing is stored, and the key waits for
     /// `completeOAuth`. The same callback delivered again replays its first result.
-    public func handleRedirect(_ url: String, sessionKey: String? = nil,
-                               onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil) async throws -> TurnkeyRedirectResult? {
+    public func handleRedirect(
+        _ url: String, sessionKey: String? = nil,
+        onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil
+    ) async throws -> TurnkeyRedirectResult? {
         guard let callback = callback(in: url) else { return nil }
         let key = try resolvedSessionKey(sessionKey)
         guard let state = callback.state else {
@@ -45,22 +49,26 @@ extension TurnkeyAuth {
     /// The parts of a Turnkey callback for this app, or nil when `url` is not one.
     func callback(in url: String) -> Callback? {
         guard !url.isEmpty, url.utf16.count <= Self.maxRedirectLength,
-              URLText(url).sameTarget(as: URLText(config.appRedirect)) else { return nil }
+            URLText(url).sameTarget(as: URLText(config.appRedirect))
+        else { return nil }
         let callback = Callback(URLText(url.trimmed).queryParameters)
         return callback.idToken != nil || callback.code != nil || callback.error != nil ? callback : nil
     }
 
     /// Called with the mutex held.
-    private func finishCallback(_ callback: Callback, state: String, sessionKey: String,
-                                oidcOnly: Bool) async throws -> TurnkeyRedirectResult {
+    private func finishCallback(
+        _ callback: Callback, state: String, sessionKey: String,
+        oidcOnly: Bool
+    ) async throws -> TurnkeyRedirectResult {
         switch replay.progress(for: state) {
         case .finished(let result)?:
             log("replaying an already finished callback")
             return result
         case .oidcToken(let success)?:
             log("continuing a callback whose code was already exchanged")
-            return try await finish(success, state: state, pending: try await loadPending(state: state),
-                                    sessionKey: sessionKey, oidcOnly: oidcOnly)
+            return try await finish(
+                success, state: state, pending: try await loadPending(state: state),
+                sessionKey: sessionKey, oidcOnly: oidcOnly)
         case nil:
             break
         }
@@ -89,10 +97,11 @@ extension TurnkeyAuth {
                 throw TurnkeyAuthError.callbackIncomplete(provider, missing: "code")
             }
             log("exchanging a \(provider.rawValue) code")
-            let token = try await authProxy.oauth2Authenticate(.init(
-                authCode: code, clientId: pending.clientId, codeVerifier: verifier,
-                nonce: Nonce.of(publicKeyHex: pending.publicKey, crypto: crypto), provider: oauth2Provider,
-                redirectUri: pending.redirectUri))
+            let token = try await authProxy.oauth2Authenticate(
+                .init(
+                    authCode: code, clientId: pending.clientId, codeVerifier: verifier,
+                    nonce: Nonce.of(publicKeyHex: pending.publicKey, crypto: crypto), provider: oauth2Provider,
+                    redirectUri: pending.redirectUri))
             success = OAuthSuccess(oidcToken: token, providerName: provider.providerName, publicKey: pending.publicKey)
             // The code is spent: from here a re-delivery continues from the token.
             replay.remember(.oidcToken(success), for: state)
@@ -109,8 +118,10 @@ extension TurnkeyAuth {
 
     /// Hands the token over (`onOAuthSuccess`: the state is spent, the key waits) or completes the
     /// sign-in, and remembers the result for a re-delivery. Called with the mutex held.
-    private func finish(_ success: OAuthSuccess, state: String, pending: PendingSignIn?, sessionKey: String,
-                        oidcOnly: Bool) async throws -> TurnkeyRedirectResult {
+    private func finish(
+        _ success: OAuthSuccess, state: String, pending: PendingSignIn?, sessionKey: String,
+        oidcOnly: Bool
+    ) async throws -> TurnkeyRedirectResult {
         let result: TurnkeyRedirectResult
         if oidcOnly {
             if var pending, !pending.redeemed {
@@ -120,9 +131,10 @@ extension TurnkeyAuth {
             log("handing the \(success.providerName) token to the caller; nothing stored")
             result = .oidcToken(success)
         } else {
-            result = .authenticated(try await completeOAuthLocked(
-                oidcToken: success.oidcToken, publicKey: success.publicKey, providerName: success.providerName,
-                invalidateExisting: false, sessionKey: sessionKey))
+            result = .authenticated(
+                try await completeOAuthLocked(
+                    oidcToken: success.oidcToken, publicKey: success.publicKey, providerName: success.providerName,
+                    invalidateExisting: false, sessionKey: sessionKey))
         }
         replay.remember(.finished(result), for: state)
         return result

@@ -85,10 +85,13 @@ extension TurnkeyAuth {
         let (session, signingKey) = try await mutex.withLock { try await self.signingSession(key) }
         let path = TurnkeyWire.APIPath.whoami
         let answer = try await api.whoami(organizationId: session.organizationId, key: signingKey)
-        guard let organizationId = answer.organizationId?.nonBlank else { throw TurnkeyAuthError.malformedResponse(path: path, missing: "organizationId") }
+        guard let organizationId = answer.organizationId?.nonBlank else {
+            throw TurnkeyAuthError.malformedResponse(path: path, missing: "organizationId")
+        }
         guard let userId = answer.userId?.nonBlank else { throw TurnkeyAuthError.malformedResponse(path: path, missing: "userId") }
-        return TurnkeyWhoami(organizationId: organizationId, organizationName: answer.organizationName,
-                             userId: userId, username: answer.username)
+        return TurnkeyWhoami(
+            organizationId: organizationId, organizationName: answer.organizationName,
+            userId: userId, username: answer.username)
     }
 
     /// `get_user` for the session's own user, stamped with its key: its name, email and the
@@ -105,10 +108,14 @@ extension TurnkeyAuth {
         if case .array(let linked)? = user["oauthProviders"] {
             for case .object(let entry) in linked {
                 if let provider = entry["providerName"]?.stringValue.flatMap({ TurnkeyProvider(providerName: $0.lowercased()) }),
-                   !providers.contains(provider) { providers.append(provider) }
+                    !providers.contains(provider)
+                {
+                    providers.append(provider)
+                }
             }
         }
-        return TurnkeyUser(userId: userId, userName: user["userName"]?.stringValue?.nonBlank,
-                           userEmail: user["userEmail"]?.stringValue?.nonBlank, providers: providers)
+        return TurnkeyUser(
+            userId: userId, userName: user["userName"]?.stringValue?.nonBlank,
+            userEmail: user["userEmail"]?.stringValue?.nonBlank, providers: providers)
     }
 }

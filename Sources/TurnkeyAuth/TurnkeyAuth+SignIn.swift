@@ -2,31 +2,43 @@ import FoundationEssentials
 
 extension TurnkeyAuth {
     /// The whole Google sign-in, as the SDK's `handleGoogleOAuth`; see `handleOAuth(for:…)`.
-    public func handleGoogleOAuth(clientId: String? = nil, sessionKey: String? = nil, additionalState: [String: String] = [:],
-                                  onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil) async throws -> TurnkeyRedirectResult {
-        try await handleOAuth(for: .google, clientId: clientId, sessionKey: sessionKey, additionalState: additionalState,
-                              onOAuthSuccess: onOAuthSuccess)
+    public func handleGoogleOAuth(
+        clientId: String? = nil, sessionKey: String? = nil, additionalState: [String: String] = [:],
+        onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil
+    ) async throws -> TurnkeyRedirectResult {
+        try await handleOAuth(
+            for: .google, clientId: clientId, sessionKey: sessionKey, additionalState: additionalState,
+            onOAuthSuccess: onOAuthSuccess)
     }
 
     /// The whole Apple sign-in through the web flow (the SDK's `handleAppleWebOauth`); see `handleOAuth(for:…)`.
-    public func handleAppleOAuth(clientId: String? = nil, sessionKey: String? = nil, additionalState: [String: String] = [:],
-                                 onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil) async throws -> TurnkeyRedirectResult {
-        try await handleOAuth(for: .apple, clientId: clientId, sessionKey: sessionKey, additionalState: additionalState,
-                              onOAuthSuccess: onOAuthSuccess)
+    public func handleAppleOAuth(
+        clientId: String? = nil, sessionKey: String? = nil, additionalState: [String: String] = [:],
+        onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil
+    ) async throws -> TurnkeyRedirectResult {
+        try await handleOAuth(
+            for: .apple, clientId: clientId, sessionKey: sessionKey, additionalState: additionalState,
+            onOAuthSuccess: onOAuthSuccess)
     }
 
     /// The whole Discord sign-in (PKCE); see `handleOAuth(for:…)`.
-    public func handleDiscordOAuth(clientId: String? = nil, sessionKey: String? = nil, additionalState: [String: String] = [:],
-                                   onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil) async throws -> TurnkeyRedirectResult {
-        try await handleOAuth(for: .discord, clientId: clientId, sessionKey: sessionKey, additionalState: additionalState,
-                              onOAuthSuccess: onOAuthSuccess)
+    public func handleDiscordOAuth(
+        clientId: String? = nil, sessionKey: String? = nil, additionalState: [String: String] = [:],
+        onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil
+    ) async throws -> TurnkeyRedirectResult {
+        try await handleOAuth(
+            for: .discord, clientId: clientId, sessionKey: sessionKey, additionalState: additionalState,
+            onOAuthSuccess: onOAuthSuccess)
     }
 
     /// The whole X sign-in (PKCE); see `handleOAuth(for:…)`.
-    public func handleXOAuth(clientId: String? = nil, sessionKey: String? = nil, additionalState: [String: String] = [:],
-                             onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil) async throws -> TurnkeyRedirectResult {
-        try await handleOAuth(for: .x, clientId: clientId, sessionKey: sessionKey, additionalState: additionalState,
-                              onOAuthSuccess: onOAuthSuccess)
+    public func handleXOAuth(
+        clientId: String? = nil, sessionKey: String? = nil, additionalState: [String: String] = [:],
+        onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil
+    ) async throws -> TurnkeyRedirectResult {
+        try await handleOAuth(
+            for: .x, clientId: clientId, sessionKey: sessionKey, additionalState: additionalState,
+            onOAuthSuccess: onOAuthSuccess)
     }
 
     /// A whole browser sign-in: starts it (`loginURL`), opens the authorize page in the user's
@@ -38,9 +50,11 @@ extension TurnkeyAuth {
     /// Needs a browser launcher (else `TurnkeySignInError.unavailable`); one at a time
     /// (`.signInInProgress`); cancelling the calling task, or closing `browserSignIn` (Cancel, a
     /// sign-out of `sessionKey`), ends the sign-in (`.closed`): its record and key go.
-    public func handleOAuth(for provider: TurnkeyProvider, clientId: String? = nil, sessionKey: String? = nil,
-                            additionalState: [String: String] = [:],
-                            onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil) async throws -> TurnkeyRedirectResult {
+    public func handleOAuth(
+        for provider: TurnkeyProvider, clientId: String? = nil, sessionKey: String? = nil,
+        additionalState: [String: String] = [:],
+        onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil
+    ) async throws -> TurnkeyRedirectResult {
         guard let browser else {
             log("sign-in unavailable: no browser launcher was given")
             throw TurnkeySignInError.unavailable
@@ -55,8 +69,9 @@ extension TurnkeyAuth {
         let key = try resolvedSessionKey(sessionKey)
         if onOAuthSuccess == nil { try await mutex.withLock { try await self.requireFreeSessionKey(key) } }
 
-        let login = try await loginURL(for: provider, clientId: clientId,
-                                       additionalState: provider.usesPKCE ? [:] : additionalState)
+        let login = try await loginURL(
+            for: provider, clientId: clientId,
+            additionalState: provider.usesPKCE ? [:] : additionalState)
         // Open before the browser does, so a fast callback is not missed.
         let session = BrowserSignInSession(isOwnRedirect: { [self] url in callback(in: url)?.state == login.state })
         browserSignIns.open(session)
@@ -79,7 +94,7 @@ extension TurnkeyAuth {
         }
         do {
             guard let result = try await handleRedirect(url, sessionKey: key, onOAuthSuccess: onOAuthSuccess) else {
-                throw TurnkeySignInError.closed   // unreachable: the session took only this sign-in's callback
+                throw TurnkeySignInError.closed // unreachable: the session took only this sign-in's callback
             }
             log("\(provider.rawValue) sign-in finished")
             return result

@@ -26,7 +26,10 @@ extension TurnkeyAuth {
     /// never sign anything) and reads as nil.
     func loadSession(_ sessionKey: String) async throws -> TurnkeySession? {
         let configId = config.authProxyConfigId
-        guard let jwt = try await stored(.session, "read", { try await stores.sessions.load(authProxyConfigId: configId, sessionKey: sessionKey) }) else {
+        guard
+            let jwt = try await stored(
+                .session, "read", { try await stores.sessions.load(authProxyConfigId: configId, sessionKey: sessionKey) })
+        else {
             return nil
         }
         do {
@@ -54,7 +57,8 @@ extension TurnkeyAuth {
     /// Deletes the session, then its key unless another session signs with it.
     func endSession(_ session: TurnkeySession) async throws {
         let configId = config.authProxyConfigId
-        try await stored(.session, "delete", { try await stores.sessions.delete(authProxyConfigId: configId, sessionKey: session.sessionKey) })
+        try await stored(
+            .session, "delete", { try await stores.sessions.delete(authProxyConfigId: configId, sessionKey: session.sessionKey) })
         try await deleteKeyIfUnused(session.publicKey)
     }
 
@@ -69,7 +73,8 @@ extension TurnkeyAuth {
     }
 
     func saveKey(_ pair: P256KeyPair) async throws {
-        try await stored(.key, "save", { try await stores.keys.save(privateKey: Hex.encode(pair.privateKey), publicKey: pair.publicKeyHex) })
+        try await stored(
+            .key, "save", { try await stores.keys.save(privateKey: Hex.encode(pair.privateKey), publicKey: pair.publicKeyHex) })
     }
 
     /// A key no stored session of this config signs with is of no further use.
@@ -91,7 +96,10 @@ extension TurnkeyAuth {
 
     func loadPending(state: String) async throws -> PendingSignIn? {
         let configId = config.authProxyConfigId
-        guard let text = try await stored(.pendingSignIn, "read", { try await stores.pending.load(authProxyConfigId: configId, state: state) }) else {
+        guard
+            let text = try await stored(
+                .pendingSignIn, "read", { try await stores.pending.load(authProxyConfigId: configId, state: state) })
+        else {
             return nil
         }
         guard let pending = PendingSignIn.decode(text), pending.state == state else {
@@ -104,9 +112,11 @@ extension TurnkeyAuth {
 
     func savePending(_ pending: PendingSignIn) async throws {
         let configId = config.authProxyConfigId
-        try await stored(.pendingSignIn, "save", {
-            try await stores.pending.save(pending.encoded(), authProxyConfigId: configId, state: pending.state)
-        })
+        try await stored(
+            .pendingSignIn, "save",
+            {
+                try await stores.pending.save(pending.encoded(), authProxyConfigId: configId, state: pending.state)
+            })
     }
 
     func loadAllPending() async throws -> [PendingSignIn] {

@@ -44,14 +44,17 @@ public final class TurnkeyAuth: Sendable {
 
     /// - Throws: `TurnkeyAuthError.invalidConfiguration(field:problem:)` naming the first field that
     ///   is blank or not valid (URLs must be `https`, or `http` to loopback).
-    public init(configuration: TurnkeyConfiguration, transport: any HTTPTransport, stores: TurnkeyStores,
-                crypto: any CryptoProvider, browser: (any BrowserLauncher)? = nil, logger: (any AuthLogger)? = nil,
-                clock: TurnkeyClock = .system) throws {
+    public init(
+        configuration: TurnkeyConfiguration, transport: any HTTPTransport, stores: TurnkeyStores,
+        crypto: any CryptoProvider, browser: (any BrowserLauncher)? = nil, logger: (any AuthLogger)? = nil,
+        clock: TurnkeyClock = .system
+    ) throws {
         let config = try configuration.validated()
         self.configuration = configuration
         self.config = config
-        self.authProxy = AuthProxyAPI(http: TurnkeyHTTP(baseURL: config.authProxyUrl, transport: transport),
-                                      configId: config.authProxyConfigId)
+        self.authProxy = AuthProxyAPI(
+            http: TurnkeyHTTP(baseURL: config.authProxyUrl, transport: transport),
+            configId: config.authProxyConfigId)
         self.api = TurnkeyAPI(http: TurnkeyHTTP(baseURL: config.apiUrl, transport: transport), stamper: Stamper(crypto: crypto))
         self.stores = stores
         self.crypto = crypto
@@ -98,7 +101,8 @@ public final class TurnkeyAuth: Sendable {
     func sessionExpirationSeconds() async -> String {
         if let configured = config.sessionExpirationSeconds { return configured }
         if let fetched = try? await walletKitConfig().sessionExpirationSeconds?.nonBlank,
-           let seconds = Int(fetched), seconds > 0 {
+            let seconds = Int(fetched), seconds > 0
+        {
             return fetched
         }
         return TurnkeyConfiguration.defaultSessionExpirationSeconds

@@ -48,12 +48,14 @@ public struct TurnkeyConfiguration: Sendable, Equatable {
     public var discordAuthorizeUrl: String
     public var xAuthorizeUrl: String
 
-    public init(authProxyUrl: String, authProxyConfigId: String, apiUrl: String, organizationId: String? = nil,
-                appScheme: String = defaultAppScheme, redirectUri: String? = nil,
-                clientIds: [TurnkeyProvider: TurnkeyClientIds] = [:], enabledProviders: [TurnkeyProvider]? = nil,
-                sessionExpirationSeconds: String? = nil, defaultSessionKey: String = defaultSessionKey,
-                oauthOriginUrl: String = defaultOAuthOriginUrl, discordAuthorizeUrl: String = defaultDiscordAuthorizeUrl,
-                xAuthorizeUrl: String = defaultXAuthorizeUrl) {
+    public init(
+        authProxyUrl: String, authProxyConfigId: String, apiUrl: String, organizationId: String? = nil,
+        appScheme: String = defaultAppScheme, redirectUri: String? = nil,
+        clientIds: [TurnkeyProvider: TurnkeyClientIds] = [:], enabledProviders: [TurnkeyProvider]? = nil,
+        sessionExpirationSeconds: String? = nil, defaultSessionKey: String = defaultSessionKey,
+        oauthOriginUrl: String = defaultOAuthOriginUrl, discordAuthorizeUrl: String = defaultDiscordAuthorizeUrl,
+        xAuthorizeUrl: String = defaultXAuthorizeUrl
+    ) {
         self.authProxyUrl = authProxyUrl
         self.authProxyConfigId = authProxyConfigId
         self.apiUrl = apiUrl
@@ -87,8 +89,9 @@ public struct TurnkeyConfiguration: Sendable, Equatable {
         guard var trimmed = text.nonBlank else { return .failure(.blank) }
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
         guard let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased(),
-              let host = components.host, !host.isEmpty, components.query == nil, components.fragment == nil,
-              components.user == nil, components.password == nil, let url = components.url else {
+            let host = components.host, !host.isEmpty, components.query == nil, components.fragment == nil,
+            components.user == nil, components.password == nil, let url = components.url
+        else {
             return .failure(.malformed)
         }
         guard scheme == "https" || (scheme == "http" && Loopback.isLoopbackHost(host)) else { return .failure(.notHTTPS) }
@@ -98,9 +101,10 @@ public struct TurnkeyConfiguration: Sendable, Equatable {
     /// Whether `text` can be a config ID, organization ID or session key: not blank, and no white
     /// space or control characters (the config ID travels in a header, the others in JSON and the keyring).
     public static func isValidIdentifier(_ text: String) -> Bool {
-        !text.isEmpty && text.unicodeScalars.allSatisfy {
-            !$0.properties.isWhitespace && $0.properties.generalCategory != .control && $0.properties.generalCategory != .format
-        }
+        !text.isEmpty
+            && text.unicodeScalars.allSatisfy {
+                !$0.properties.isWhitespace && $0.properties.generalCategory != .control && $0.properties.generalCategory != .format
+            }
     }
 
     /// Whether `scheme` can carry the sign-in back to the app: a URL scheme (RFC 3986), not http(s).
@@ -108,10 +112,11 @@ public struct TurnkeyConfiguration: Sendable, Equatable {
         let bytes = Array(scheme.utf8)
         guard let first = bytes.first, isLetter(first) else { return false }
         let lowered = scheme.lowercased()
-        return lowered != "http" && lowered != "https" && bytes.allSatisfy {
-            isLetter($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
-                || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
-        }
+        return lowered != "http" && lowered != "https"
+            && bytes.allSatisfy {
+                isLetter($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                    || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+            }
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool {
@@ -142,7 +147,10 @@ public struct TurnkeyConfiguration: Sendable, Equatable {
             throw TurnkeyAuthError.invalidConfiguration(field: "appScheme", problem: "notACustomScheme")
         }
         // Validated, but kept as written: the provider compares the redirect URI byte for byte.
-        let redirectBase = try redirectUri?.nonBlank.map { text -> String in _ = try url(text, "redirectUri"); return text }
+        let redirectBase = try redirectUri?.nonBlank.map { text -> String in
+            _ = try url(text, "redirectUri")
+            return text
+        }
         if let seconds = sessionExpirationSeconds?.nonBlank, !(Int(seconds).map { $0 > 0 } ?? false) {
             throw TurnkeyAuthError.invalidConfiguration(field: "sessionExpirationSeconds", problem: "notAPositiveNumber")
         }

@@ -17,8 +17,10 @@ struct TurnkeyHTTP: Sendable {
     }
 
     /// POSTs `body` to `path` with `headers` and decodes a 2xx answer as `Response`.
-    func post<Response: Decodable>(_ path: String, body: Data, headers: [String: String],
-                                   as _: Response.Type) async throws -> Response {
+    func post<Response: Decodable>(
+        _ path: String, body: Data, headers: [String: String],
+        as _: Response.Type
+    ) async throws -> Response {
         guard let url = URL(string: baseURL.absoluteString + path) else {
             throw TurnkeyAuthError.invalidConfiguration(field: "url", problem: "malformed")
         }
@@ -29,7 +31,8 @@ struct TurnkeyHTTP: Sendable {
         let response = try await transport.send(HTTPRequest(method: "POST", url: url, headers: allHeaders, body: body))
         guard (200..<300).contains(response.status) else { throw Self.error(for: response, path: path) }
         guard JSONValue.parse(response.body)?.objectValue != nil,
-              let decoded = try? JSONDecoder().decode(Response.self, from: response.body) else {
+            let decoded = try? JSONDecoder().decode(Response.self, from: response.body)
+        else {
             throw TurnkeyRequestError.unreadableResponse(path: path)
         }
         return decoded

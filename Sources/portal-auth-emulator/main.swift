@@ -1,4 +1,4 @@
-import Foundation
 import AuthEmulator
+import Foundation
 
 exit(EmulatorCommand.run(arguments: Array(CommandLine.arguments.dropFirst())))

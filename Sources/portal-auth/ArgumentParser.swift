@@ -65,8 +65,10 @@ extension Backend {
         return try invocation(positional, values: values, repeated: repeated, switches: switches, known: known)
     }
 
-    private func invocation(_ positional: [String], values: [String: String], repeated: [String: [String]],
-                            switches: Set<String>, known: [String: Option]) throws -> Invocation<Core> {
+    private func invocation(
+        _ positional: [String], values: [String: String], repeated: [String: [String]],
+        switches: Set<String>, known: [String: Option]
+    ) throws -> Invocation<Core> {
         guard let name = positional.first else {
             throw ErrorReport.usage("No \(commandNoun) given. Run \(program) --help for the list.")
         }
@@ -81,8 +83,9 @@ extension Backend {
             throw ErrorReport.usage("Unknown \(commandNoun) \(Self.quoted(name)). Run \(program) --help for the list.")
         }
         let flags = values.filter { $0.key == EmulatorChoice.flag || known[$0.key]?.configures == true }
-        let given = Given(command: name, program: program, words: Array(positional.dropFirst()), values: values,
-                          repeated: repeated, switches: switches)
+        let given = Given(
+            command: name, program: program, words: Array(positional.dropFirst()), values: values,
+            repeated: repeated, switches: switches)
         return .run(command, flags: flags, job: try command.read(given))
     }
 

@@ -58,8 +58,9 @@ struct Given {
 
     func expectWords(_ count: Int) throws {
         guard words.count == count else {
-            throw ErrorReport.usage("\(command) takes \(count == 0 ? "no arguments" : "exactly \(count) argument"). "
-                + "Run \(program) --help for the usage.")
+            throw ErrorReport.usage(
+                "\(command) takes \(count == 0 ? "no arguments" : "exactly \(count) argument"). "
+                    + "Run \(program) --help for the usage.")
         }
     }
 

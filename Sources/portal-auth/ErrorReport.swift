@@ -1,6 +1,6 @@
+import AuthPlatform
 import FoundationEssentials
 import PortalAuth
-import AuthPlatform
 import TurnkeyAuth
 
 /// How a failure is shown: its case name (stable, for scripts), a message for a person, an exit status.
@@ -33,8 +33,10 @@ struct ErrorReport: Error {
     }
 
     /// Each item's own result or error line; the status is the last one's.
-    static func eachStatus(isolation: isolated (any Actor)? = #isolation, _ items: [String],
-                           _ body: (String) async throws -> ExitCode) async -> ExitCode {
+    static func eachStatus(
+        isolation: isolated (any Actor)? = #isolation, _ items: [String],
+        _ body: (String) async throws -> ExitCode
+    ) async -> ExitCode {
         var last = ExitCode.success
         for item in items {
             last = await status { try await body(item) }
@@ -61,18 +63,21 @@ struct ErrorReport: Error {
         case let error as PortalRequestsError:
             self.init(caseName: Self.caseName(error), message: Messages.text(error), exitCode: Self.exitCode(error))
         case let error as PortalCredentialError:
-            self.init(caseName: Self.caseName(error), message: Messages.text(error),
-                      exitCode: error == .sessionInvalidated ? .unauthorized : .authenticationFailed)
+            self.init(
+                caseName: Self.caseName(error), message: Messages.text(error),
+                exitCode: error == .sessionInvalidated ? .unauthorized : .authenticationFailed)
         case let error as PortalAuthSignInError:
-            self.init(caseName: Self.caseName(error), message: Messages.text(error),
-                      exitCode: error == .unavailable ? .unavailable : .authenticationFailed)
+            self.init(
+                caseName: Self.caseName(error), message: Messages.text(error),
+                exitCode: error == .unavailable ? .unavailable : .authenticationFailed)
         case let error as TurnkeyAuthError:
             self.init(caseName: Self.caseName(error), message: Messages.text(error), exitCode: Self.exitCode(error))
         case let error as TurnkeyRequestError:
             self.init(caseName: Self.caseName(error), message: Messages.text(error), exitCode: Self.exitCode(error))
         case let error as TurnkeySignInError:
-            self.init(caseName: error.rawValue, message: Messages.text(error),
-                      exitCode: error == .unavailable ? .unavailable : .authenticationFailed)
+            self.init(
+                caseName: error.rawValue, message: Messages.text(error),
+                exitCode: error == .unavailable ? .unavailable : .authenticationFailed)
         case let error as LoopbackListenError:
             let name = if case .portInUse = error { "loopbackPortInUse" } else { "loopbackCannotListen" }
             self.init(caseName: name, message: Messages.text(error), exitCode: .unavailable)
@@ -111,7 +116,7 @@ struct ErrorReport: Error {
         case .invalidConfiguration, .invalidArgument, .keyAlreadyExists: return .usage
         case .providerNotEnabled, .missingClientId, .activityNotCompleted: return .unavailable
         case .unknownState, .signInExpired, .providerError, .callbackIncomplete, .nonceMismatch, .invalidOidcToken,
-             .keyNotFound, .activityFailed:
+            .keyNotFound, .activityFailed:
             return .authenticationFailed
         case .sessionNotFound, .sessionExpired: return .unauthorized
         case .malformedResponse, .sessionKeyMismatch: return .invalidResponse

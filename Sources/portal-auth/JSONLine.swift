@@ -53,7 +53,7 @@ enum Output {
             let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
-                return   // stdout closed or full disk: nothing left to tell anyone
+                return // stdout closed or full disk: nothing left to tell anyone
             }
             bytes = bytes.dropFirst(written)
         }

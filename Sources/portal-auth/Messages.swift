@@ -15,7 +15,8 @@ enum Messages {
         case .magicLinkNotConfigured:
             return "Sign-in links by email are not set up. Configure a sender address and template, or sign in another way."
         case .authMethodUnavailable(let method):
-            return "\(method.displayName) sign-in is not enabled for this auth environment. Choose another sign-in method, or enable it in the Portal dashboard."
+            return
+                "\(method.displayName) sign-in is not enabled for this auth environment. Choose another sign-in method, or enable it in the Portal dashboard."
         case .authenticationFailed(let reason):
             return "The sign-in did not complete (\(Terminal.clean(reason))). Start the sign-in again."
         case .malformedResponse(let path, let missing):
@@ -30,18 +31,21 @@ enum Messages {
             case .claimsObject: reason = "its claims are not a JSON object"
             case .endUserId: reason = "its claims carry no endUserId"
             }
-            return "The userJwt of the two-factor step could not be read: \(reason). Pass the userJwt from the totpRequired line unchanged, or start a new sign-in."
+            return
+                "The userJwt of the two-factor step could not be read: \(reason). Pass the userJwt from the totpRequired line unchanged, or start a new sign-in."
         case .sessionStorageFailure(let failure):
             return "The sign-in session could not be read or saved: " + text(failure)
         case .accountAbstractionUnavailable(let message):
-            return "Account abstraction is not available for this auth environment (\(Terminal.clean(message))). Turn off account abstraction or enable it in the Portal dashboard."
+            return
+                "Account abstraction is not available for this auth environment (\(Terminal.clean(message))). Turn off account abstraction or enable it in the Portal dashboard."
         case .rateLimited(let seconds):
             let wait = seconds.map { "Wait \($0) seconds" } ?? "Wait a minute"
             return "Portal refused more attempts for now. \(wait), then try again."
         case .totpQrUnavailable:
             return "The two-factor QR code could not be made. Type the secret key into your authenticator app instead."
         case .unsafeAuthorizeUrl(let scheme):
-            return "Portal answered a sign-in address that is not a web page (\(Terminal.clean(scheme.isEmpty ? "no scheme" : scheme + ":"))), so nothing was opened. Only https addresses, or http to this computer, are opened. Check the API host setting."
+            return
+                "Portal answered a sign-in address that is not a web page (\(Terminal.clean(scheme.isEmpty ? "no scheme" : scheme + ":"))), so nothing was opened. Only https addresses, or http to this computer, are opened. Check the API host setting."
         }
     }
 
@@ -54,9 +58,11 @@ enum Messages {
         case .unauthorized(let path) where path == PortalWire.Path.clientsMe:
             return "Portal no longer accepts this session (401). Sign in again."
         case .unauthorized(let path) where path == PortalWire.Path.totpValidations:
-            return "Portal did not accept the code (401): it is wrong or was already used, or the two-factor step has expired. Enter the current code from your authenticator app, or start the sign-in again."
+            return
+                "Portal did not accept the code (401): it is wrong or was already used, or the two-factor step has expired. Enter the current code from your authenticator app, or start the sign-in again."
         case .unauthorized:
-            return "Portal refused the sign-in (401): the link may have expired or been used already, or it was issued for another auth environment. Start a new sign-in."
+            return
+                "Portal refused the sign-in (401): the link may have expired or been used already, or it was issued for another auth environment. Start a new sign-in."
         case .clientError(let status, let detail):
             return "Portal rejected the request (\(status) - \(Terminal.clean(detail))). Check the input and try again."
         case .internalServerError(let status, let detail):
@@ -80,7 +86,9 @@ enum Messages {
     static func text(_ error: PortalAuthSignInError) -> String {
         switch error {
         case .closed: return "The sign-in was cancelled before it finished. Start it again when you are ready."
-        case .unavailable: return "The browser sign-in cannot start: it needs a web browser and a redirect URL with the app's own scheme. Check both, or copy the sign-in link into a browser yourself."
+        case .unavailable:
+            return
+                "The browser sign-in cannot start: it needs a web browser and a redirect URL with the app's own scheme. Check both, or copy the sign-in link into a browser yourself."
         case .signInInProgress: return "A sign-in is already running. Finish or cancel it first."
         case .callbackIncomplete: return "The browser came back without a sign-in result for this app. Start the sign-in again."
         }
@@ -89,9 +97,11 @@ enum Messages {
     static func text(_ error: LoopbackListenError) -> String {
         switch error {
         case .portInUse(let port):
-            return "Another program already uses port \(port) on 127.0.0.1, where the redirect URL sends the sign-in, so it did not start: nothing was sent and no browser opened. Stop that program (ss -ltnp 'sport = :\(port)' shows it) and try again."
+            return
+                "Another program already uses port \(port) on 127.0.0.1, where the redirect URL sends the sign-in, so it did not start: nothing was sent and no browser opened. Stop that program (ss -ltnp 'sport = :\(port)' shows it) and try again."
         case .cannotListen(let port, let reason):
-            return "Port \(port) on 127.0.0.1 could not be opened for the redirect (\(Terminal.clean(reason))), so the sign-in did not start. Check the redirect URL's port."
+            return
+                "Port \(port) on 127.0.0.1 could not be opened for the redirect (\(Terminal.clean(reason))), so the sign-in did not start. Check the redirect URL's port."
         }
     }
 
@@ -103,10 +113,12 @@ enum Messages {
         case .connectionLost: return "The connection to \(host) closed before an answer arrived. Try again."
         case .cancelled: return "The request to \(host) was cancelled."
         case .untrustedCertificate:
-            return "The connection to \(host) is not trusted (\(Terminal.clean(error.detail))): its certificate is unknown, expired or for another host. Nothing was sent. If this is your own server, add its CA with --ca-file."
+            return
+                "The connection to \(host) is not trusted (\(Terminal.clean(error.detail))): its certificate is unknown, expired or for another host. Nothing was sent. If this is your own server, add its CA with --ca-file."
         case .responseTooLarge: return "\(host) sent an answer too large to be a sign-in response. Check the API host setting."
         case .caFileUnreadable:
-            return "The extra CA file could not be read (\(Terminal.clean(error.detail))), so nothing was sent to \(host). Check --ca-file or PORTAL_CA_FILE."
+            return
+                "The extra CA file could not be read (\(Terminal.clean(error.detail))), so nothing was sent to \(host). Check --ca-file or PORTAL_CA_FILE."
         case .invalidRequest: return "The request to \(host) could not be built, so nothing was sent. Check the API host setting."
         case .other: return "The request to \(host) failed (\(Terminal.clean(error.detail))). Try again."
         }
@@ -114,13 +126,24 @@ enum Messages {
 
     static func text(_ error: SessionStoreError) -> String {
         switch error.kind {
-        case .noService: return "No keyring service is running, so nothing was sent: a session could not be kept. Install and start a Secret Service (gnome-keyring on GNOME; KWallet's kwalletd with its Secret Service on KDE; KeePassXC with Secret Service integration elsewhere) and try again."
+        case .noService:
+            return
+                "No keyring service is running, so nothing was sent: a session could not be kept. Install and start a Secret Service (gnome-keyring on GNOME; KWallet's kwalletd with its Secret Service on KDE; KeePassXC with Secret Service integration elsewhere) and try again."
         case .locked: return "Your login keyring is locked. Unlock it in Passwords and Keys (Seahorse) and try again."
-        case .dismissed: return "The keyring unlock prompt was dismissed, so the keyring stayed locked. Unlock your login keyring in Passwords and Keys (Seahorse) and try again."
-        case .noCollection: return "There is no default keyring to keep the session in. Create a login keyring in Passwords and Keys (Seahorse) and sign in again."
-        case .notKept: return "The keyring did not keep the session. Unlock your login keyring in Passwords and Keys (Seahorse) and try again."
-        case .notRemoved: return "The keyring did not remove the session. Remove \"Portal Sign-In session\" in Passwords and Keys (Seahorse), or unlock your login keyring and try again."
-        case .other: return "The keyring failed (\(Terminal.clean(error.detail))). Check your keyring in Passwords and Keys (Seahorse) and try again."
+        case .dismissed:
+            return
+                "The keyring unlock prompt was dismissed, so the keyring stayed locked. Unlock your login keyring in Passwords and Keys (Seahorse) and try again."
+        case .noCollection:
+            return
+                "There is no default keyring to keep the session in. Create a login keyring in Passwords and Keys (Seahorse) and sign in again."
+        case .notKept:
+            return "The keyring did not keep the session. Unlock your login keyring in Passwords and Keys (Seahorse) and try again."
+        case .notRemoved:
+            return
+                "The keyring did not remove the session. Remove \"Portal Sign-In session\" in Passwords and Keys (Seahorse), or unlock your login keyring and try again."
+        case .other:
+            return
+                "The keyring failed (\(Terminal.clean(error.detail))). Check your keyring in Passwords and Keys (Seahorse) and try again."
         }
     }
 }
@@ -131,16 +154,21 @@ extension Messages {
     static func text(_ error: TurnkeyAuthError) -> String {
         switch error {
         case .invalidConfiguration(let field, let problem):
-            let how = problem == "notHTTPS" ? "must use https (plain http only to localhost or 127.0.0.1)" : "is \(problem == "blank" ? "empty" : "not valid")"
+            let how =
+                problem == "notHTTPS"
+                ? "must use https (plain http only to localhost or 127.0.0.1)" : "is \(problem == "blank" ? "empty" : "not valid")"
             return "The Turnkey \(field) setting \(how). Check --auth-proxy-url, --api-url and the TURNKEY_* variables."
         case .invalidArgument(let name):
             return "The \(name) value is empty or not valid. Check it and try again."
         case .providerNotEnabled(let provider):
-            return "\(provider.displayName) sign-in is not enabled for this Auth Proxy config. Choose another provider, or enable it in the Turnkey dashboard."
+            return
+                "\(provider.displayName) sign-in is not enabled for this Auth Proxy config. Choose another provider, or enable it in the Turnkey dashboard."
         case .missingClientId(let provider):
-            return "There is no \(provider.displayName) client ID: the Auth Proxy config names none. Pass --client-id or add one in the Turnkey dashboard."
+            return
+                "There is no \(provider.displayName) client ID: the Auth Proxy config names none. Pass --client-id or add one in the Turnkey dashboard."
         case .unknownState:
-            return "This redirect does not belong to a sign-in started here (it may be finished, from another device, or forged), so it was refused and nothing was sent. Start a new sign-in with login-url."
+            return
+                "This redirect does not belong to a sign-in started here (it may be finished, from another device, or forged), so it was refused and nothing was sent. Start a new sign-in with login-url."
         case .signInExpired(let provider):
             return "The \(provider.displayName) sign-in waited more than an hour and has expired. Start it again with login-url."
         case .providerError(let provider, let reason):
@@ -148,19 +176,23 @@ extension Messages {
         case .callbackIncomplete(let provider, let missing):
             return "The redirect from \(provider.displayName) carried no \(missing). Start the sign-in again."
         case .nonceMismatch:
-            return "The provider's token was issued for another sign-in key, so it was refused and nothing was sent. Start the sign-in again."
+            return
+                "The provider's token was issued for another sign-in key, so it was refused and nothing was sent. Start the sign-in again."
         case .invalidOidcToken:
             return "The OIDC token could not be read. Pass the oidcToken from the handle-redirect --oidc-only line, unchanged."
         case .keyNotFound:
-            return "The keyring holds no key for that public key: it was never made here or its hour has passed. Start the sign-in again with login-url."
+            return
+                "The keyring holds no key for that public key: it was never made here or its hour has passed. Start the sign-in again with login-url."
         case .keyAlreadyExists(let sessionKey):
-            return "A session is already stored under the session key \"\(Terminal.clean(sessionKey))\". Sign out of it first, or choose another --session-key."
+            return
+                "A session is already stored under the session key \"\(Terminal.clean(sessionKey))\". Sign out of it first, or choose another --session-key."
         case .sessionNotFound(let sessionKey):
             return "No Turnkey session is stored under \"\(Terminal.clean(sessionKey))\". Sign in first."
         case .sessionExpired(let sessionKey):
             return "The Turnkey session \"\(Terminal.clean(sessionKey))\" has expired and was removed. Sign in again."
         case .malformedResponse(let path, let missing):
-            return "Turnkey's answer from \(path) had no \(missing). Try again later; if it keeps happening, check the Auth Proxy and API URLs."
+            return
+                "Turnkey's answer from \(path) had no \(missing). Try again later; if it keeps happening, check the Auth Proxy and API URLs."
         case .sessionKeyMismatch:
             return "Turnkey issued a session for another key than the one this sign-in made, so it was not stored. Start the sign-in again."
         case .activityFailed(let status):

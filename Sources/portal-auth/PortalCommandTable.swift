@@ -1,6 +1,6 @@
+import AuthPlatform
 import FoundationEssentials
 import PortalAuth
-import AuthPlatform
 
 /// What Portal's commands run against: the core, and for `client` and `sign-in` the configuration
 /// and transport it was made from.
@@ -18,8 +18,9 @@ struct PortalCLI: BackendCore {
         let configuration = PortalConfiguration.resolve(flags: setup.flags, environment: setup.environment, settings: [:])
         guard configuration.isSetUp else { throw NotSetUp.portal }
         let transport = setup.transport()
-        return PortalCLI(auth: try PortalAuthFactory.make(configuration, logger: setup.logger, transport: transport),
-                         configuration: configuration, transport: transport)
+        return PortalCLI(
+            auth: try PortalAuthFactory.make(configuration, logger: setup.logger, transport: transport),
+            configuration: configuration, transport: transport)
     }
 }
 
@@ -37,32 +38,41 @@ extension Backend<PortalCLI> {
                 Option(name: "environment-id", configures: true, blankRefusal: PortalAuthError.invalidArgument(name: "authEnvironmentId")),
                 Option(name: "redirect-url", configures: true, blankRefusal: PortalAuthError.invalidArgument(name: "redirectUrl")),
                 Option(name: "session-key", configures: true),
-                Option(name: "ca-file", configures: true),
+                Option(name: "ca-file", configures: true)
             ],
             optionWords: ["--open"],
             commands: [
-                Command(name: "methods", help: """
-                      methods                      The sign-in methods the environment allows
-                    """) { given in
+                Command(
+                    name: "methods",
+                    help: """
+                          methods                      The sign-in methods the environment allows
+                        """
+                ) { given in
                     try given.expectWords(0)
                     return succeeds { try await $0.methods() }
                 },
-                Command(name: "login-url", needsKeyring: true, help: """
-                      login-url google|apple       An authorize URL to open in a browser
-                    """) { given in
+                Command(
+                    name: "login-url", needsKeyring: true,
+                    help: """
+                          login-url google|apple       An authorize URL to open in a browser
+                        """
+                ) { given in
                     try given.expectWords(1)
                     guard let provider = PortalCLI.provider(given.words[0]) else {
                         throw ErrorReport.usage("login-url takes google or apple.")
                     }
                     return succeeds { try await $0.loginURL(provider) }
                 },
-                Command(name: "sign-in", needsKeyring: true, help: """
-                      sign-in google|apple [--open]
-                                                   A whole browser sign-in with a loopback redirect URL
-                                                   (http://127.0.0.1:PORT/PATH): listens on the port, prints
-                                                   the authorizeUrl (--open also opens the browser), takes the
-                                                   one redirect and prints the result like handle-redirect
-                    """) { given in
+                Command(
+                    name: "sign-in", needsKeyring: true,
+                    help: """
+                          sign-in google|apple [--open]
+                                                       A whole browser sign-in with a loopback redirect URL
+                                                       (http://127.0.0.1:PORT/PATH): listens on the port, prints
+                                                       the authorizeUrl (--open also opens the browser), takes the
+                                                       one redirect and prints the result like handle-redirect
+                        """
+                ) { given in
                     let words = given.words.filter { $0 != "--open" }
                     guard words.count == 1, let provider = PortalCLI.provider(words[0]) else {
                         throw ErrorReport.usage("sign-in takes google or apple, and --open to open the browser.")
@@ -70,19 +80,24 @@ extension Backend<PortalCLI> {
                     let opensBrowser = given.words.contains("--open")
                     return { try await $0.signIn(provider, opensBrowser: opensBrowser) }
                 },
-                Command(name: "handle-redirect", needsKeyring: true, help: """
-                      handle-redirect -            Finish a sign-in from the redirect URL read on stdin
-                                                   (one URL per line)
-                    """) { given in
+                Command(
+                    name: "handle-redirect", needsKeyring: true,
+                    help: """
+                          handle-redirect -            Finish a sign-in from the redirect URL read on stdin
+                                                       (one URL per line)
+                        """
+                ) { given in
                     let urls = try given.redirectURLs(refusing: .redirectURL)
                     return { await $0.handleRedirects(urls) }
                 },
-                Command(name: "verify-totp", options: [Option(name: "user-jwt", secret: .userJwt)], needsKeyring: true,
-                        help: """
-                              verify-totp CODE --user-jwt -
-                                                           Finish a sign-in that needs a two-factor code, with
-                                                           the userJwt read on stdin
-                            """) { given in
+                Command(
+                    name: "verify-totp", options: [Option(name: "user-jwt", secret: .userJwt)], needsKeyring: true,
+                    help: """
+                          verify-totp CODE --user-jwt -
+                                                       Finish a sign-in that needs a two-factor code, with
+                                                       the userJwt read on stdin
+                        """
+                ) { given in
                     try given.expectWords(1)
                     guard given.values["user-jwt"] != nil, let userJwt = StandardInput.line(), !userJwt.isEmpty else {
                         throw ErrorReport.usage("verify-totp needs --user-jwt with the userJwt from the totpRequired line.")
@@ -90,32 +105,44 @@ extension Backend<PortalCLI> {
                     let code = given.words[0]
                     return succeeds { try await $0.verifyTotp(code, userJwt: userJwt) }
                 },
-                Command(name: "send-magic-link", needsKeyring: true, help: """
-                      send-magic-link EMAIL        Email a sign-in link
-                    """) { given in
+                Command(
+                    name: "send-magic-link", needsKeyring: true,
+                    help: """
+                          send-magic-link EMAIL        Email a sign-in link
+                        """
+                ) { given in
                     try given.expectWords(1)
                     let email = given.words[0]
                     return succeeds { try await $0.sendMagicLink(email) }
                 },
-                Command(name: "session", help: """
-                      session                      The stored session's end user, or null (the keyring only)
-                    """) { given in
+                Command(
+                    name: "session",
+                    help: """
+                          session                      The stored session's end user, or null (the keyring only)
+                        """
+                ) { given in
                     try given.expectWords(0)
                     return succeeds { try await $0.session() }
                 },
-                Command(name: "client", help: """
-                      client                       The stored session's client at Portal (GET clients/me), or
-                                                   null; a session Portal no longer accepts is forgotten
-                    """) { given in
+                Command(
+                    name: "client",
+                    help: """
+                          client                       The stored session's client at Portal (GET clients/me), or
+                                                       null; a session Portal no longer accepts is forgotten
+                        """
+                ) { given in
                     try given.expectWords(0)
                     return succeeds { try await $0.client() }
                 },
-                Command(name: "sign-out", help: """
-                      sign-out                     Forget the stored session
-                    """) { given in
+                Command(
+                    name: "sign-out",
+                    help: """
+                          sign-out                     Forget the stored session
+                        """
+                ) { given in
                     try given.expectWords(0)
                     return succeeds { try await $0.signOut() }
-                },
+                }
             ]
         )
     }

@@ -1,13 +1,15 @@
+import AuthPlatform
 import FoundationEssentials
 import PortalAuth
-import AuthPlatform
 
 /// Portal's commands: each prints its result lines and returns the exit status.
 extension PortalCLI {
     func methods() async throws {
         let methods = try await auth.getMethods()
-        Output.line([("allowedAuthMethods", .array(methods.allowedAuthMethods.map { .string($0.rawValue) })),
-                     ("autoCreateWallet", .bool(methods.autoCreateWallet))])
+        Output.line([
+            ("allowedAuthMethods", .array(methods.allowedAuthMethods.map { .string($0.rawValue) })),
+            ("autoCreateWallet", .bool(methods.autoCreateWallet))
+        ])
     }
 
     func loginURL(_ provider: AuthMethod) async throws {
@@ -56,8 +58,9 @@ extension PortalCLI {
             Output.line([("client", .null)])
             return
         }
-        let client = try PortalClient(session: session, apiHost: configuration.apiHost,
-                                      authEnvironmentId: configuration.authEnvironmentId, transport: transport)
+        let client = try PortalClient(
+            session: session, apiHost: configuration.apiHost,
+            authEnvironmentId: configuration.authEnvironmentId, transport: transport)
         let info: ClientInfo
         do {
             info = try await client.getClient()
@@ -65,8 +68,15 @@ extension PortalCLI {
             try await auth.clearPersistedSession()
             throw PortalRequestsError.unauthorized(path: path)
         }
-        Output.line([("client", .object([("id", .string(info.id)), ("endUserId", .optional(info.endUserId)),
-                                         ("isAccountAbstracted", .optional(info.isAccountAbstracted))]))])
+        Output.line([
+            (
+                "client",
+                .object([
+                    ("id", .string(info.id)), ("endUserId", .optional(info.endUserId)),
+                    ("isAccountAbstracted", .optional(info.isAccountAbstracted))
+                ])
+            )
+        ])
     }
 
     func signOut() async throws {
@@ -75,14 +85,18 @@ extension PortalCLI {
     }
 
     static func printAuthenticated(_ result: AuthenticatedResult) {
-        Output.line([("result", .string("authenticated")), ("endUserId", .string(result.session.endUserId)),
-                     ("clientId", .optional(result.clientId)),
-                     ("isAccountAbstracted", .optional(result.isAccountAbstracted))])
+        Output.line([
+            ("result", .string("authenticated")), ("endUserId", .string(result.session.endUserId)),
+            ("clientId", .optional(result.clientId)),
+            ("isAccountAbstracted", .optional(result.isAccountAbstracted))
+        ])
     }
 
     /// The only place a Portal secret is printed: verify-totp needs the userJwt in a later process.
     static func printTotpRequired(_ pending: TotpRequiredResult) {
-        Output.line([("result", .string("totpRequired")), ("endUserId", .string(pending.endUserId)),
-                     ("userJwt", .string(pending.userJwt)), ("totpLink", .optional(pending.totpLink))])
+        Output.line([
+            ("result", .string("totpRequired")), ("endUserId", .string(pending.endUserId)),
+            ("userJwt", .string(pending.userJwt)), ("totpLink", .optional(pending.totpLink))
+        ])
     }
 }

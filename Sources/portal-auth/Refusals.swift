@@ -14,9 +14,12 @@ enum SecretOnCommandLine {
         case .userJwt:
             return .usage("A user JWT is a secret. Give it on stdin: portal-auth verify-totp CODE --user-jwt -. " + why)
         case .turnkeyRedirectURL:
-            return .usage("A redirect URL carries the sign-in's token or code. Run portal-auth turnkey handle-redirect - and give the URL on stdin. " + why)
+            return .usage(
+                "A redirect URL carries the sign-in's token or code. Run portal-auth turnkey handle-redirect - and give the URL on stdin. "
+                    + why)
         case .oidcToken:
-            return .usage("An OIDC token is a secret. Give it on stdin: portal-auth turnkey complete-oauth --oidc-token - --public-key HEX. " + why)
+            return .usage(
+                "An OIDC token is a secret. Give it on stdin: portal-auth turnkey complete-oauth --oidc-token - --public-key HEX. " + why)
         }
     }
 }
@@ -26,13 +29,17 @@ enum SecretOnCommandLine {
 enum NotSetUp {
     static let caseName = "notSetUp"
 
-    static let portal = ErrorReport(caseName: caseName, message: "Portal is not set up: no auth environment ID. "
-        + "Set PORTAL_AUTH_ENVIRONMENT_ID (or --environment-id ID) to your Portal auth environment ID, "
-        + "or use the local test environment with --emulator (or PORTAL_AUTH_EMULATOR_HOST=127.0.0.1:8790).",
+    static let portal = ErrorReport(
+        caseName: caseName,
+        message: "Portal is not set up: no auth environment ID. "
+            + "Set PORTAL_AUTH_ENVIRONMENT_ID (or --environment-id ID) to your Portal auth environment ID, "
+            + "or use the local test environment with --emulator (or PORTAL_AUTH_EMULATOR_HOST=127.0.0.1:8790).",
         exitCode: .usage)
 
-    static let turnkey = ErrorReport(caseName: caseName, message: "Turnkey is not set up: no Auth Proxy config ID. "
-        + "Set TURNKEY_AUTH_PROXY_CONFIG_ID (or --auth-proxy-config-id ID) to your Auth Proxy config ID, "
-        + "or use the local test environment with --emulator (or PORTAL_AUTH_EMULATOR_HOST=127.0.0.1:8790).",
+    static let turnkey = ErrorReport(
+        caseName: caseName,
+        message: "Turnkey is not set up: no Auth Proxy config ID. "
+            + "Set TURNKEY_AUTH_PROXY_CONFIG_ID (or --auth-proxy-config-id ID) to your Auth Proxy config ID, "
+            + "or use the local test environment with --emulator (or PORTAL_AUTH_EMULATOR_HOST=127.0.0.1:8790).",
         exitCode: .usage)
 }

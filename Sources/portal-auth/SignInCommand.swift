@@ -1,6 +1,6 @@
+import AuthPlatform
 import FoundationEssentials
 import PortalAuth
-import AuthPlatform
 
 /// `portal-auth sign-in google|apple [--open]`: a whole browser sign-in with a loopback redirect URL
 /// (`http://127.0.0.1:PORT/PATH`). The port is bound before Portal is asked for anything; the
@@ -15,12 +15,14 @@ struct SignInCommand {
 
     func run() async throws -> ExitCode {
         guard PortalAuth.loopbackPort(of: configuration.redirectUrl) != nil else {
-            throw ErrorReport.usage("sign-in needs a loopback redirect URL such as http://127.0.0.1:8791/auth/callback "
-                + "(on the auth environment's allow list) in --redirect-url or PORTAL_REDIRECT_URL. "
-                + "With the app's scheme, use login-url and handle-redirect - instead.")
+            throw ErrorReport.usage(
+                "sign-in needs a loopback redirect URL such as http://127.0.0.1:8791/auth/callback "
+                    + "(on the auth environment's allow list) in --redirect-url or PORTAL_REDIRECT_URL. "
+                    + "With the app's scheme, use login-url and handle-redirect - instead.")
         }
-        let auth = try PortalAuthFactory.make(configuration, logger: StandardErrorLog.ifRequested(program: "portal-auth"),
-                                              transport: transport, browser: PrintingBrowser(opens: opensBrowser))
+        let auth = try PortalAuthFactory.make(
+            configuration, logger: StandardErrorLog.ifRequested(program: "portal-auth"),
+            transport: transport, browser: PrintingBrowser(opens: opensBrowser))
         let result = try await auth.signIn(with: provider)
         switch result {
         case .authenticated(let authenticated): PortalCLI.printAuthenticated(authenticated)

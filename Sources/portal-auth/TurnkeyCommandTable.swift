@@ -1,5 +1,5 @@
-import FoundationEssentials
 import AuthPlatform
+import FoundationEssentials
 import TurnkeyAuth
 
 /// What Turnkey's commands run against.
@@ -25,20 +25,25 @@ extension Backend<TurnkeyCLI> {
                 Option(name: $0, configures: true)
             },
             commands: [
-                Command(name: "providers", help: """
-                      providers                    The enabled providers and the parent organization
-                    """) { given in
+                Command(
+                    name: "providers",
+                    help: """
+                          providers                    The enabled providers and the parent organization
+                        """
+                ) { given in
                     try given.expectWords(0)
                     return succeeds { try await $0.providers() }
                 },
-                Command(name: "login-url", options: [Option(name: "client-id"), Option(name: "state", kind: .repeated)], needsKeyring: true,
-                        help: """
-                              login-url PROVIDER           Start a sign-in (google, apple, discord or x) and print the
-                                                           authorizeUrl to open in a browser; what the callback needs
-                                                           waits in the keyring for one hour
-                                  [--client-id ID]         Use this client ID instead of the configured one
-                                  [--state KEY=VALUE]…     Extra state for Google's and Apple's origin page
-                            """) { given in
+                Command(
+                    name: "login-url", options: [Option(name: "client-id"), Option(name: "state", kind: .repeated)], needsKeyring: true,
+                    help: """
+                          login-url PROVIDER           Start a sign-in (google, apple, discord or x) and print the
+                                                       authorizeUrl to open in a browser; what the callback needs
+                                                       waits in the keyring for one hour
+                              [--client-id ID]         Use this client ID instead of the configured one
+                              [--state KEY=VALUE]…     Extra state for Google's and Apple's origin page
+                        """
+                ) { given in
                     guard given.words.count == 1, let provider = TurnkeyProvider(rawValue: given.words[0].lowercased()) else {
                         throw ErrorReport.usage("login-url takes one provider: google, apple, discord or x.")
                     }
@@ -46,22 +51,30 @@ extension Backend<TurnkeyCLI> {
                     let additionalState = try additionalState(given.repeated["state"] ?? [])
                     return succeeds { try await $0.loginURL(provider, clientId: clientId, additionalState: additionalState) }
                 },
-                Command(name: "handle-redirect", options: [sessionKey, Option(name: "oidc-only", kind: .switch)], needsKeyring: true,
-                        help: """
-                              handle-redirect -            Finish a sign-in from the redirect URL read on stdin
-                                  [--session-key K]        Store the session under K (default "default")
-                                  [--oidc-only]            Print the OIDC token and public key instead, store nothing
-                            """) { given in
+                Command(
+                    name: "handle-redirect", options: [sessionKey, Option(name: "oidc-only", kind: .switch)], needsKeyring: true,
+                    help: """
+                          handle-redirect -            Finish a sign-in from the redirect URL read on stdin
+                              [--session-key K]        Store the session under K (default "default")
+                              [--oidc-only]            Print the OIDC token and public key instead, store nothing
+                        """
+                ) { given in
                     let urls = try given.redirectURLs(refusing: .turnkeyRedirectURL)
                     let oidcOnly = given.switches.contains("oidc-only")
                     return { await $0.handleRedirects(urls, oidcOnly: oidcOnly) }
                 },
-                Command(name: "complete-oauth", options: [Option(name: "oidc-token", secret: .oidcToken), Option(name: "public-key"),
-                                                          Option(name: "provider-name"), sessionKey],
-                        needsKeyring: true, help: """
-                              complete-oauth --oidc-token - --public-key HEX [--provider-name N] [--session-key K]
-                                                           Finish an --oidc-only sign-in, the token read on stdin
-                            """) { given in
+                Command(
+                    name: "complete-oauth",
+                    options: [
+                        Option(name: "oidc-token", secret: .oidcToken), Option(name: "public-key"),
+                        Option(name: "provider-name"), sessionKey
+                    ],
+                    needsKeyring: true,
+                    help: """
+                          complete-oauth --oidc-token - --public-key HEX [--provider-name N] [--session-key K]
+                                                       Finish an --oidc-only sign-in, the token read on stdin
+                        """
+                ) { given in
                     try given.expectWords(0)
                     guard given.values["oidc-token"] != nil, let publicKey = given.values["public-key"] else {
                         throw ErrorReport.usage("complete-oauth needs --oidc-token - (the token on stdin) and --public-key HEX.")
@@ -72,36 +85,51 @@ extension Backend<TurnkeyCLI> {
                     let providerName = given.values["provider-name"]
                     return succeeds { try await $0.completeOAuth(oidcToken: token, publicKey: publicKey, providerName: providerName) }
                 },
-                Command(name: "session", options: [sessionKey], help: """
-                      session [--session-key K]    The stored session, or null
-                    """) { given in
+                Command(
+                    name: "session", options: [sessionKey],
+                    help: """
+                          session [--session-key K]    The stored session, or null
+                        """
+                ) { given in
                     try given.expectWords(0)
                     return succeeds { try await $0.session() }
                 },
-                Command(name: "sessions", help: """
-                      sessions                     The session keys that hold a live session
-                    """) { given in
+                Command(
+                    name: "sessions",
+                    help: """
+                          sessions                     The session keys that hold a live session
+                        """
+                ) { given in
                     try given.expectWords(0)
                     return succeeds { try await $0.sessions() }
                 },
-                Command(name: "whoami", options: [sessionKey], help: """
-                      whoami [--session-key K]     Who Turnkey says the session belongs to (a stamped request)
-                    """) { given in
+                Command(
+                    name: "whoami", options: [sessionKey],
+                    help: """
+                          whoami [--session-key K]     Who Turnkey says the session belongs to (a stamped request)
+                        """
+                ) { given in
                     try given.expectWords(0)
                     return succeeds { try await $0.whoami() }
                 },
-                Command(name: "refresh", options: [sessionKey], help: """
-                      refresh [--session-key K]    Renew the session on a new key (action "refresh")
-                    """) { given in
+                Command(
+                    name: "refresh", options: [sessionKey],
+                    help: """
+                          refresh [--session-key K]    Renew the session on a new key (action "refresh")
+                        """
+                ) { given in
                     try given.expectWords(0)
                     return succeeds { try await $0.refresh() }
                 },
-                Command(name: "sign-out", options: [sessionKey], help: """
-                      sign-out [--session-key K]   Forget the session and its key
-                    """) { given in
+                Command(
+                    name: "sign-out", options: [sessionKey],
+                    help: """
+                          sign-out [--session-key K]   Forget the session and its key
+                        """
+                ) { given in
                     try given.expectWords(0)
                     return succeeds { try await $0.signOut() }
-                },
+                }
             ]
         )
     }

@@ -6,8 +6,10 @@ import TurnkeyAuth
 extension TurnkeyCLI {
     func providers() async throws {
         let providers = try await auth.providers()
-        Output.line([("enabledProviders", .array(providers.enabledProviders.map { .string($0.rawValue) })),
-                     ("organizationId", .optional(providers.organizationId))])
+        Output.line([
+            ("enabledProviders", .array(providers.enabledProviders.map { .string($0.rawValue) })),
+            ("organizationId", .optional(providers.organizationId))
+        ])
     }
 
     func loginURL(_ provider: TurnkeyProvider, clientId: String?, additionalState: [String: String]) async throws {
@@ -15,8 +17,10 @@ extension TurnkeyCLI {
         try await auth.purgeExpired()
         let login = try await auth.loginURL(for: provider, clientId: clientId, additionalState: additionalState)
         // All public: the nonce, PKCE challenge and state are meant for the browser.
-        Output.line([("authorizeUrl", .string(login.authorizeUrl.absoluteString)), ("provider", .string(provider.rawValue)),
-                     ("publicKey", .string(login.publicKey))])
+        Output.line([
+            ("authorizeUrl", .string(login.authorizeUrl.absoluteString)), ("provider", .string(provider.rawValue)),
+            ("publicKey", .string(login.publicKey))
+        ])
     }
 
     /// One TurnkeyAuth for all URLs, so a repeated callback replays instead of spending a code twice.
@@ -33,8 +37,10 @@ extension TurnkeyCLI {
                 Self.printAuthenticated(session: completed.session, action: completed.action.rawValue)
             case .oidcToken(let success)?:
                 // The one place a Turnkey secret is printed: complete-oauth needs the token in a later process.
-                Output.line([("result", .string("oidcToken")), ("oidcToken", .string(success.oidcToken)),
-                             ("publicKey", .string(success.publicKey)), ("providerName", .string(success.providerName))])
+                Output.line([
+                    ("result", .string("oidcToken")), ("oidcToken", .string(success.oidcToken)),
+                    ("publicKey", .string(success.publicKey)), ("providerName", .string(success.providerName))
+                ])
             }
             return .success
         }
@@ -47,11 +53,18 @@ extension TurnkeyCLI {
 
     func session() async throws {
         let session = try await auth.session()
-        Output.line([("session", session.map { session in
-            .object([("sessionKey", .string(session.sessionKey)), ("organizationId", .string(session.organizationId)),
-                     ("userId", .string(session.userId)), ("expiresAt", .string(Self.timestamp(session.expiresAt))),
-                     ("publicKey", .string(session.publicKey))])
-        } ?? .null)])
+        Output.line([
+            (
+                "session",
+                session.map { session in
+                    .object([
+                        ("sessionKey", .string(session.sessionKey)), ("organizationId", .string(session.organizationId)),
+                        ("userId", .string(session.userId)), ("expiresAt", .string(Self.timestamp(session.expiresAt))),
+                        ("publicKey", .string(session.publicKey))
+                    ])
+                } ?? .null
+            )
+        ])
     }
 
     func sessions() async throws {
@@ -60,8 +73,10 @@ extension TurnkeyCLI {
 
     func whoami() async throws {
         let whoami = try await auth.whoami()
-        Output.line([("organizationId", .string(whoami.organizationId)), ("userId", .string(whoami.userId)),
-                     ("username", .optional(whoami.username))])
+        Output.line([
+            ("organizationId", .string(whoami.organizationId)), ("userId", .string(whoami.userId)),
+            ("username", .optional(whoami.username))
+        ])
     }
 
     func refresh() async throws {
@@ -74,9 +89,11 @@ extension TurnkeyCLI {
     }
 
     private static func printAuthenticated(session: TurnkeySession, action: String) {
-        Output.line([("result", .string("authenticated")), ("action", .string(action)), ("sessionKey", .string(session.sessionKey)),
-                     ("organizationId", .string(session.organizationId)), ("userId", .string(session.userId)),
-                     ("expiresAt", .string(Self.timestamp(session.expiresAt)))])
+        Output.line([
+            ("result", .string("authenticated")), ("action", .string(action)), ("sessionKey", .string(session.sessionKey)),
+            ("organizationId", .string(session.organizationId)), ("userId", .string(session.userId)),
+            ("expiresAt", .string(Self.timestamp(session.expiresAt)))
+        ])
     }
 
     /// ISO 8601 in UTC, to the second.

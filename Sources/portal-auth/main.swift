@@ -1,6 +1,6 @@
 import FoundationEssentials
-import Glibc
 import GLibSupport
+import Glibc
 
 // portal-auth: the command-line client. Everything async runs as a MainActor task while a GLib
 // main loop spins on the main thread, because libsoup and GIO deliver their results there.

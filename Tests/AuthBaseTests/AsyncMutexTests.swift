@@ -1,5 +1,6 @@
-import Testing
 import AuthTestSupport
+import Testing
+
 @testable import AuthBase
 
 @Suite("AsyncMutex", .timeLimit(.minutes(1)))
@@ -11,15 +12,19 @@ struct AsyncMutexTests {
         await mutex.lock()
         var tasks: [Task<Void, any Error>] = []
         for index in 1...5 {
-            tasks.append(Task {
-                try await mutex.withLock {
-                    let concurrent = inside.withLock { $0 += 1; return $0 }
-                    #expect(concurrent == 1)
-                    order.withLock { $0.append(index) }
-                    await Task.yield()
-                    inside.withLock { $0 -= 1 }
-                }
-            })
+            tasks.append(
+                Task {
+                    try await mutex.withLock {
+                        let concurrent = inside.withLock {
+                            $0 += 1
+                            return $0
+                        }
+                        #expect(concurrent == 1)
+                        order.withLock { $0.append(index) }
+                        await Task.yield()
+                        inside.withLock { $0 -= 1 }
+                    }
+                })
             // Each waiter is queued before the next one starts.
             #expect(await eventually { mutex.waiterCount == index })
         }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import AuthBase
 
 @Suite("base64url")

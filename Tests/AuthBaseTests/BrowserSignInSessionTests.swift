@@ -1,5 +1,6 @@
-import Testing
 import AuthTestSupport
+import Testing
+
 @testable import AuthBase
 
 @Suite("BrowserSignInSession: the in-flight sign-in takes its own redirect once", .timeLimit(.minutes(1)))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import AuthBase
 
 @Suite("ECDSA signature encodings (DER and JWS raw r || s)")
@@ -29,13 +30,13 @@ struct ECDSASignatureTests {
     }
 
     @Test(arguments: [
-        [0x30, 0x44] + Array(der.dropFirst(2)) as [UInt8],                   // wrong total length
-        der + [0x00],                                                          // trailing byte
-        [0x31] + Array(der.dropFirst()),                                       // not a SEQUENCE
-        [0x30, 0x06, 0x02, 0x01, 0x80, 0x02, 0x01, 0x01],                      // negative r
-        [0x30, 0x07, 0x02, 0x02, 0x00, 0x01, 0x02, 0x01, 0x01],                // needless leading zero
-        [0x30, 0x26, 0x02, 0x21] + [UInt8](repeating: 0x01, count: 33) + [0x02, 0x01, 0x01],  // r longer than 32 bytes
-        [0x30, 0x03, 0x02, 0x01, 0x01],                                        // only one integer
+        [0x30, 0x44] + Array(der.dropFirst(2)) as [UInt8], // wrong total length
+        der + [0x00], // trailing byte
+        [0x31] + Array(der.dropFirst()), // not a SEQUENCE
+        [0x30, 0x06, 0x02, 0x01, 0x80, 0x02, 0x01, 0x01], // negative r
+        [0x30, 0x07, 0x02, 0x02, 0x00, 0x01, 0x02, 0x01, 0x01], // needless leading zero
+        [0x30, 0x26, 0x02, 0x21] + [UInt8](repeating: 0x01, count: 33) + [0x02, 0x01, 0x01], // r longer than 32 bytes
+        [0x30, 0x03, 0x02, 0x01, 0x01] // only one integer
     ])
     func refusesDERThatIsNotStrict(_ der: [UInt8]) {
         #expect(ECDSASignature.raw(fromDER: der) == nil)

@@ -1,17 +1,19 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import AuthBase
 
 @Suite("Reading a JWT's claims")
 struct JWTClaimsTests {
     @Test(arguments: [(false, false), (true, false), (false, true), (true, true)])
     func readsClaimsInEitherAlphabetPaddedOrNot(padded: Bool, standard: Bool) throws {
-        let jwt = Secrets.jwt(claims: ["endUserId": "eu_1", "exp": 4102444800, "aud": ["a", "b"], "n": 42],
-                              padded: padded, standardAlphabet: standard)
+        let jwt = Secrets.jwt(
+            claims: ["endUserId": "eu_1", "exp": 4_102_444_800, "aud": ["a", "b"], "n": 42],
+            padded: padded, standardAlphabet: standard)
         let claims = try JWTClaims(jwt: jwt)
         #expect(claims.string("endUserId") == "eu_1")
-        #expect(claims.expiresAt == Date(timeIntervalSince1970: 4102444800))
+        #expect(claims.expiresAt == Date(timeIntervalSince1970: 4_102_444_800))
         #expect(claims.strings("aud") == ["a", "b"])
         // A number is not a string: 42 never becomes "42".
         #expect(claims.string("n") == nil)

@@ -1,11 +1,13 @@
-import Testing
 import AuthTestSupport
+import Testing
+
 @testable import AuthBase
 
 @Suite("redirectUrl encoding like Java's URLEncoder")
 struct JavaURLEncoderTests {
     @Test func customSchemeRedirectIsFullyEscaped() {
-        #expect(JavaURLEncoder.encode("io.github.portalauth.signin://auth/callback")
+        #expect(
+            JavaURLEncoder.encode("io.github.portalauth.signin://auth/callback")
                 == "io.github.portalauth.signin%3A%2F%2Fauth%2Fcallback")
     }
 

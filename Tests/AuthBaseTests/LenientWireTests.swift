@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthBase
 
 /// Portal's and Turnkey's answers decode leniently: a field that is missing, null or of another type
@@ -30,26 +31,48 @@ struct LenientWireTests {
     }
 
     static let types: [WireType] = [
-        .of(PortalWire.Methods.self, ["allowedAuthMethods": .array([.string("google"), .string("apple")]),
-                                      "autoCreateWallet": .bool(true)]),
-        .of(PortalWire.OAuthUrls.self, ["google": .string("https://accounts.google.com/o"), "apple": .string("https://appleid.apple.com/a")]),
-        .of(PortalWire.Grant.self, ["endUserId": .string("eu-1"), "clientId": .string("c-1"), "clientSessionToken": .string("cst"),
-                                    "isAccountAbstracted": .bool(false), "userJwt": .string("a.b.c"), "totpLink": .string("https://t")]),
-        .of(PortalWire.TotpValidation.self, ["clientId": .string("c-1"), "clientSessionToken": .string("cst"),
-                                             "isAccountAbstracted": .bool(true)]),
+        .of(
+            PortalWire.Methods.self,
+            [
+                "allowedAuthMethods": .array([.string("google"), .string("apple")]),
+                "autoCreateWallet": .bool(true)
+            ]),
+        .of(
+            PortalWire.OAuthUrls.self, ["google": .string("https://accounts.google.com/o"), "apple": .string("https://appleid.apple.com/a")]
+        ),
+        .of(
+            PortalWire.Grant.self,
+            [
+                "endUserId": .string("eu-1"), "clientId": .string("c-1"), "clientSessionToken": .string("cst"),
+                "isAccountAbstracted": .bool(false), "userJwt": .string("a.b.c"), "totpLink": .string("https://t")
+            ]),
+        .of(
+            PortalWire.TotpValidation.self,
+            [
+                "clientId": .string("c-1"), "clientSessionToken": .string("cst"),
+                "isAccountAbstracted": .bool(true)
+            ]),
         .of(PortalWire.Client.self, ["id": .string("c-1"), "endUserId": .string("eu-1"), "isAccountAbstracted": .bool(false)]),
         .of(PortalWire.MagicLinkSent.self, ["sent": .bool(true)]),
         .of(TurnkeyWire.ErrorBody.self, ["code": .number(3), "message": .string("bad"), "details": .array([.object(["a": .string("b")])])]),
-        .of(TurnkeyWire.WalletKitConfig.self, ["enabledProviders": .array([.string("google")]), "sessionExpirationSeconds": .string("900"),
-                                               "organizationId": .string("org"), "oauthClientIds": .object(["google": .string("g-id")]),
-                                               "oauthRedirectUrl": .string("https://r"), "otpAlphanumeric": .bool(true),
-                                               "otpLength": .string("6")]),
+        .of(
+            TurnkeyWire.WalletKitConfig.self,
+            [
+                "enabledProviders": .array([.string("google")]), "sessionExpirationSeconds": .string("900"),
+                "organizationId": .string("org"), "oauthClientIds": .object(["google": .string("g-id")]),
+                "oauthRedirectUrl": .string("https://r"), "otpAlphanumeric": .bool(true),
+                "otpLength": .string("6")
+            ]),
         .of(TurnkeyWire.AccountResponse.self, ["organizationId": .string("sub-org")]),
         .of(TurnkeyWire.OAuth2AuthenticateResponse.self, ["oidcToken": .string("h.p.s")]),
         .of(TurnkeyWire.OAuthLoginResponse.self, ["session": .string("h.p.s")]),
         .of(TurnkeyWire.SignupResponse.self, ["organizationId": .string("sub-org"), "userId": .string("u-1")]),
-        .of(TurnkeyWire.WhoamiResponse.self, ["organizationId": .string("org"), "organizationName": .string("Org"),
-                                              "userId": .string("u-1"), "username": .string("ada")]),
+        .of(
+            TurnkeyWire.WhoamiResponse.self,
+            [
+                "organizationId": .string("org"), "organizationName": .string("Org"),
+                "userId": .string("u-1"), "username": .string("ada")
+            ])
     ]
 
     /// A value of another JSON type than `value`.

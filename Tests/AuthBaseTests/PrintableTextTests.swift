@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthBase
 
 /// What a server chose reaches a terminal only escaped: no escape sequence, C1 control or
@@ -7,15 +8,17 @@ import Testing
 @Suite("PrintableText: every control character escaped")
 struct PrintableTextTests {
     /// Every scalar that acts instead of showing: C0, DEL, C1, the bidirectional controls, the separators.
-    static let controls: [Unicode.Scalar] = (Array(0x00...0x1F) + [0x7F] + Array(0x80...0x9F) + [0x061C, 0x200E, 0x200F]
+    static let controls: [Unicode.Scalar] =
+        (Array(0x00...0x1F) + [0x7F] + Array(0x80...0x9F) + [0x061C, 0x200E, 0x200F]
         + Array(0x202A...0x202E) + Array(0x2066...0x2069) + [0x2028, 0x2029]).compactMap(Unicode.Scalar.init)
 
     @Test func everyControlCharacterIsEscapedAndNothingElse() {
         for scalar in Self.controls {
             #expect(PrintableText.isControl(scalar), "U+\(String(scalar.value, radix: 16))")
             let escaped = PrintableText.escaped("a\(scalar)b")
-            #expect(escaped.unicodeScalars.allSatisfy { $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F },
-                    "U+\(String(scalar.value, radix: 16)) → \(escaped.debugDescription)")
+            #expect(
+                escaped.unicodeScalars.allSatisfy { $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F },
+                "U+\(String(scalar.value, radix: 16)) → \(escaped.debugDescription)")
         }
         for kept in ["é", "e\u{301}", "🙂", "日本", "\u{200B}", "\u{FEFF}", "\u{A0}", " ", "~"] {
             #expect(PrintableText.escaped(kept) == kept, "\(kept.unicodeScalars.map(\.value))")

@@ -1,6 +1,6 @@
+import AuthBase
 import Foundation
 import Testing
-import AuthBase
 
 /// The provider table: one identifier per provider, the views derived from it, no fallback.
 @Suite("The provider table")

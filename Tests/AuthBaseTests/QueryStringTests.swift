@@ -1,5 +1,6 @@
-import Testing
 import AuthTestSupport
+import Testing
+
 @testable import AuthBase
 
 @Suite("Query strings as Portal's SDKs read them")

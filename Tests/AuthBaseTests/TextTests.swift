@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import AuthBase
 
 /// `trimmed`, `isBlank` and `nonBlank` replace Foundation's `trimmingCharacters(in:
@@ -15,8 +16,9 @@ struct TextTests {
         #expect(Self.spaces.count > 20)
         for space in Self.spaces {
             let padded = "\(space)\(space)a \(space) b\(space)"
-            #expect(padded.trimmed == padded.trimmingCharacters(in: .whitespacesAndNewlines),
-                    "U+\(String(space.value, radix: 16))")
+            #expect(
+                padded.trimmed == padded.trimmingCharacters(in: .whitespacesAndNewlines),
+                "U+\(String(space.value, radix: 16))")
             #expect(String(space).isBlank)
             #expect(String(space).nonBlank == nil)
         }

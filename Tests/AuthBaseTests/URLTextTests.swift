@@ -1,4 +1,5 @@
 import Testing
+
 @testable import AuthBase
 
 @Suite("URLs taken apart on their bytes")
@@ -41,7 +42,8 @@ struct URLTextTests {
     }
 
     @Test func normalisationLowercasesSchemeAndAuthorityOnly() {
-        #expect(URLText("IO.GitHub.PortalAuth.SignIn://AUTH/CallBack/?a=b#c").normalizedTarget
+        #expect(
+            URLText("IO.GitHub.PortalAuth.SignIn://AUTH/CallBack/?a=b#c").normalizedTarget
                 == Array("io.github.portalauth.signin://auth/CallBack".utf8))
     }
 

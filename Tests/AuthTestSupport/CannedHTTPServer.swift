@@ -25,10 +25,14 @@ public final class CannedHTTPServer: @unchecked Sendable {
     ///   - trickle: write the response `bytes` at a time, waiting `interval` between writes (the
     ///     first write too comes only after `interval`).
     ///   - declareLength: false sends no Content-Length: the body ends when the connection closes.
-    public init(status: String = "200 OK", body: String, headers: [String] = [], address: String = "127.0.0.1",
-                trickle: (bytes: Int, interval: TimeInterval)? = nil, declareLength: Bool = true) throws {
+    public init(
+        status: String = "200 OK", body: String, headers: [String] = [], address: String = "127.0.0.1",
+        trickle: (bytes: Int, interval: TimeInterval)? = nil, declareLength: Bool = true
+    ) throws {
         var head = ["HTTP/1.1 \(status)", "Content-Type: application/json", "Connection: close"] + headers
-        if declareLength, !headers.contains(where: { $0.lowercased().hasPrefix("content-length:") || $0.lowercased().hasPrefix("transfer-encoding:") }) {
+        if declareLength,
+            !headers.contains(where: { $0.lowercased().hasPrefix("content-length:") || $0.lowercased().hasPrefix("transfer-encoding:") })
+        {
             head.append("Content-Length: \(body.utf8.count)")
         }
         response = Data((head.joined(separator: "\r\n") + "\r\n\r\n" + body).utf8)
@@ -77,12 +81,12 @@ public final class CannedHTTPServer: @unchecked Sendable {
     }
 
     private func serve() {
-        signal(SIGPIPE, SIG_IGN)   // a client that gives up mid-answer must not end the test process
+        signal(SIGPIPE, SIG_IGN) // a client that gives up mid-answer must not end the test process
         while true {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { return }
             var buffer = [UInt8](repeating: 0, count: 65536)
-            let count = read(connection, &buffer, buffer.count)   // one request; only its first line is kept
+            let count = read(connection, &buffer, buffer.count) // one request; only its first line is kept
             let request = String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
             received.withLock { $0.append(request.components(separatedBy: "\r\n").first ?? "") }
             if let trickle {

@@ -52,8 +52,11 @@ public final class EmulatorLauncher: Sendable {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("portal-auth-emulator-\(UUID().uuidString).log")
         let script = Self.repository.appendingPathComponent("script/start-emulator").path
         // The test process owns the emulator: popen's shell, the script's parent, exits at once.
-        let command = ([script, "--binary", try Self.executable().path, "--log", log.path,
-                        "--owner", String(getpid()), "--"] + arguments)
+        let command =
+            ([
+                script, "--binary", try Self.executable().path, "--log", log.path,
+                "--owner", String(getpid()), "--"
+            ] + arguments)
             .map(Self.shellQuoted).joined(separator: " ") + " 2>&1"
         // popen/pclose rather than Foundation's Process: several suites start emulators at once, and
         // Process.waitUntilExit can miss a child's exit when another launch races it.
@@ -70,7 +73,8 @@ public final class EmulatorLauncher: Sendable {
         let lines = printed.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         let fields = lines.first?.split(separator: " ").map(String.init) ?? []
         guard status == 0, lines.count == 2, fields.count == 2, let url = URL(string: fields[0]), let pid = Int32(fields[1]),
-              let port = url.port else {
+            let port = url.port
+        else {
             throw LaunchFailure(description: "script/start-emulator failed: \(printed)")
         }
         baseURL = url
@@ -79,7 +83,8 @@ public final class EmulatorLauncher: Sendable {
         logFile = log
         adminTokenFile = URL(fileURLWithPath: lines[1])
         guard let token = try? String(contentsOf: adminTokenFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
-              !token.isEmpty else {
+            !token.isEmpty
+        else {
             kill(pid, SIGTERM)
             throw LaunchFailure(description: "the emulator's admin token file \(lines[1]) cannot be read")
         }
@@ -101,7 +106,8 @@ public final class EmulatorLauncher: Sendable {
     /// Running, and not a zombie (an emulator whose parent script exited is reaped by init, or not).
     public var isRunning: Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return false }
+            let close = stat.lastIndex(of: ")")
+        else { return false }
         return !stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
     }
 

@@ -85,8 +85,9 @@ public final class InMemoryPendingStore: PendingSignInStore, Sendable {
     }
     public func all(authProxyConfigId: String) async throws -> [String: String] {
         try items.perform("list") { items in
-            Dictionary(uniqueKeysWithValues: items.filter { $0.key.hasPrefix(authProxyConfigId + "/") }
-                .map { (String($0.key.dropFirst(authProxyConfigId.count + 1)), $0.value) })
+            Dictionary(
+                uniqueKeysWithValues: items.filter { $0.key.hasPrefix(authProxyConfigId + "/") }
+                    .map { (String($0.key.dropFirst(authProxyConfigId.count + 1)), $0.value) })
         }
     }
 

@@ -37,7 +37,7 @@ public enum RawHTTP {
         var offset = 0
         while offset < request.count {
             let written = request[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if written <= 0 { break }   // the server closed early: read what it said
+            if written <= 0 { break } // the server closed early: read what it said
             offset += written
         }
         var received = Data()
@@ -46,13 +46,15 @@ public enum RawHTTP {
         while true {
             let left = timeout - Date().timeIntervalSince(started)
             guard left > 0, poll(&pollSet, 1, Int32(left * 1000)) > 0 else {
-                return Reply(text: String(decoding: received, as: UTF8.self), closedByServer: false,
-                             seconds: Date().timeIntervalSince(started))
+                return Reply(
+                    text: String(decoding: received, as: UTF8.self), closedByServer: false,
+                    seconds: Date().timeIntervalSince(started))
             }
             let count = recv(fd, &buffer, buffer.count, 0)
             if count <= 0 {
-                return Reply(text: String(decoding: received, as: UTF8.self), closedByServer: true,
-                             seconds: Date().timeIntervalSince(started))
+                return Reply(
+                    text: String(decoding: received, as: UTF8.self), closedByServer: true,
+                    seconds: Date().timeIntervalSince(started))
             }
             received.append(contentsOf: buffer[0..<count])
         }
@@ -60,8 +62,11 @@ public enum RawHTTP {
 
     /// `body` as one request with `Transfer-Encoding: chunked`, in chunks of `chunkSize`.
     public static func chunkedPost(path: String, body: Data, chunkSize: Int = 4096, headers: [String] = []) -> Data {
-        var request = Data((["POST \(path) HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/json",
-                             "Transfer-Encoding: chunked"] + headers).joined(separator: "\r\n").appending("\r\n\r\n").utf8)
+        var request = Data(
+            ([
+                "POST \(path) HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/json",
+                "Transfer-Encoding: chunked"
+            ] + headers).joined(separator: "\r\n").appending("\r\n\r\n").utf8)
         var offset = 0
         while offset < body.count {
             let end = min(offset + chunkSize, body.count)

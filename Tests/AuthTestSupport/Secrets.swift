@@ -8,8 +8,8 @@ public enum Secrets {
     public static let otherGrant = "pg_Zz81KkLm29PqRs47TuVw06X"
     public static let sessionToken = "pst_Hh3Jk5Lm7Np9Qr2St4Vw6Xy"
     public static let otherSessionToken = "pst_Aa1Bb2Cc3Dd4Ee5Ff6Gg7Hh"
-    public static let userJwt = jwt(claims: ["endUserId": "eu_totp", "authEnvironmentId": "local-dev", "iat": 1, "exp": 4102444800])
-    public static let otherUserJwt = jwt(claims: ["endUserId": "eu_totp", "authEnvironmentId": "local-dev", "iat": 2, "exp": 4102444801])
+    public static let userJwt = jwt(claims: ["endUserId": "eu_totp", "authEnvironmentId": "local-dev", "iat": 1, "exp": 4_102_444_800])
+    public static let otherUserJwt = jwt(claims: ["endUserId": "eu_totp", "authEnvironmentId": "local-dev", "iat": 2, "exp": 4_102_444_801])
     /// A TOTP step whose `exp` has passed.
     public static let expiredUserJwt = jwt(claims: ["endUserId": "eu_totp", "authEnvironmentId": "local-dev", "iat": 1, "exp": 601])
 
@@ -33,22 +33,30 @@ public enum Secrets {
     public static let pkceVerifier = "xOoqUyPy8rT6wSIlRd-n2Kea0uzQWlVW1NS82N6scgs"
     /// A Discord or X authorization code.
     public static let providerCode = "RzJ2kh6yrvHd9v0qTbGxFS9k6YMFReUF5g1Nnce4"
-    public static let oidcToken = jwt(claims: ["iss": "https://accounts.google.com", "aud": "emulator-turnkey-google",
-                                               "sub": "google-sub-1", "email": "alice@example.com", "iat": 1, "exp": 4102444800,
-                                               "nonce": "1663bba492a323085b13895634a3618792c4ec6896f3c34ef3c26396df22ef82"])
-    public static let turnkeySessionJwt = jwt(claims: ["exp": 4102444800, "public_key": publicKeyHex,
-                                                       "session_type": "SESSION_TYPE_READ_WRITE", "user_id": "user-1",
-                                                       "organization_id": "sub-org-1"])
+    public static let oidcToken = jwt(claims: [
+        "iss": "https://accounts.google.com", "aud": "emulator-turnkey-google",
+        "sub": "google-sub-1", "email": "alice@example.com", "iat": 1, "exp": 4_102_444_800,
+        "nonce": "1663bba492a323085b13895634a3618792c4ec6896f3c34ef3c26396df22ef82"
+    ])
+    public static let turnkeySessionJwt = jwt(claims: [
+        "exp": 4_102_444_800, "public_key": publicKeyHex,
+        "session_type": "SESSION_TYPE_READ_WRITE", "user_id": "user-1",
+        "organization_id": "sub-org-1"
+    ])
 
     /// Every secret a test may have handed the core.
-    public static let all = [grant, otherGrant, sessionToken, otherSessionToken, userJwt, otherUserJwt, expiredUserJwt,
-                             privateKeyHex, pkceVerifier, providerCode, oidcToken, turnkeySessionJwt]
+    public static let all = [
+        grant, otherGrant, sessionToken, otherSessionToken, userJwt, otherUserJwt, expiredUserJwt,
+        privateKeyHex, pkceVerifier, providerCode, oidcToken, turnkeySessionJwt
+    ]
 }
 
 /// Compares values that may be secrets without printing them when they differ
 /// (a failed `#expect(a == b)` prints both sides).
-public func expectSameSecret(_ actual: String?, _ expected: String?, _ what: String,
-                      sourceLocation: SourceLocation = #_sourceLocation) {
+public func expectSameSecret(
+    _ actual: String?, _ expected: String?, _ what: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     let same = actual == expected
     #expect(same, "\(what) differs", sourceLocation: sourceLocation)
 }

@@ -34,18 +34,20 @@ final class AdminTests: EmulatorSuite {
         expectQuietly(!raw.text.contains("?"), "no query strings in the log")
         let entries = raw.dataList ?? []
         let summary = entries.map { "\($0["method"] as? String ?? "") \($0["path"] as? String ?? "") \($0["status"] as? Int ?? -1)" }
-        #expect(summary == [
-            "GET /api/v3/auth/oauth/urls 200",
-            "GET /idp/google/authorize 200",
-            "POST /idp/google/authorize 302",
-            "GET /api/v3/auth/oauth/callback/local-dev 302",
-            "POST /api/v3/auth/oauth/tokens 200",
-        ])
+        #expect(
+            summary == [
+                "GET /api/v3/auth/oauth/urls 200",
+                "GET /idp/google/authorize 200",
+                "POST /idp/google/authorize 302",
+                "GET /api/v3/auth/oauth/callback/local-dev 302",
+                "POST /api/v3/auth/oauth/tokens 200"
+            ])
     }
 
     @Test func aGrantOrTokenPutInAPathIsRedactedInTheLog() async throws {
         let grant = try await client.googleGrant(email: "alice@example.com")
-        let token = try await client.exchange(try await client.googleGrant(email: "alice@example.com")).data?["clientSessionToken"] as? String ?? ""
+        let token =
+            try await client.exchange(try await client.googleGrant(email: "alice@example.com")).data?["clientSessionToken"] as? String ?? ""
         _ = try await client.get("/api/v3/auth/oauth/callback/\(grant)")
         _ = try await client.get("/api/v3/clients/\(token)")
         let raw = try await client.get("/emulator/v1/requests")
@@ -56,11 +58,14 @@ final class AdminTests: EmulatorSuite {
     }
 
     @Test func resetForgetsSessionsGrantsOutboxAndClock() async throws {
-        let session = try await client.exchange(try await client.googleGrant(email: "alice@example.com")).data?["clientSessionToken"] as? String ?? ""
+        let session =
+            try await client.exchange(try await client.googleGrant(email: "alice@example.com")).data?["clientSessionToken"] as? String ?? ""
         let grant = try await client.googleGrant(email: "alice@example.com")
-        _ = try await client.post("/api/v3/auth/magic-links", json: [
-            "email": "a@example.com", "redirectUrl": EmulatorClient.redirectUrl, "fromEmail": "x@y.z", "templateId": "t",
-        ])
+        _ = try await client.post(
+            "/api/v3/auth/magic-links",
+            json: [
+                "email": "a@example.com", "redirectUrl": EmulatorClient.redirectUrl, "fromEmail": "x@y.z", "templateId": "t"
+            ])
         let secretBefore = try await client.totpSecret("totp@example.com")
         try await client.advanceClock(3600)
         let reset = try await client.post("/emulator/v1/reset", json: [String: Any]())
@@ -107,12 +112,16 @@ final class AdminTests: EmulatorSuite {
     }
 
     @Test func dashboardShowsUsersCodesAndOutboxAndRefreshesItself() async throws {
-        _ = try await client.post("/api/v3/auth/magic-links", json: [
-            "email": "o'neil&co@example.com", "redirectUrl": EmulatorClient.redirectUrl, "fromEmail": "x@y.z", "templateId": "t",
-        ])
-        _ = try await client.post("/api/v3/auth/magic-links", json: [
-            "email": "lena@example.com", "redirectUrl": EmulatorClient.redirectUrl, "fromEmail": "x@y.z", "templateId": "t",
-        ])
+        _ = try await client.post(
+            "/api/v3/auth/magic-links",
+            json: [
+                "email": "o'neil&co@example.com", "redirectUrl": EmulatorClient.redirectUrl, "fromEmail": "x@y.z", "templateId": "t"
+            ])
+        _ = try await client.post(
+            "/api/v3/auth/magic-links",
+            json: [
+                "email": "lena@example.com", "redirectUrl": EmulatorClient.redirectUrl, "fromEmail": "x@y.z", "templateId": "t"
+            ])
         let codeBefore = try await client.get("/emulator/v1/users/totp@example.com/totp").data?["code"] as? String ?? "missing"
         let page = try await client.get("/")
         let codeAfter = try await client.get("/emulator/v1/users/totp@example.com/totp").data?["code"] as? String ?? "missing"

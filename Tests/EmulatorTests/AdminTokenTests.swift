@@ -7,26 +7,30 @@ import Testing
 @Suite("Admin token: the administration answers only its owner")
 final class AdminTokenTests: EmulatorSuite {
     /// Every route of the administration, and two that are not routes (nothing about it answers).
-    static var adminRequests: [(method: String, path: String, body: [String: Any]?)] { [
-        ("GET", "/", nil),
-        ("POST", "/emulator/v1/reset", [:]),
-        ("GET", "/emulator/v1/state", nil),
-        ("GET", "/emulator/v1/turnkey", nil),
-        ("GET", "/emulator/v1/outbox", nil),
-        ("GET", "/emulator/v1/requests", nil),
-        ("GET", "/emulator/v1/clock", nil),
-        ("POST", "/emulator/v1/clock", ["advanceSeconds": 7200]),
-        ("GET", "/emulator/v1/faults", nil),
-        ("POST", "/emulator/v1/faults", ["path": "/api/v3/auth/methods", "kind": "status", "status": 500]),
-        ("POST", "/emulator/v1/environments/local-dev", ["authMethods": [String]()]),
-        ("GET", "/emulator/v1/users/totp@example.com/totp", nil),
-        ("POST", "/emulator/v1/sessions/revoke", [:]),
-        ("GET", "/emulator/v1/no-such-thing", nil),
-        ("GET", "/emulator/", nil),
-    ] }
+    static var adminRequests: [(method: String, path: String, body: [String: Any]?)] {
+        [
+            ("GET", "/", nil),
+            ("POST", "/emulator/v1/reset", [:]),
+            ("GET", "/emulator/v1/state", nil),
+            ("GET", "/emulator/v1/turnkey", nil),
+            ("GET", "/emulator/v1/outbox", nil),
+            ("GET", "/emulator/v1/requests", nil),
+            ("GET", "/emulator/v1/clock", nil),
+            ("POST", "/emulator/v1/clock", ["advanceSeconds": 7200]),
+            ("GET", "/emulator/v1/faults", nil),
+            ("POST", "/emulator/v1/faults", ["path": "/api/v3/auth/methods", "kind": "status", "status": 500]),
+            ("POST", "/emulator/v1/environments/local-dev", ["authMethods": [String]()]),
+            ("GET", "/emulator/v1/users/totp@example.com/totp", nil),
+            ("POST", "/emulator/v1/sessions/revoke", [:]),
+            ("GET", "/emulator/v1/no-such-thing", nil),
+            ("GET", "/emulator/", nil)
+        ]
+    }
 
-    private func send(_ client: EmulatorClient, _ request: (method: String, path: String, body: [String: Any]?),
-                      headers: [String: String] = [:]) async throws -> HTTPResult {
+    private func send(
+        _ client: EmulatorClient, _ request: (method: String, path: String, body: [String: Any]?),
+        headers: [String: String] = [:]
+    ) async throws -> HTTPResult {
         if let body = request.body { return try await client.post(request.path, json: body, headers: headers) }
         return try await client.send(request.method, request.path, headers: headers)
     }
@@ -36,10 +40,13 @@ final class AdminTokenTests: EmulatorSuite {
     }
 
     @Test func withoutTheTokenEveryAdminPathAnswers401WithNothingAndChangesNothing() async throws {
-        let session = try await client.exchange(try await client.googleGrant(email: "alice@example.com")).data?["clientSessionToken"] as? String ?? ""
-        _ = try await client.post("/api/v3/auth/magic-links", json: [
-            "email": "lena@example.com", "redirectUrl": EmulatorClient.redirectUrl, "fromEmail": "x@y.z", "templateId": "t",
-        ])
+        let session =
+            try await client.exchange(try await client.googleGrant(email: "alice@example.com")).data?["clientSessionToken"] as? String ?? ""
+        _ = try await client.post(
+            "/api/v3/auth/magic-links",
+            json: [
+                "email": "lena@example.com", "redirectUrl": EmulatorClient.redirectUrl, "fromEmail": "x@y.z", "templateId": "t"
+            ])
         let secretBefore = try await client.totpSecret("totp@example.com")
 
         let stranger = EmulatorClient(baseURL: emulator.baseURL)
@@ -110,9 +117,10 @@ final class AdminTokenTests: EmulatorSuite {
         #expect(folder.st_mode & 0o777 == 0o700)
         #expect(emulator.adminTokenFile.lastPathComponent == "\(emulator.port).token")
         let token = emulator.adminToken
-        expectQuietly(token.hasPrefix("pae_") && token.count == 47
-                      && token.dropFirst(4).allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" },
-                      "the token is pae_ and 43 base64url characters")
+        expectQuietly(
+            token.hasPrefix("pae_") && token.count == 47
+                && token.dropFirst(4).allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" },
+            "the token is pae_ and 43 base64url characters")
 
         emulator.stop()
         #expect(!FileManager.default.fileExists(atPath: file), "the token file outlived the emulator")
@@ -141,8 +149,10 @@ final class AdminTokenTests: EmulatorSuite {
     @Test func helpSaysWhereTheTokenIsAndHowToSendIt() throws {
         let run = try EmulatorProcess.runToExit(["--help"])
         #expect(run.status == 0)
-        for text in ["--admin-token-file", "$XDG_RUNTIME_DIR/portal-auth-emulator/PORT.token", "PORTAL_AUTH_EMULATOR_ADMIN_TOKEN",
-                     "Authorization: Bearer TOKEN", "dashboard: http://127.0.0.1:PORT/?token=TOKEN"] {
+        for text in [
+            "--admin-token-file", "$XDG_RUNTIME_DIR/portal-auth-emulator/PORT.token", "PORTAL_AUTH_EMULATOR_ADMIN_TOKEN",
+            "Authorization: Bearer TOKEN", "dashboard: http://127.0.0.1:PORT/?token=TOKEN"
+        ] {
             #expect(run.stdout.contains(text), "help mentions \(text)")
         }
     }
@@ -157,8 +167,9 @@ struct ChosenAdminTokenTests {
         defer { child.stop() }
         let file = String(child.startUpLines.last?.dropFirst("admin token file: ".count) ?? "")
         expectQuietly((try? String(contentsOfFile: file, encoding: .utf8)) == chosen + "\n", "the file holds the chosen token")
-        expectQuietly(child.startUpLines.dropFirst().first == "dashboard: \(child.baseURL.absoluteString)/?token=\(chosen)",
-                      "the dashboard URL carries the chosen token")
+        expectQuietly(
+            child.startUpLines.dropFirst().first == "dashboard: \(child.baseURL.absoluteString)/?token=\(chosen)",
+            "the dashboard URL carries the chosen token")
         let owner = EmulatorClient(baseURL: child.baseURL, adminToken: chosen)
         #expect(try await owner.get("/emulator/v1/state").status == 200)
         let other = EmulatorClient(baseURL: child.baseURL, adminToken: "pae_" + String(repeating: "A", count: 43))
@@ -213,34 +224,36 @@ final class OtherUserTests {
     }
 
     private static let strangerScript = #"""
-    import json, sys, urllib.error, urllib.request
-    base, token_file, requests = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
-    result = {}
-    try:
-        with open(token_file) as handle:
-            result["tokenFile"] = "read" if handle.read() else "empty"
-    except PermissionError:
-        result["tokenFile"] = "refused"
-    except OSError as error:
-        result["tokenFile"] = type(error).__name__
-    def call(method, path, body=None, headers=None):
-        data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(base + path, data=data, method=method, headers=headers or {})
+        import json, sys, urllib.error, urllib.request
+        base, token_file, requests = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+        result = {}
         try:
-            with urllib.request.urlopen(request, timeout=10) as response:
-                return [response.status, len(response.read())]
-        except urllib.error.HTTPError as error:
-            return [error.code, len(error.read())]
-    result["admin"] = {f"{m} {p}": call(m, p, b) for m, p, b in requests}
-    result["api"] = call("GET", "/api/v3/auth/methods", headers={"x-portal-auth-environment-id": "local-dev"})
-    print(json.dumps(result))
-    """#
+            with open(token_file) as handle:
+                result["tokenFile"] = "read" if handle.read() else "empty"
+        except PermissionError:
+            result["tokenFile"] = "refused"
+        except OSError as error:
+            result["tokenFile"] = type(error).__name__
+        def call(method, path, body=None, headers=None):
+            data = None if body is None else json.dumps(body).encode()
+            request = urllib.request.Request(base + path, data=data, method=method, headers=headers or {})
+            try:
+                with urllib.request.urlopen(request, timeout=10) as response:
+                    return [response.status, len(response.read())]
+            except urllib.error.HTTPError as error:
+                return [error.code, len(error.read())]
+        result["admin"] = {f"{m} {p}": call(m, p, b) for m, p, b in requests}
+        result["api"] = call("GET", "/api/v3/auth/methods", headers={"x-portal-auth-environment-id": "local-dev"})
+        print(json.dumps(result))
+        """#
 
     @Test func getsNothingFromTheAdministrationAndCannotReadTheToken() async throws {
         let owner = EmulatorClient(baseURL: emulator.baseURL, adminToken: emulator.adminToken)
-        _ = try await owner.post("/api/v3/auth/magic-links", json: [
-            "email": "lena@example.com", "redirectUrl": EmulatorClient.redirectUrl, "fromEmail": "x@y.z", "templateId": "t",
-        ])
+        _ = try await owner.post(
+            "/api/v3/auth/magic-links",
+            json: [
+                "email": "lena@example.com", "redirectUrl": EmulatorClient.redirectUrl, "fromEmail": "x@y.z", "templateId": "t"
+            ])
         var info = stat()
         #expect(stat(tokenFile, &info) == 0 && info.st_mode & 0o777 == 0o600)
 
@@ -258,7 +271,8 @@ final class OtherUserTests {
         }
         // The owner still has the link in the outbox and the environment as it was.
         #expect(try await owner.outbox().count == 1)
-        #expect(try await owner.get("/api/v3/auth/methods").data?["allowedAuthMethods"] as? [String] == ["EMAIL_MAGIC_LINK", "GOOGLE", "APPLE"])
+        #expect(
+            try await owner.get("/api/v3/auth/methods").data?["allowedAuthMethods"] as? [String] == ["EMAIL_MAGIC_LINK", "GOOGLE", "APPLE"])
     }
 }
 
@@ -266,11 +280,17 @@ final class OtherUserTests {
 /// host name resolving to 127.0.0.1) reaches none of them. Raw HTTP, to send any Host at all.
 @Suite("Host check on every path")
 final class HostCheckTests: EmulatorSuite {
-    private func exchange(_ method: String, _ target: String, host: String, body: String = "", headers: [String] = []) throws -> RawHTTP.Reply {
-        var lines = ["\(method) \(target) HTTP/1.1", "Host: \(host)", "Authorization: Bearer \(emulator.adminToken)",
-                     "x-portal-auth-environment-id: local-dev", "Content-Length: \(body.utf8.count)"] + headers
+    private func exchange(
+        _ method: String, _ target: String, host: String, body: String = "", headers: [String] = []
+    ) throws -> RawHTTP.Reply {
+        var lines =
+            [
+                "\(method) \(target) HTTP/1.1", "Host: \(host)", "Authorization: Bearer \(emulator.adminToken)",
+                "x-portal-auth-environment-id: local-dev", "Content-Length: \(body.utf8.count)"
+            ] + headers
         if !body.isEmpty { lines.append("Content-Type: application/json") }
-        return try RawHTTP.exchange(port: emulator.port, request: Data((lines.joined(separator: "\r\n") + "\r\n\r\n" + body).utf8), timeout: 10)
+        return try RawHTTP.exchange(
+            port: emulator.port, request: Data((lines.joined(separator: "\r\n") + "\r\n\r\n" + body).utf8), timeout: 10)
     }
 
     @Test func everyPathRefusesAHostThatIsNotALoopbackName() throws {
@@ -280,11 +300,13 @@ final class HostCheckTests: EmulatorSuite {
             ("GET", "/api/v3/auth/methods"), ("GET", "/api/v3/auth/oauth/urls?redirectUrl=x"), ("POST", "/api/v3/auth/oauth/tokens"),
             ("POST", "/turnkey/auth-proxy/v1/wallet_kit_config"), ("POST", "/turnkey/api/public/v1/query/whoami"),
             ("GET", "/turnkey/oauth-origin?provider=google"), ("GET", authorize), ("GET", "/idp/.well-known/jwks.json"),
-            ("GET", "/api/v3/auth/oauth/callback/local-dev"), ("GET", "/emulator/v1/state"), ("GET", "/"), ("GET", "/nope"),
+            ("GET", "/api/v3/auth/oauth/callback/local-dev"), ("GET", "/emulator/v1/state"), ("GET", "/"), ("GET", "/nope")
         ]
         let loopback = ["127.0.0.1", "127.0.0.1:\(port)", "localhost", "localhost:\(port)", "LOCALHOST:\(port)", "[::1]", "[::1]:\(port)"]
-        let foreign = ["attacker.example", "attacker.example:\(port)", "127.0.0.1.attacker.example:\(port)", "localhost.attacker.example",
-                       "127.0.0.2:\(port)", "localhost:\(port + 1)", "[::2]:\(port)", "0.0.0.0:\(port)"]
+        let foreign = [
+            "attacker.example", "attacker.example:\(port)", "127.0.0.1.attacker.example:\(port)", "localhost.attacker.example",
+            "127.0.0.2:\(port)", "localhost:\(port + 1)", "[::2]:\(port)", "0.0.0.0:\(port)"
+        ]
         for (method, target) in targets {
             let body = method == "POST" ? "{}" : ""
             let own = try exchange(method, target, host: "127.0.0.1:\(port)", body: body).status

@@ -19,7 +19,8 @@ final class AppleTests: EmulatorSuite {
         let urls = try await client.authorizeURLs()
         let page = try await client.get(urls.apple)
         #expect(page.status == 200)
-        #expect(page.text.contains(#"<form method="post" action="\#(emulator.baseURL.absoluteString)/api/v3/auth/oauth/callback/local-dev">"#))
+        #expect(
+            page.text.contains(#"<form method="post" action="\#(emulator.baseURL.absoluteString)/api/v3/auth/oauth/callback/local-dev">"#))
         #expect(page.text.contains(#"name="share" value="share" checked"#))
         #expect(page.text.contains(#"name="share" value="hide""#))
         #expect(page.text.contains("Local test environment — not the real Apple"))
@@ -77,9 +78,11 @@ final class AppleTests: EmulatorSuite {
         let urls = try await client.authorizeURLs()
         let cancelled = try await client.completeApple(urls, action: "cancel")
         #expect(cancelled.status == 302)
-        expectQuietly(cancelled.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed", "redirected with the expected URL")
+        expectQuietly(
+            cancelled.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed", "redirected with the expected URL")
         let reused = try await client.completeApple(urls, email: "alice@example.com")
-        expectQuietly(reused.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed", "redirected with the expected URL")
+        expectQuietly(
+            reused.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed", "redirected with the expected URL")
     }
 
     @Test func anIncompleteChoiceShowsApplesPageAgainWithTheStateIntact() async throws {
@@ -101,8 +104,9 @@ final class AppleTests: EmulatorSuite {
         let urls = try await client.get("/api/v3/auth/oauth/urls?redirectUrl=myapp%3A%2F%2Fcb")
         let google = urls.data?["google"] as? String ?? ""
         let state = EmulatorClient.AuthorizeURLs.query(google)["state"] ?? ""
-        let posted = try await client.postForm("/api/v3/auth/oauth/callback/g",
-                                               [("state", state), ("email", "alice@example.com"), ("action", "continue")])
+        let posted = try await client.postForm(
+            "/api/v3/auth/oauth/callback/g",
+            [("state", state), ("email", "alice@example.com"), ("action", "continue")])
         expectQuietly(posted.location == "myapp://cb?error=oauth_failed", "redirected with the expected URL")
     }
 }

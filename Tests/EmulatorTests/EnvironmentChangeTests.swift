@@ -44,9 +44,13 @@ final class EnvironmentChangeTests: EmulatorSuite {
     }
 
     @Test func aMagicLinkSwitchedOffAfterItWasSentNoLongerSignsIn() async throws {
-        #expect(try await client.post("/api/v3/auth/magic-links", json: [
-            "email": "alice@example.com", "redirectUrl": EmulatorClient.redirectUrl, "fromEmail": "a@b.example", "templateId": "t",
-        ]).status == 200)
+        #expect(
+            try await client.post(
+                "/api/v3/auth/magic-links",
+                json: [
+                    "email": "alice@example.com", "redirectUrl": EmulatorClient.redirectUrl, "fromEmail": "a@b.example", "templateId": "t"
+                ]
+            ).status == 200)
         let link = try #require(try await client.outbox().last?["link"] as? String)
         let grant = try #require(URLComponents(string: link)?.queryItems?.first { $0.name == "token" }?.value)
         _ = try await changeEnvironment(["authMethods": ["GOOGLE", "APPLE"]])
@@ -64,7 +68,8 @@ final class EnvironmentChangeTests: EmulatorSuite {
         let result = try await client.get("/api/v3/auth/oauth/urls?redirectUrl=\(encoded)")
         let google = try #require(result.data?["google"] as? String)
         let apple = try #require(result.data?["apple"] as? String)
-        let redirect = try await client.completeGoogle(EmulatorClient.AuthorizeURLs(google: google, apple: apple), email: "alice@example.com")
+        let redirect = try await client.completeGoogle(
+            EmulatorClient.AuthorizeURLs(google: google, apple: apple), email: "alice@example.com")
         let location = try #require(redirect.location)
         #expect(redirect.status == 302)
         #expect(location.hasPrefix(loopback + "?token=pg_"))

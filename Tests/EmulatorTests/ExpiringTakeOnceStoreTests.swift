@@ -1,7 +1,8 @@
-@testable import AuthEmulator
 import Dispatch
 import Synchronization
 import Testing
+
+@testable import AuthEmulator
 
 /// The store behind the emulator's grants, authorization codes and OAuth states: each value is
 /// handed out once, never after its lifetime on the emulator's clock, and one racer wins it.
@@ -43,7 +44,8 @@ struct ExpiringTakeOnceStoreTests {
 
     @Test func ofConcurrentTakesOfOneKeyExactlyOneWins() {
         let store = ExpiringTakeOnceStore<Int>(clock: clock)
-        let keys = 200, racers = 8
+        let keys = 200
+        let racers = 8
         for key in 0..<keys { store.put(key, for: "key-\(key)", lifetimeSeconds: 600) }
         let wins = Mutex([Int](repeating: 0, count: keys))
         DispatchQueue.concurrentPerform(iterations: keys * racers) { index in

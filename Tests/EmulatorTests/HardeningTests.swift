@@ -31,15 +31,19 @@ final class HardeningTests: EmulatorSuite {
         // (RawHTTP.chunkedPost sends its own Host: 127.0.0.1; a second one would be refused.)
         let headers = ["x-portal-auth-environment-id: local-dev"]
         // Under the cap, a chunked body is read and handled like any other (a made-up grant: 401).
-        let small = try RawHTTP.exchange(port: emulator.port, request: RawHTTP.chunkedPost(
-            path: path, body: Data(#"{"token":"pg_madeup"}"#.utf8), headers: headers), timeout: 5)
+        let small = try RawHTTP.exchange(
+            port: emulator.port,
+            request: RawHTTP.chunkedPost(
+                path: path, body: Data(#"{"token":"pg_madeup"}"#.utf8), headers: headers), timeout: 5)
         #expect(small.status == 401)
 
         // Over it, the emulator answers 413 and closes without reading the rest (the client is
         // still writing when the answer arrives).
         let padding = String(repeating: " ", count: 80 * 1024)
-        let large = try RawHTTP.exchange(port: emulator.port, request: RawHTTP.chunkedPost(
-            path: path, body: Data(#"{"token":"pg_madeup"\#(padding)}"#.utf8), headers: headers), timeout: 5)
+        let large = try RawHTTP.exchange(
+            port: emulator.port,
+            request: RawHTTP.chunkedPost(
+                path: path, body: Data(#"{"token":"pg_madeup"\#(padding)}"#.utf8), headers: headers), timeout: 5)
         #expect(large.status == 413)
         #expect(large.text.contains("64 KiB"))
         #expect(large.closedByServer)
@@ -48,13 +52,15 @@ final class HardeningTests: EmulatorSuite {
     @Test func aHeldRequestIsFreedAsSoonAsItsClientLeaves() async throws {
         // The hang outlasts the wait below by far, so only a request let go early is seen freed.
         try await client.addFault(["path": "/api/v3/auth/methods", "kind": "hang", "seconds": 300])
-        let request = Data("GET /api/v3/auth/methods HTTP/1.1\r\nHost: \(hostHeader)\r\nx-portal-auth-environment-id: local-dev\r\n\r\n".utf8)
+        let request = Data(
+            "GET /api/v3/auth/methods HTTP/1.1\r\nHost: \(hostHeader)\r\nx-portal-auth-environment-id: local-dev\r\n\r\n".utf8)
         let impatient = try RawHTTP.exchange(port: emulator.port, request: request, timeout: 1)
         #expect(!impatient.closedByServer, "the hang holds the request")
         // The client has closed its end; the emulator notices at once, not after the hang's 300
         // seconds (the wait is long only for a loaded machine; it ends as soon as the entry appears).
         let freed = await eventually(timeout: 120) {
-            (try? await self.client.requestLog().contains { $0["path"] as? String == "/api/v3/auth/methods" && $0["status"] as? Int == 0 }) == true
+            (try? await self.client.requestLog().contains { $0["path"] as? String == "/api/v3/auth/methods" && $0["status"] as? Int == 0 })
+                == true
         }
         #expect(freed, "the held request was not let go when its client left")
     }
@@ -81,8 +87,11 @@ final class IdleConnectionTests {
     }
 
     @Test func aPromptRequestIsStillAnswered() throws {
-        let prompt = try RawHTTP.exchange(port: emulator.port, request: Data(
-            "GET /api/v3/auth/methods HTTP/1.1\r\nHost: 127.0.0.1:\(emulator.port)\r\nx-portal-auth-environment-id: local-dev\r\n\r\n".utf8),
+        let prompt = try RawHTTP.exchange(
+            port: emulator.port,
+            request: Data(
+                "GET /api/v3/auth/methods HTTP/1.1\r\nHost: 127.0.0.1:\(emulator.port)\r\nx-portal-auth-environment-id: local-dev\r\n\r\n"
+                    .utf8),
             timeout: 5)
         #expect(prompt.status == 200)
     }

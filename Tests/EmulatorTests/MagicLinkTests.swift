@@ -3,7 +3,9 @@ import Testing
 
 @Suite("Magic links")
 final class MagicLinkTests: EmulatorSuite {
-    private func send(_ email: String, redirectUrl: String = EmulatorClient.redirectUrl, extra: [String: Any] = [:]) async throws -> HTTPResult {
+    private func send(
+        _ email: String, redirectUrl: String = EmulatorClient.redirectUrl, extra: [String: Any] = [:]
+    ) async throws -> HTTPResult {
         var body: [String: Any] = ["email": email, "redirectUrl": redirectUrl, "fromEmail": "noreply@example.com", "templateId": "tmpl-1"]
         body.merge(extra) { $1 }
         return try await client.post("/api/v3/auth/magic-links", json: body)
@@ -79,9 +81,12 @@ final class MagicLinkTests: EmulatorSuite {
         let plain = try withConfigFile(config) { try EmulatorProcess(arguments: ["--config", $0]) }
         defer { plain.stop() }
         let plainClient = EmulatorClient(baseURL: plain.baseURL, environmentId: "plain", adminToken: plain.adminToken)
-        let refused = try await plainClient.post("/api/v3/auth/magic-links", json: [
-            "email": "kim@example.com", "redirectUrl": "myapp://cb", "fromEmail": "a@b.c", "templateId": "t", "isAccountAbstracted": true,
-        ])
+        let refused = try await plainClient.post(
+            "/api/v3/auth/magic-links",
+            json: [
+                "email": "kim@example.com", "redirectUrl": "myapp://cb", "fromEmail": "a@b.c", "templateId": "t",
+                "isAccountAbstracted": true
+            ])
         #expect(refused.status == 400)
         #expect(refused.error?.contains("Account abstraction") == true)
         let urls = try await plainClient.get("/api/v3/auth/oauth/urls?redirectUrl=myapp%3A%2F%2Fcb&isAccountAbstracted=true")
@@ -92,9 +97,11 @@ final class MagicLinkTests: EmulatorSuite {
         let config = #"{"environments": [{"id": "g", "authMethods": ["GOOGLE"], "redirectUrls": ["myapp://cb"]}]}"#
         let emulator = try withConfigFile(config) { try EmulatorProcess(arguments: ["--config", $0]) }
         defer { emulator.stop() }
-        let result = try await EmulatorClient(baseURL: emulator.baseURL, environmentId: "g", adminToken: emulator.adminToken).post("/api/v3/auth/magic-links", json: [
-            "email": "a@example.com", "redirectUrl": "myapp://cb", "fromEmail": "a@b.c", "templateId": "t",
-        ])
+        let result = try await EmulatorClient(baseURL: emulator.baseURL, environmentId: "g", adminToken: emulator.adminToken).post(
+            "/api/v3/auth/magic-links",
+            json: [
+                "email": "a@example.com", "redirectUrl": "myapp://cb", "fromEmail": "a@b.c", "templateId": "t"
+            ])
         #expect(result.status == 401)
     }
 }

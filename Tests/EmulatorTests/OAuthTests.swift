@@ -24,13 +24,13 @@ final class OAuthTests: EmulatorSuite {
     }
 
     @Test(arguments: [
-        "io.github.portalauth.signin://auth/callback",               // not encoded at all
-        "io.github.portalauth.signin%3A%2F%2Fauth%2Fcallback%2F",     // trailing slash
-        "io.github.portalauth.signin%3A//auth/callback",              // half encoded
-        "myapp%3A%2F%2Fauth%2Fcallback",                              // another app
-        "io.github.portalauth.signin%3a%2f%2fauth%2fcallback",        // lowercase hex
-        "io.github.portalauth.signin%3A%2F%2Fauth%2Fcallbac%6B",      // an unreserved letter escaped
-        "io%2Egithub.portalauth.signin%3A%2F%2Fauth%2Fcallback",      // an escaped dot
+        "io.github.portalauth.signin://auth/callback", // not encoded at all
+        "io.github.portalauth.signin%3A%2F%2Fauth%2Fcallback%2F", // trailing slash
+        "io.github.portalauth.signin%3A//auth/callback", // half encoded
+        "myapp%3A%2F%2Fauth%2Fcallback", // another app
+        "io.github.portalauth.signin%3a%2f%2fauth%2fcallback", // lowercase hex
+        "io.github.portalauth.signin%3A%2F%2Fauth%2Fcallbac%6B", // an unreserved letter escaped
+        "io%2Egithub.portalauth.signin%3A%2F%2Fauth%2Fcallback" // an escaped dot
     ])
     func redirectUrlMustMatchTheAllowListAsEncoded(wireValue: String) async throws {
         let result = try await client.get("/api/v3/auth/oauth/urls?redirectUrl=\(wireValue)")
@@ -89,10 +89,12 @@ final class OAuthTests: EmulatorSuite {
     @Test func aTypedEmailWinsAndAnInvalidChoiceShowsThePageAgain() async throws {
         let urls = try await client.authorizeURLs()
         let query = EmulatorClient.AuthorizeURLs.query(urls.google)
-        let invalid = try await client.postForm("/idp/google/authorize", [
-            ("redirect_uri", query["redirect_uri"] ?? ""), ("state", urls.state),
-            ("custom_email", "<b>not-an-email</b>"), ("action", "continue"),
-        ])
+        let invalid = try await client.postForm(
+            "/idp/google/authorize",
+            [
+                ("redirect_uri", query["redirect_uri"] ?? ""), ("state", urls.state),
+                ("custom_email", "<b>not-an-email</b>"), ("action", "continue")
+            ])
         #expect(invalid.status == 400)
         #expect(invalid.text.contains("Choose an account or type an email address."))
         #expect(invalid.text.contains("&lt;b&gt;not-an-email&lt;/b&gt;"))
@@ -112,9 +114,11 @@ final class OAuthTests: EmulatorSuite {
         let urls = try await client.authorizeURLs()
         let cancelled = try await client.completeGoogle(urls, action: "cancel")
         #expect(cancelled.status == 302)
-        expectQuietly(cancelled.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed", "redirected with the expected URL")
+        expectQuietly(
+            cancelled.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed", "redirected with the expected URL")
         let retry = try await client.completeGoogle(urls, email: "alice@example.com")
-        expectQuietly(retry.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed", "redirected with the expected URL")
+        expectQuietly(
+            retry.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed", "redirected with the expected URL")
     }
 
     @Test func googleUseSpendsTheAppleURLToo() async throws {
@@ -123,14 +127,16 @@ final class OAuthTests: EmulatorSuite {
         #expect(EmulatorClient.appRedirectQuery(google)["token"] != nil)
         let apple = try await client.completeApple(urls, email: "alice@example.com")
         #expect(apple.status == 302)
-        expectQuietly(apple.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed", "redirected with the expected URL")
+        expectQuietly(
+            apple.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed", "redirected with the expected URL")
 
         // And the other way round.
         let fresh = try await client.authorizeURLs()
         let appleFirst = try await client.completeApple(fresh, email: "alice@example.com")
         #expect(EmulatorClient.appRedirectQuery(appleFirst)["login_type"] == "APPLE")
         let googleSecond = try await client.completeGoogle(fresh, email: "alice@example.com")
-        expectQuietly(googleSecond.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed", "redirected with the expected URL")
+        expectQuietly(
+            googleSecond.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed", "redirected with the expected URL")
     }
 
     @Test func unknownStateGetsA400PageAndAForgedCodeFails() async throws {
@@ -143,9 +149,12 @@ final class OAuthTests: EmulatorSuite {
 
         let urls = try await client.authorizeURLs()
         let forged = try await client.get("/api/v3/auth/oauth/callback/local-dev?code=gc_forged&state=\(urls.state)")
-        expectQuietly(forged.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed", "redirected with the expected URL")
-        let providerError = try await client.get("/api/v3/auth/oauth/callback/local-dev?error=access_denied&state=\(try await client.authorizeURLs().state)")
-        expectQuietly(providerError.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed", "redirected with the expected URL")
+        expectQuietly(
+            forged.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed", "redirected with the expected URL")
+        let providerError = try await client.get(
+            "/api/v3/auth/oauth/callback/local-dev?error=access_denied&state=\(try await client.authorizeURLs().state)")
+        expectQuietly(
+            providerError.location == "io.github.portalauth.signin://auth/callback?error=oauth_failed", "redirected with the expected URL")
     }
 
     @Test func aGrantIsSingleUseButItsSessionStaysValid() async throws {
@@ -189,7 +198,8 @@ final class OAuthTests: EmulatorSuite {
     @Test func clientsMeRefusesUnknownRevokedAndForeignSessions() async throws {
         #expect(try await client.clientsMe("pst_unknown").status == 401)
         #expect(try await client.get("/api/v3/clients/me").status == 401)
-        let token = try await client.exchange(try await client.googleGrant(email: "alice@example.com")).data?["clientSessionToken"] as? String ?? ""
+        let token =
+            try await client.exchange(try await client.googleGrant(email: "alice@example.com")).data?["clientSessionToken"] as? String ?? ""
         #expect(try await client.clientsMe(token, environment: "other").status == 401)
         #expect(try await client.clientsMe(token).status == 200)
         let revoke = try await client.post("/emulator/v1/sessions/revoke", json: [String: Any]())
@@ -200,9 +210,11 @@ final class OAuthTests: EmulatorSuite {
     @Test func theChooserRemembersTheLastAccountUnlessAskedToSelect() async throws {
         let urls = try await client.authorizeURLs()
         let query = EmulatorClient.AuthorizeURLs.query(urls.google)
-        let submit = try await client.postForm("/idp/google/authorize", [
-            ("redirect_uri", query["redirect_uri"] ?? ""), ("state", urls.state), ("email", "alice@example.com"), ("action", "continue"),
-        ])
+        let submit = try await client.postForm(
+            "/idp/google/authorize",
+            [
+                ("redirect_uri", query["redirect_uri"] ?? ""), ("state", urls.state), ("email", "alice@example.com"), ("action", "continue")
+            ])
         let cookie = submit.header("Set-Cookie") ?? ""
         #expect(cookie.hasPrefix("idp_last_email=alice%40example.com;"))
         let cookieHeader = ["Cookie": "idp_last_email=alice%40example.com"]
@@ -220,9 +232,11 @@ final class OAuthTests: EmulatorSuite {
     @Test func providerPagesRefuseForeignRedirectURIs() async throws {
         let page = try await client.get("/idp/google/authorize?client_id=x&redirect_uri=https%3A%2F%2Fevil.example%2Fcb&state=abc")
         #expect(page.status == 400)
-        let post = try await client.postForm("/idp/google/authorize", [
-            ("redirect_uri", "https://evil.example/cb"), ("state", "abc"), ("email", "alice@example.com"), ("action", "continue"),
-        ])
+        let post = try await client.postForm(
+            "/idp/google/authorize",
+            [
+                ("redirect_uri", "https://evil.example/cb"), ("state", "abc"), ("email", "alice@example.com"), ("action", "continue")
+            ])
         #expect(post.status == 400)
         expectQuietly(post.location == nil, "no redirect")
     }

@@ -101,13 +101,15 @@ final class ServerTests: EmulatorSuite {
 
     @Test func malformedBodiesAre400AndTheServerKeepsGoing() async throws {
         for body in ["{not json", "[1,2]", "", "\"text\"", "{\"token\": 42}"] {
-            let result = try await client.send("POST", "/api/v3/auth/oauth/tokens", body: Data(body.utf8),
-                                               contentType: "application/json")
+            let result = try await client.send(
+                "POST", "/api/v3/auth/oauth/tokens", body: Data(body.utf8),
+                contentType: "application/json")
             #expect(result.status == 400, "body \(body)")
             #expect(result.error?.isEmpty == false)
         }
-        let binary = try await client.send("POST", "/api/v3/auth/magic-links", body: Data([0xff, 0xfe, 0x00, 0x80]),
-                                           contentType: "application/json")
+        let binary = try await client.send(
+            "POST", "/api/v3/auth/magic-links", body: Data([0xff, 0xfe, 0x00, 0x80]),
+            contentType: "application/json")
         #expect(binary.status == 400)
         #expect(try await client.get("/api/v3/auth/methods").status == 200)
     }
@@ -117,9 +119,10 @@ final class ServerTests: EmulatorSuite {
         let result = try await client.send("POST", "/api/v3/auth/oauth/tokens", body: big, contentType: "application/json")
         #expect(result.status == 413)
         #expect(result.error?.contains("64 KiB") == true)
-        let justFits = try await client.send("POST", "/api/v3/auth/oauth/tokens",
-                                             body: Data(("{\"token\":\"" + String(repeating: "b", count: 60_000) + "\"}").utf8),
-                                             contentType: "application/json")
+        let justFits = try await client.send(
+            "POST", "/api/v3/auth/oauth/tokens",
+            body: Data(("{\"token\":\"" + String(repeating: "b", count: 60_000) + "\"}").utf8),
+            contentType: "application/json")
         #expect(justFits.status == 401)
         #expect(try await client.get("/api/v3/auth/methods").status == 200)
     }
@@ -161,11 +164,23 @@ struct CommandLineTests {
         ("not json at all", "not a JSON object"),
         (#"{"environments": []}"#, "environments: must not be empty"),
         (#"{"environments": [{"id": "x", "authMethods": ["GOOGLE"]}]}"#, "environments[0].redirectUrls"),
-        (#"{"environments": [{"id": "x", "authMethods": ["GOOGLE", "FACEBOOK"], "redirectUrls": ["a://b"]}]}"#, "environments[0].authMethods[1]"),
+        (
+            #"{"environments": [{"id": "x", "authMethods": ["GOOGLE", "FACEBOOK"], "redirectUrls": ["a://b"]}]}"#,
+            "environments[0].authMethods[1]"
+        ),
         (#"{"environments": [{"id": "bad id", "authMethods": [], "redirectUrls": ["a://b"]}]}"#, "environments[0].id"),
-        (#"{"environments": [{"id": "x", "authMethods": [], "redirectUrls": ["a://b"], "users": [{"email": "nobody"}]}]}"#, "environments[0].users[0].email"),
-        (#"{"environments": [{"id": "x", "authMethods": [], "redirectUrls": ["a://b"], "users": [{"email": "a@b.c", "needsTotp": "yes"}]}]}"#, "environments[0].users[0].needsTotp"),
-        (#"{"environments": [{"id": "x", "authMethods": [], "redirectUrls": ["a://b"]}, {"id": "x", "authMethods": [], "redirectUrls": ["a://b"]}]}"#, "environments[1].id"),
+        (
+            #"{"environments": [{"id": "x", "authMethods": [], "redirectUrls": ["a://b"], "users": [{"email": "nobody"}]}]}"#,
+            "environments[0].users[0].email"
+        ),
+        (
+            #"{"environments": [{"id": "x", "authMethods": [], "redirectUrls": ["a://b"], "users": [{"email": "a@b.c", "needsTotp": "yes"}]}]}"#,
+            "environments[0].users[0].needsTotp"
+        ),
+        (
+            #"{"environments": [{"id": "x", "authMethods": [], "redirectUrls": ["a://b"]}, {"id": "x", "authMethods": [], "redirectUrls": ["a://b"]}]}"#,
+            "environments[1].id"
+        )
     ])
     func badConfigNamesTheFieldAndExitsNonZero(config: String, expectedMessage: String) throws {
         let run = try withConfigFile(config) { try EmulatorProcess.runToExit(["--port", "0", "--config", $0]) }
@@ -189,7 +204,8 @@ struct CommandLineTests {
     }
 
     @Test func theShippedExampleConfigIsTheBuiltInEnvironment() async throws {
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let example = packageRoot.appendingPathComponent("data/emulator/local-dev.json").path
         let emulator = try EmulatorProcess(arguments: ["--config", example])
         defer { emulator.stop() }
@@ -212,7 +228,8 @@ struct CommandLineTests {
     }
 
     @Test func aConfiguredEnvironmentAnswersWithItsOwnMethods() async throws {
-        let config = #"{"environments": [{"id": "google-only", "authMethods": ["GOOGLE"], "redirectUrls": ["myapp://cb"], "autoCreateWallet": false}]}"#
+        let config =
+            #"{"environments": [{"id": "google-only", "authMethods": ["GOOGLE"], "redirectUrls": ["myapp://cb"], "autoCreateWallet": false}]}"#
         let emulator = try withConfigFile(config) { try EmulatorProcess(arguments: ["--config", $0]) }
         defer { emulator.stop() }
         let client = EmulatorClient(baseURL: emulator.baseURL, environmentId: "google-only", adminToken: emulator.adminToken)

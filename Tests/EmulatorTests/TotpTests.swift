@@ -38,7 +38,8 @@ final class TotpTests: EmulatorSuite {
         let claims = (try? JSONSerialization.jsonObject(with: Data(base64Encoded: base64) ?? Data())) as? [String: Any] ?? [:]
         #expect(claims["endUserId"] as? String == data["endUserId"] as? String)
         #expect(claims["authEnvironmentId"] as? String == "local-dev")
-        let iat = claims["iat"] as? Int ?? 0, exp = claims["exp"] as? Int ?? 0
+        let iat = claims["iat"] as? Int ?? 0
+        let exp = claims["exp"] as? Int ?? 0
         #expect(exp - iat == 600)
     }
 
@@ -124,20 +125,28 @@ final class TotpTests: EmulatorSuite {
         var parts = jwt.split(separator: ".").map(String.init)
         parts[1] = parts[1].dropLast() + (parts[1].hasSuffix("A") ? "B" : "A")
         #expect(try await verify(code, jwt: parts.joined(separator: ".")).status == 401)
-        #expect(try await client.post("/api/v3/auth/totps/validations", json: ["code": code],
-                                      headers: ["Authorization": "Bearer \(jwt)"], environment: "other").status == 401)
+        #expect(
+            try await client.post(
+                "/api/v3/auth/totps/validations", json: ["code": code],
+                headers: ["Authorization": "Bearer \(jwt)"], environment: "other"
+            ).status == 401)
         let later = try await client.advanceClock(601)
         #expect(try await verify(try OathTool.code(secret: secret, at: later), jwt: jwt).status == 401)
         // A missing code field is a bad request, not a wrong code.
         let fresh = try await totpExchange().data?["userJwt"] as? String ?? ""
-        #expect(try await client.post("/api/v3/auth/totps/validations", json: ["nope": 1],
-                                      headers: ["Authorization": "Bearer \(fresh)"]).status == 400)
+        #expect(
+            try await client.post(
+                "/api/v3/auth/totps/validations", json: ["nope": 1],
+                headers: ["Authorization": "Bearer \(fresh)"]
+            ).status == 400)
     }
 
     @Test func magicLinksLeadToTotpToo() async throws {
-        let send = try await client.post("/api/v3/auth/magic-links", json: [
-            "email": "totp@example.com", "redirectUrl": EmulatorClient.redirectUrl, "fromEmail": "a@b.c", "templateId": "t",
-        ])
+        let send = try await client.post(
+            "/api/v3/auth/magic-links",
+            json: [
+                "email": "totp@example.com", "redirectUrl": EmulatorClient.redirectUrl, "fromEmail": "a@b.c", "templateId": "t"
+            ])
         #expect(send.status == 200)
         let link = try await client.outbox().last?["link"] as? String ?? ""
         let token = EmulatorClient.AuthorizeURLs.query(link)["token"] ?? ""

@@ -9,12 +9,18 @@ final class TurnkeyAPITests: EmulatorSuite {
         try await client.stamped(TurnkeyWire.APIPath.whoami, ["organizationId": organizationId], key: key)
     }
 
-    private func stampLogin(_ key: SessionKey, organizationId: String, newKey: SessionKey, expirationSeconds: String = "900",
-                            invalidateExisting: Bool = false) async throws -> HTTPResult {
-        try await client.stamped(TurnkeyWire.APIPath.stampLogin, [
-            "type": "ACTIVITY_TYPE_STAMP_LOGIN", "timestampMs": "1796000000000", "organizationId": organizationId,
-            "parameters": ["expirationSeconds": expirationSeconds, "invalidateExisting": invalidateExisting, "publicKey": newKey.publicKey],
-        ], key: key)
+    private func stampLogin(
+        _ key: SessionKey, organizationId: String, newKey: SessionKey, expirationSeconds: String = "900",
+        invalidateExisting: Bool = false
+    ) async throws -> HTTPResult {
+        try await client.stamped(
+            TurnkeyWire.APIPath.stampLogin,
+            [
+                "type": "ACTIVITY_TYPE_STAMP_LOGIN", "timestampMs": "1796000000000", "organizationId": organizationId,
+                "parameters": [
+                    "expirationSeconds": expirationSeconds, "invalidateExisting": invalidateExisting, "publicKey": newKey.publicKey
+                ]
+            ], key: key)
     }
 
     private func expectStampRefused(_ result: HTTPResult, reason: String, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -33,8 +39,9 @@ final class TurnkeyAPITests: EmulatorSuite {
         #expect(me.json?["userId"] as? String == signIn.userId)
         #expect(me.json?["username"] as? String == "Alice")
 
-        let user = try await client.stamped(TurnkeyWire.APIPath.getUser,
-                                            ["organizationId": signIn.organizationId, "userId": signIn.userId], key: key)
+        let user = try await client.stamped(
+            TurnkeyWire.APIPath.getUser,
+            ["organizationId": signIn.organizationId, "userId": signIn.userId], key: key)
         #expect(user.status == 200)
         let fields = try #require(user.json?["user"] as? [String: Any])
         #expect(fields["userId"] as? String == signIn.userId)
@@ -46,8 +53,9 @@ final class TurnkeyAPITests: EmulatorSuite {
         #expect(provider["audience"] as? String == "emulator-turnkey-google")
         #expect((provider["subject"] as? String)?.isEmpty == false)
 
-        let stranger = try await client.stamped(TurnkeyWire.APIPath.getUser,
-                                                ["organizationId": signIn.organizationId, "userId": "no-such-user"], key: key)
+        let stranger = try await client.stamped(
+            TurnkeyWire.APIPath.getUser,
+            ["organizationId": signIn.organizationId, "userId": "no-such-user"], key: key)
         #expect(stranger.status == 404)
         #expect(stranger.turnkeyCode == 5)
     }
@@ -75,12 +83,14 @@ final class TurnkeyAPITests: EmulatorSuite {
 
         #expect(try await whoami(newKey, organizationId: signIn.organizationId).status == 200)
         #expect(try await whoami(oldKey, organizationId: signIn.organizationId).status == 200, "invalidateExisting false keeps the old one")
-        let fetched = try await client.stamped(TurnkeyWire.APIPath.getActivity,
-                                               ["organizationId": signIn.organizationId, "activityId": activityId], key: newKey)
+        let fetched = try await client.stamped(
+            TurnkeyWire.APIPath.getActivity,
+            ["organizationId": signIn.organizationId, "activityId": activityId], key: newKey)
         #expect(fetched.status == 200)
         #expect((fetched.json?["activity"] as? [String: Any])?["id"] as? String == activityId)
-        let unknown = try await client.stamped(TurnkeyWire.APIPath.getActivity,
-                                               ["organizationId": signIn.organizationId, "activityId": "nope"], key: newKey)
+        let unknown = try await client.stamped(
+            TurnkeyWire.APIPath.getActivity,
+            ["organizationId": signIn.organizationId, "activityId": "nope"], key: newKey)
         #expect(unknown.status == 404 && unknown.turnkeyCode == 5)
 
         let newest = try SessionKey()
@@ -94,8 +104,9 @@ final class TurnkeyAPITests: EmulatorSuite {
         let body = ["organizationId": signIn.organizationId]
         let path = TurnkeyWire.APIPath.whoami
 
-        let unstamped = try await client.send("POST", EmulatorClient.apiPrefix + path,
-                                              body: try JSONSerialization.data(withJSONObject: body), contentType: "application/json")
+        let unstamped = try await client.send(
+            "POST", EmulatorClient.apiPrefix + path,
+            body: try JSONSerialization.data(withJSONObject: body), contentType: "application/json")
         expectStampRefused(unstamped, reason: "STAMP_MISSING")
         expectStampRefused(try await client.stamped(path, body, key: key, stampOverride: "not*base64"), reason: "STAMP_MALFORMED")
 
@@ -106,8 +117,9 @@ final class TurnkeyAPITests: EmulatorSuite {
         // A genuine stamp, but for other bytes than the body sent.
         let signedBody = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
         let stamp = try key.stamp(signedBody)
-        let altered = try await client.send("POST", EmulatorClient.apiPrefix + path, body: signedBody + Data(" ".utf8),
-                                            contentType: "application/json", headers: [TurnkeyWire.Header.stamp: stamp])
+        let altered = try await client.send(
+            "POST", EmulatorClient.apiPrefix + path, body: signedBody + Data(" ".utf8),
+            contentType: "application/json", headers: [TurnkeyWire.Header.stamp: stamp])
         expectStampRefused(altered, reason: "SIGNATURE_INVALID")
 
         // A well-signed stamp from a key that holds no session.
@@ -115,14 +127,18 @@ final class TurnkeyAPITests: EmulatorSuite {
 
         // Another scheme.
         let signature = try SessionKey.crypto.p256Sign(Array(signedBody), privateKey: key.pair.privateKey)
-        let otherScheme = Base64URL.encode(Array(#"{"publicKey":"\#(key.publicKey)","scheme":"SIGNATURE_SCHEME_TK_API_ED25519","signature":"\#(Hex.encode(signature))"}"#.utf8))
+        let otherScheme = Base64URL.encode(
+            Array(
+                #"{"publicKey":"\#(key.publicKey)","scheme":"SIGNATURE_SCHEME_TK_API_ED25519","signature":"\#(Hex.encode(signature))"}"#
+                    .utf8))
         expectStampRefused(try await client.stamped(path, body, key: key, stampOverride: otherScheme), reason: "STAMP_SCHEME_UNSUPPORTED")
 
         // Another user's session cannot act on this organization.
         let (bobKey, _) = try await client.turnkeyGoogleUser(email: "bob@example.org")
         expectStampRefused(try await whoami(bobKey, organizationId: signIn.organizationId), reason: "ORGANIZATION_MISMATCH")
-        expectStampRefused(try await stampLogin(bobKey, organizationId: signIn.organizationId, newKey: try SessionKey()),
-                           reason: "ORGANIZATION_MISMATCH")
+        expectStampRefused(
+            try await stampLogin(bobKey, organizationId: signIn.organizationId, newKey: try SessionKey()),
+            reason: "ORGANIZATION_MISMATCH")
 
         #expect(try await whoami(key, organizationId: signIn.organizationId).status == 200)
     }
@@ -143,7 +159,8 @@ final class TurnkeyAPITests: EmulatorSuite {
         let (key, signIn) = try await client.turnkeyGoogleUser()
         try await client.addFault(["path": "/turnkey/api/public/v1/submit/stamp_login", "kind": "pending", "pendingAnswers": 2])
         let newKey = try SessionKey()
-        let submitted = try #require(try await stampLogin(key, organizationId: signIn.organizationId, newKey: newKey).json?["activity"] as? [String: Any])
+        let submitted = try #require(
+            try await stampLogin(key, organizationId: signIn.organizationId, newKey: newKey).json?["activity"] as? [String: Any])
         #expect(submitted["status"] as? String == "ACTIVITY_STATUS_PENDING")
         expectQuietly((submitted["result"] as? [String: Any])?["stampLoginResult"] == nil, "no session while pending")
         let query = ["organizationId": signIn.organizationId, "activityId": submitted["id"] as? String ?? ""]
@@ -154,7 +171,8 @@ final class TurnkeyAPITests: EmulatorSuite {
         let session = ((secondPoll?["result"] as? [String: Any])?["stampLoginResult"] as? [String: Any])?["session"] as? String
         #expect(try JWTClaims(jwt: try #require(session)).string("public_key") == newKey.publicKey)
 
-        let misplaced = try await client.post("/emulator/v1/faults", json: ["path": "/turnkey/api/public/v1/query/whoami", "kind": "pending"])
+        let misplaced = try await client.post(
+            "/emulator/v1/faults", json: ["path": "/turnkey/api/public/v1/query/whoami", "kind": "pending"])
         #expect(misplaced.status == 400)
     }
 
@@ -164,15 +182,19 @@ final class TurnkeyAPITests: EmulatorSuite {
         let tooLong = try await stampLogin(key, organizationId: signIn.organizationId, newKey: newKey, expirationSeconds: "forever")
         #expect(tooLong.status == 400 && tooLong.turnkeyCode == 3)
         #expect(tooLong.turnkeyMessage?.contains("parameters.expirationSeconds") == true)
-        let missing = try await client.stamped(TurnkeyWire.APIPath.stampLogin, [
-            "type": "ACTIVITY_TYPE_STAMP_LOGIN", "timestampMs": "1", "organizationId": signIn.organizationId,
-            "parameters": ["expirationSeconds": "900", "invalidateExisting": false],
-        ], key: key)
+        let missing = try await client.stamped(
+            TurnkeyWire.APIPath.stampLogin,
+            [
+                "type": "ACTIVITY_TYPE_STAMP_LOGIN", "timestampMs": "1", "organizationId": signIn.organizationId,
+                "parameters": ["expirationSeconds": "900", "invalidateExisting": false]
+            ], key: key)
         #expect(missing.status == 400 && missing.turnkeyMessage == "parameters.publicKey is required")
-        let otherType = try await client.stamped(TurnkeyWire.APIPath.stampLogin, [
-            "type": "ACTIVITY_TYPE_CREATE_WALLET", "timestampMs": "1", "organizationId": signIn.organizationId,
-            "parameters": ["expirationSeconds": "900", "invalidateExisting": false, "publicKey": newKey.publicKey],
-        ], key: key)
+        let otherType = try await client.stamped(
+            TurnkeyWire.APIPath.stampLogin,
+            [
+                "type": "ACTIVITY_TYPE_CREATE_WALLET", "timestampMs": "1", "organizationId": signIn.organizationId,
+                "parameters": ["expirationSeconds": "900", "invalidateExisting": false, "publicKey": newKey.publicKey]
+            ], key: key)
         #expect(otherType.status == 400 && otherType.turnkeyMessage?.contains("ACTIVITY_TYPE_STAMP_LOGIN") == true)
         expectStampRefused(try await whoami(newKey, organizationId: signIn.organizationId), reason: "PUBLIC_KEY_UNKNOWN")
     }

@@ -14,7 +14,7 @@ final class TurnkeyAdminTests: EmulatorSuite {
     @Test func theAdminAPIShowsOrganizationsUsersAndLiveSessionsButNoTokens() async throws {
         let (key, signIn) = try await client.turnkeyGoogleUser()
         let pkce = try PKCEPair()
-        _ = try await client.oauth2Code(provider: "discord", pkce: pkce)   // an unspent code
+        _ = try await client.oauth2Code(provider: "discord", pkce: pkce) // an unspent code
         let raw = try await client.get("/emulator/v1/turnkey")
         #expect(raw.status == 200)
         expectQuietly(!Self.containsSecretShape(raw.text), "no token or code in the answer")
@@ -58,15 +58,18 @@ final class TurnkeyAdminTests: EmulatorSuite {
         let raw = try await client.get("/emulator/v1/requests")
         expectQuietly(!Self.containsSecretShape(raw.text), "no token in the log")
         expectQuietly(!raw.text.contains("?"), "no query in the log")
-        let summary = (raw.dataList ?? []).map { "\($0["method"] as? String ?? "") \($0["path"] as? String ?? "") \($0["status"] as? Int ?? -1)" }
-        #expect(summary == [
-            "GET /turnkey/oauth-origin 302",
-            "GET /idp/google/authorize 200",
-            "POST /idp/google/authorize 302",
-            "GET /turnkey/oauth-redirect 302",
-            "POST /turnkey/auth-proxy/v1/signup_v2 200",
-            "POST /turnkey/auth-proxy/v1/oauth_login 200",
-        ])
+        let summary = (raw.dataList ?? []).map {
+            "\($0["method"] as? String ?? "") \($0["path"] as? String ?? "") \($0["status"] as? Int ?? -1)"
+        }
+        #expect(
+            summary == [
+                "GET /turnkey/oauth-origin 302",
+                "GET /idp/google/authorize 200",
+                "POST /idp/google/authorize 302",
+                "GET /turnkey/oauth-redirect 302",
+                "POST /turnkey/auth-proxy/v1/signup_v2 200",
+                "POST /turnkey/auth-proxy/v1/oauth_login 200"
+            ])
     }
 
     @Test func faultsAndUnknownPathsAnswerInTurnkeysShape() async throws {
@@ -116,17 +119,40 @@ struct TurnkeyConfigTests {
         (#""turnkey": {"authProxyConfigs": []}"#, "turnkey.authProxyConfigs: must be a non-empty array"),
         (#""turnkey": {"authProxyConfigs": [{"id": "bad id", "providers": {}}]}"#, "turnkey.authProxyConfigs[0].id"),
         (#""turnkey": {"authProxyConfigs": [{"id": "a"}]}"#, "turnkey.authProxyConfigs[0].providers"),
-        (#""turnkey": {"authProxyConfigs": [{"id": "a", "providers": {"facebook": {}}}]}"#, "turnkey.authProxyConfigs[0].providers.facebook: unknown provider"),
-        (#""turnkey": {"authProxyConfigs": [{"id": "a", "providers": {"x": {"redirectUris": ["a://"]}}}]}"#, "turnkey.authProxyConfigs[0].providers.x.clientId"),
-        (#""turnkey": {"authProxyConfigs": [{"id": "a", "providers": {"x": {"clientId": "c", "redirectUris": []}}}]}"#, "turnkey.authProxyConfigs[0].providers.x.redirectUris"),
-        (#""turnkey": {"authProxyConfigs": [{"id": "a", "providers": {"x": {"clientId": "c", "redirectUris": ["nowhere"]}}}]}"#, "turnkey.authProxyConfigs[0].providers.x.redirectUris[0]"),
-        (#""turnkey": {"authProxyConfigs": [{"id": "a", "providers": {"x": {"clientId": "c", "secondaryClientIds": ["c"], "redirectUris": ["a://"]}}}]}"#, "turnkey.authProxyConfigs[0].providers.x.secondaryClientIds[0]: duplicate client ID"),
-        (#""turnkey": {"authProxyConfigs": [{"id": "a", "sessionExpirationSeconds": 0, "providers": {}}]}"#, "turnkey.authProxyConfigs[0].sessionExpirationSeconds"),
-        (#""turnkey": {"authProxyConfigs": [{"id": "a", "providers": {}}, {"id": "a", "providers": {}}]}"#, "turnkey.authProxyConfigs[1].id: duplicate id"),
-        (#""turnkey": {"authProxyConfigs": [{"id": "a", "providers": {}}], "users": [{"email": "nobody"}]}"#, "turnkey.users[0].email"),
+        (
+            #""turnkey": {"authProxyConfigs": [{"id": "a", "providers": {"facebook": {}}}]}"#,
+            "turnkey.authProxyConfigs[0].providers.facebook: unknown provider"
+        ),
+        (
+            #""turnkey": {"authProxyConfigs": [{"id": "a", "providers": {"x": {"redirectUris": ["a://"]}}}]}"#,
+            "turnkey.authProxyConfigs[0].providers.x.clientId"
+        ),
+        (
+            #""turnkey": {"authProxyConfigs": [{"id": "a", "providers": {"x": {"clientId": "c", "redirectUris": []}}}]}"#,
+            "turnkey.authProxyConfigs[0].providers.x.redirectUris"
+        ),
+        (
+            #""turnkey": {"authProxyConfigs": [{"id": "a", "providers": {"x": {"clientId": "c", "redirectUris": ["nowhere"]}}}]}"#,
+            "turnkey.authProxyConfigs[0].providers.x.redirectUris[0]"
+        ),
+        (
+            #""turnkey": {"authProxyConfigs": [{"id": "a", "providers": {"x": {"clientId": "c", "secondaryClientIds": ["c"], "redirectUris": ["a://"]}}}]}"#,
+            "turnkey.authProxyConfigs[0].providers.x.secondaryClientIds[0]: duplicate client ID"
+        ),
+        (
+            #""turnkey": {"authProxyConfigs": [{"id": "a", "sessionExpirationSeconds": 0, "providers": {}}]}"#,
+            "turnkey.authProxyConfigs[0].sessionExpirationSeconds"
+        ),
+        (
+            #""turnkey": {"authProxyConfigs": [{"id": "a", "providers": {}}, {"id": "a", "providers": {}}]}"#,
+            "turnkey.authProxyConfigs[1].id: duplicate id"
+        ),
+        (#""turnkey": {"authProxyConfigs": [{"id": "a", "providers": {}}], "users": [{"email": "nobody"}]}"#, "turnkey.users[0].email")
     ])
     func aBadTurnkeySectionNamesTheFieldAndExitsNonZero(section: String, expectedMessage: String) throws {
-        let run = try withConfigFile("{\(Self.environments), \(section)}") { try EmulatorProcess.runToExit(["--port", "0", "--config", $0]) }
+        let run = try withConfigFile("{\(Self.environments), \(section)}") {
+            try EmulatorProcess.runToExit(["--port", "0", "--config", $0])
+        }
         #expect(run.status == 1)
         #expect(run.stderr.contains(expectedMessage), "stderr: \(run.stderr)")
         #expect(!run.stdout.contains("listening on"))
@@ -134,10 +160,10 @@ struct TurnkeyConfigTests {
 
     @Test func aConfiguredSectionReplacesTheBuiltInConfig() async throws {
         let config = """
-        {\(Self.environments), "turnkey": {"authProxyConfigs": [{"id": "staging", "organizationId": "org-parent",
-          "sessionExpirationSeconds": 60,
-          "providers": {"discord": {"clientId": "my-discord", "redirectUris": ["myapp://"]}}}]}}
-        """
+            {\(Self.environments), "turnkey": {"authProxyConfigs": [{"id": "staging", "organizationId": "org-parent",
+              "sessionExpirationSeconds": 60,
+              "providers": {"discord": {"clientId": "my-discord", "redirectUris": ["myapp://"]}}}]}}
+            """
         let emulator = try withConfigFile(config) { try EmulatorProcess(arguments: ["--config", $0]) }
         defer { emulator.stop() }
         let client = EmulatorClient(baseURL: emulator.baseURL, adminToken: emulator.adminToken)
@@ -149,14 +175,17 @@ struct TurnkeyConfigTests {
         #expect(try await client.authProxy(TurnkeyWire.AuthProxyPath.walletKitConfig, [String: Any]()).status == 401)
 
         let pkce = try PKCEPair()
-        let page = try await client.get(client.oauth2AuthorizeURL(provider: "discord", clientId: "my-discord", redirectUri: "myapp://",
-                                                                  challenge: pkce.challenge))
+        let page = try await client.get(
+            client.oauth2AuthorizeURL(
+                provider: "discord", clientId: "my-discord", redirectUri: "myapp://",
+                challenge: pkce.challenge))
         #expect(page.status == 200)
         #expect(try await client.get(client.oauth2AuthorizeURL(provider: "x", challenge: pkce.challenge)).status == 400)
     }
 
     @Test func theShippedExampleConfigHasTheBuiltInTurnkeySection() async throws {
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let example = packageRoot.appendingPathComponent("data/emulator/local-dev.json").path
         let shipped = try EmulatorProcess(arguments: ["--config", example])
         defer { shipped.stop() }
@@ -165,24 +194,28 @@ struct TurnkeyConfigTests {
         func configs(_ emulator: EmulatorProcess) async throws -> String {
             let raw = try await EmulatorClient(baseURL: emulator.baseURL, adminToken: emulator.adminToken).get("/emulator/v1/turnkey")
             let configs = raw.data?["authProxyConfigs"] ?? []
-            let text = String(decoding: try JSONSerialization.data(withJSONObject: configs, options: [.sortedKeys, .withoutEscapingSlashes]),
-                              as: UTF8.self)
+            let text = String(
+                decoding: try JSONSerialization.data(withJSONObject: configs, options: [.sortedKeys, .withoutEscapingSlashes]),
+                as: UTF8.self)
             return text.replacingOccurrences(of: emulator.baseURL.absoluteString, with: "BASE")
         }
         let shippedConfigs = try await configs(shipped)
         #expect(shippedConfigs.contains("emulator-turnkey-x-secondary"))
         #expect(shippedConfigs == (try await configs(builtIn)))
         let page = try await EmulatorClient(baseURL: shipped.baseURL, adminToken: shipped.adminToken).get(
-            EmulatorClient(baseURL: shipped.baseURL, adminToken: shipped.adminToken).oauth2AuthorizeURL(provider: "discord", challenge: try PKCEPair().challenge))
+            EmulatorClient(baseURL: shipped.baseURL, adminToken: shipped.adminToken).oauth2AuthorizeURL(
+                provider: "discord", challenge: try PKCEPair().challenge))
         #expect(page.text.contains("Alice Example"))
     }
 
     @Test func helpDocumentsTheTurnkeySide() throws {
         let run = try EmulatorProcess.runToExit(["--help"])
         #expect(run.status == 0)
-        for text in ["/turnkey/auth-proxy/v1/wallet_kit_config", "X-Auth-Proxy-Config-ID", "X-Stamp", "/turnkey/oauth-origin",
-                     "/turnkey/oauth-redirect", "/idp/discord/authorize", "/idp/.well-known/jwks.json", "GET  turnkey",
-                     "\"authProxyConfigs\"", "pending"] {
+        for text in [
+            "/turnkey/auth-proxy/v1/wallet_kit_config", "X-Auth-Proxy-Config-ID", "X-Stamp", "/turnkey/oauth-origin",
+            "/turnkey/oauth-redirect", "/idp/discord/authorize", "/idp/.well-known/jwks.json", "GET  turnkey",
+            "\"authProxyConfigs\"", "pending"
+        ] {
             #expect(run.stdout.contains(text), "help mentions \(text)")
         }
     }

@@ -12,12 +12,15 @@ final class TurnkeyAuthProxyTests: EmulatorSuite {
     }
 
     /// A refusal in Turnkey's shape: the status, the gRPC code, and words naming the problem.
-    private func expectRefused(_ result: HTTPResult, _ status: Int, code: Int, mentioning words: String,
-                               sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectRefused(
+        _ result: HTTPResult, _ status: Int, code: Int, mentioning words: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(result.status == status, sourceLocation: sourceLocation)
         #expect(result.turnkeyCode == code, sourceLocation: sourceLocation)
-        #expect(result.turnkeyMessage?.contains(words) == true, "message: \(result.turnkeyMessage ?? "none")",
-                sourceLocation: sourceLocation)
+        #expect(
+            result.turnkeyMessage?.contains(words) == true, "message: \(result.turnkeyMessage ?? "none")",
+            sourceLocation: sourceLocation)
         #expect(result.json?["details"] is [Any], sourceLocation: sourceLocation)
         #expect(result.json?["data"] == nil && result.json?["error"] == nil, "not Portal's shape", sourceLocation: sourceLocation)
     }
@@ -29,17 +32,18 @@ final class TurnkeyAuthProxyTests: EmulatorSuite {
         #expect(body["enabledProviders"] as? [String] == ["google", "apple", "discord", "x"])
         #expect(body["sessionExpirationSeconds"] as? String == "900")
         #expect((body["organizationId"] as? String)?.count == 36)
-        #expect(body["oauthClientIds"] as? [String: String] == [
-            "google": "emulator-turnkey-google", "apple": "emulator-turnkey-apple",
-            "discord": "emulator-turnkey-discord", "x": "emulator-turnkey-x",
-        ])
+        #expect(
+            body["oauthClientIds"] as? [String: String] == [
+                "google": "emulator-turnkey-google", "apple": "emulator-turnkey-apple",
+                "discord": "emulator-turnkey-discord", "x": "emulator-turnkey-x"
+            ])
         #expect(body["oauthRedirectUrl"] as? String == "\(base)/turnkey/oauth-redirect")
         #expect(body["data"] == nil)
     }
 
     @Test(arguments: [
         TurnkeyWire.AuthProxyPath.walletKitConfig, TurnkeyWire.AuthProxyPath.account, TurnkeyWire.AuthProxyPath.oauth2Authenticate,
-        TurnkeyWire.AuthProxyPath.oauthLogin, TurnkeyWire.AuthProxyPath.signup,
+        TurnkeyWire.AuthProxyPath.oauthLogin, TurnkeyWire.AuthProxyPath.signup
     ])
     func aMissingOrUnknownConfigIdIsRefusedOnEveryEndpoint(endpoint: String) async throws {
         let missing = try await client.authProxy(endpoint, [String: Any](), configId: nil)
@@ -59,7 +63,10 @@ final class TurnkeyAuthProxyTests: EmulatorSuite {
         #expect(signup.status == 200)
         let organizationId = try #require(signup.json?["organizationId"] as? String)
         let userId = try #require(signup.json?["userId"] as? String)
-        #expect(organizationId != (try await client.authProxy(TurnkeyWire.AuthProxyPath.walletKitConfig, [String: Any]()).json?["organizationId"] as? String))
+        #expect(
+            organizationId
+                != (try await client.authProxy(TurnkeyWire.AuthProxyPath.walletKitConfig, [String: Any]()).json?["organizationId"]
+                    as? String))
 
         let now = try await client.now()
         let login = try await client.oauthLogin(token, key: key)
@@ -91,7 +98,8 @@ final class TurnkeyAuthProxyTests: EmulatorSuite {
 
     @Test(arguments: ["discord", "x"])
     func discordAndXCodesBecomeTurnkeyTokensThatSignUpAndLogIn(provider: String) async throws {
-        let key = try SessionKey(), pkce = try PKCEPair()
+        let key = try SessionKey()
+        let pkce = try PKCEPair()
         let code = try await client.oauth2Code(provider: provider, email: "dana@example.com", pkce: pkce)
         let result = try await client.oauth2Authenticate(provider: provider, code: code, verifier: pkce.verifier, nonce: key.nonce)
         #expect(result.status == 200)
@@ -107,7 +115,8 @@ final class TurnkeyAuthProxyTests: EmulatorSuite {
         let signIn = try await client.signUpAndLogIn(oidcToken: token, key: key, providerName: provider == "x" ? "twitter" : provider)
         #expect(signIn.claims?.string("organization_id") == signIn.organizationId)
         // The same account through a new code is the same subject, so the same organization.
-        let otherKey = try SessionKey(), otherPkce = try PKCEPair()
+        let otherKey = try SessionKey()
+        let otherPkce = try PKCEPair()
         let second = try await client.oauth2Authenticate(
             provider: provider, code: try await client.oauth2Code(provider: provider, email: "dana@example.com", pkce: otherPkce),
             verifier: otherPkce.verifier, nonce: otherKey.nonce)
@@ -125,7 +134,8 @@ final class TurnkeyAuthProxyTests: EmulatorSuite {
     // MARK: refusals of oauth_login
 
     @Test func aTokenWhoseNonceIsForAnotherKeyIsRefusedAndStartsNoSession() async throws {
-        let key = try SessionKey(), otherKey = try SessionKey()
+        let key = try SessionKey()
+        let otherKey = try SessionKey()
         let token = try await client.idToken(key: key)
         #expect(try await client.signUp(token).status == 200)
         let login = try await client.oauthLogin(token, key: otherKey)
@@ -137,7 +147,8 @@ final class TurnkeyAuthProxyTests: EmulatorSuite {
 
     @Test func aTokenBoundThroughTknonceLogsIn() async throws {
         // Turnkey accepts the key's nonce in `nonce` or in `tknonce`; here the provider's nonce is the app's own.
-        let key = try SessionKey(), appsOwn = try SessionKey()
+        let key = try SessionKey()
+        let appsOwn = try SessionKey()
         let token = try await client.idTokenFromProvider(nonce: appsOwn.nonce, tknonce: key.nonce)
         #expect(try JWTClaims(jwt: token).string("tknonce") == key.nonce)
         let signIn = try await client.signUpAndLogIn(oidcToken: token, key: key)
@@ -146,7 +157,8 @@ final class TurnkeyAuthProxyTests: EmulatorSuite {
     }
 
     @Test func aTokenBoundToTheKeyThroughNeitherClaimIsRefused() async throws {
-        let key = try SessionKey(), other = try SessionKey()
+        let key = try SessionKey()
+        let other = try SessionKey()
         let token = try await client.idTokenFromProvider(nonce: other.nonce, tknonce: other.nonce)
         #expect(try await client.signUp(token).status == 200)
         let login = try await client.oauthLogin(token, key: key)
@@ -162,7 +174,8 @@ final class TurnkeyAuthProxyTests: EmulatorSuite {
     func aTokenTurnkeyMintsWithoutANonceLogsIn(provider: String) async throws {
         // oauth2_authenticate's nonce is optional; the token Turnkey mints then carries none, and
         // oauth_login takes it: Turnkey issued it itself for a code only the PKCE verifier could spend.
-        let key = try SessionKey(), pkce = try PKCEPair()
+        let key = try SessionKey()
+        let pkce = try PKCEPair()
         let code = try await client.oauth2Code(provider: provider, email: "dana@example.com", pkce: pkce)
         let result = try await client.oauth2Authenticate(provider: provider, code: code, verifier: pkce.verifier, nonce: nil)
         #expect(result.status == 200, "\(result.turnkeyMessage ?? "")")
@@ -174,10 +187,15 @@ final class TurnkeyAuthProxyTests: EmulatorSuite {
     }
 
     @Test func aTokenTurnkeyMintsForAnotherKeyIsStillRefused() async throws {
-        let key = try SessionKey(), other = try SessionKey(), pkce = try PKCEPair()
+        let key = try SessionKey()
+        let other = try SessionKey()
+        let pkce = try PKCEPair()
         let code = try await client.oauth2Code(provider: "discord", pkce: pkce)
-        let token = try #require(try await client.oauth2Authenticate(provider: "discord", code: code, verifier: pkce.verifier,
-                                                                     nonce: other.nonce).json?["oidcToken"] as? String)
+        let token = try #require(
+            try await client.oauth2Authenticate(
+                provider: "discord", code: code, verifier: pkce.verifier,
+                nonce: other.nonce
+            ).json?["oidcToken"] as? String)
         #expect(try await client.signUp(token, providerName: "discord").status == 200)
         expectRefused(try await client.oauthLogin(token, key: key), 401, code: 16, mentioning: "nonce")
         #expect(try await client.oauthLogin(token, key: other).status == 200)
@@ -211,11 +229,13 @@ final class TurnkeyAuthProxyTests: EmulatorSuite {
         let token = try await client.idToken(email: "nobody@example.com", key: key)
         expectRefused(try await client.oauthLogin(token, key: key), 404, code: 5, mentioning: "sign up first")
         let alice = try await client.turnkeyGoogleUser()
-        expectRefused(try await client.oauthLogin(token, key: key, organizationId: alice.signIn.organizationId),
-                      404, code: 5, mentioning: "sign up first")
+        expectRefused(
+            try await client.oauthLogin(token, key: key, organizationId: alice.signIn.organizationId),
+            404, code: 5, mentioning: "sign up first")
         #expect(try await client.signUp(token, userEmail: "nobody@example.com").status == 200)
-        expectRefused(try await client.oauthLogin(token, key: key, organizationId: alice.signIn.organizationId),
-                      401, code: 16, mentioning: "does not belong")
+        expectRefused(
+            try await client.oauthLogin(token, key: key, organizationId: alice.signIn.organizationId),
+            401, code: 16, mentioning: "does not belong")
     }
 
     @Test func signingUpTheSameIdentityTwiceIsAConflict() async throws {
@@ -247,47 +267,63 @@ final class TurnkeyAuthProxyTests: EmulatorSuite {
         let bobKey = try SessionKey()
         let bobOtherApp = try await client.idToken(email: "bob@example.org", key: bobKey, clientId: "emulator-turnkey-google-secondary")
         #expect(try await client.accountOrganization(bobOtherApp).json?["organizationId"] == nil)
-        expectRefused(try await client.oauthLogin(bobOtherApp, key: bobKey, organizationId: bob.signIn.organizationId),
-                      401, code: 16, mentioning: "audience")
+        expectRefused(
+            try await client.oauthLogin(bobOtherApp, key: bobKey, organizationId: bob.signIn.organizationId),
+            401, code: 16, mentioning: "audience")
     }
 
     @Test func secondaryClaimsMustBeTheSignedUpIdentitys() async throws {
         let token = try await client.idToken(key: try SessionKey())
         let iss = try JWTClaims(jwt: token).string("iss") ?? ""
-        let result = try await client.signUp(token, secondary: [["aud": "emulator-turnkey-google-secondary", "iss": iss, "sub": "someone-else"]])
+        let result = try await client.signUp(
+            token, secondary: [["aud": "emulator-turnkey-google-secondary", "iss": iss, "sub": "someone-else"]])
         expectRefused(result, 400, code: 3, mentioning: "oauthProviders[0].oidcClaims")
     }
 
     @Test func malformedRequestsAre400NamingTheField() async throws {
         let key = try SessionKey()
         let token = try await client.idToken(key: key)
-        expectRefused(try await client.authProxy(TurnkeyWire.AuthProxyPath.oauthLogin, ["invalidateExisting": false, "oidcToken": token]),
-                      400, code: 3, mentioning: "publicKey is required")
-        expectRefused(try await client.authProxy(TurnkeyWire.AuthProxyPath.oauthLogin,
-                                                 ["invalidateExisting": false, "oidcToken": token, "publicKey": "02" + String(repeating: "ff", count: 32)]),
-                      400, code: 3, mentioning: "publicKey must be a compressed P-256 public key")
-        expectRefused(try await client.authProxy(TurnkeyWire.AuthProxyPath.signup,
-                                                 ["apiKeys": [Any](), "authenticators": [Any](), "oauthProviders": [["oidcToken": token]]]),
-                      400, code: 3, mentioning: "oauthProviders[0].providerName is required")
-        expectRefused(try await client.authProxy(TurnkeyWire.AuthProxyPath.signup, ["oauthProviders": [Any]()]),
-                      400, code: 3, mentioning: "apiKeys is required")
-        expectRefused(try await client.authProxy(TurnkeyWire.AuthProxyPath.account, ["filterType": "EMAIL", "filterValue": "a@b.c"]),
-                      400, code: 3, mentioning: "filterType")
-        expectRefused(try await client.authProxy(TurnkeyWire.AuthProxyPath.account, ["filterType": "OIDC_TOKEN", "filterValue": 42]),
-                      400, code: 3, mentioning: "filterValue must be a string")
-        expectRefused(try await client.authProxy(TurnkeyWire.AuthProxyPath.walletKitConfig, body: Data("{not json".utf8)),
-                      400, code: 3, mentioning: "JSON object")
+        expectRefused(
+            try await client.authProxy(TurnkeyWire.AuthProxyPath.oauthLogin, ["invalidateExisting": false, "oidcToken": token]),
+            400, code: 3, mentioning: "publicKey is required")
+        expectRefused(
+            try await client.authProxy(
+                TurnkeyWire.AuthProxyPath.oauthLogin,
+                ["invalidateExisting": false, "oidcToken": token, "publicKey": "02" + String(repeating: "ff", count: 32)]),
+            400, code: 3, mentioning: "publicKey must be a compressed P-256 public key")
+        expectRefused(
+            try await client.authProxy(
+                TurnkeyWire.AuthProxyPath.signup,
+                ["apiKeys": [Any](), "authenticators": [Any](), "oauthProviders": [["oidcToken": token]]]),
+            400, code: 3, mentioning: "oauthProviders[0].providerName is required")
+        expectRefused(
+            try await client.authProxy(TurnkeyWire.AuthProxyPath.signup, ["oauthProviders": [Any]()]),
+            400, code: 3, mentioning: "apiKeys is required")
+        expectRefused(
+            try await client.authProxy(TurnkeyWire.AuthProxyPath.account, ["filterType": "EMAIL", "filterValue": "a@b.c"]),
+            400, code: 3, mentioning: "filterType")
+        expectRefused(
+            try await client.authProxy(TurnkeyWire.AuthProxyPath.account, ["filterType": "OIDC_TOKEN", "filterValue": 42]),
+            400, code: 3, mentioning: "filterValue must be a string")
+        expectRefused(
+            try await client.authProxy(TurnkeyWire.AuthProxyPath.walletKitConfig, body: Data("{not json".utf8)),
+            400, code: 3, mentioning: "JSON object")
         let pkce = try PKCEPair()
-        expectRefused(try await client.authProxy(TurnkeyWire.AuthProxyPath.oauth2Authenticate, [
-            "authCode": "c", "clientId": "emulator-turnkey-x", "codeVerifier": pkce.verifier, "nonce": key.nonce,
-            "provider": "OAUTH2_PROVIDER_FACEBOOK", "redirectUri": EmulatorClient.appRedirect,
-        ]), 400, code: 3, mentioning: "provider")
+        expectRefused(
+            try await client.authProxy(
+                TurnkeyWire.AuthProxyPath.oauth2Authenticate,
+                [
+                    "authCode": "c", "clientId": "emulator-turnkey-x", "codeVerifier": pkce.verifier, "nonce": key.nonce,
+                    "provider": "OAUTH2_PROVIDER_FACEBOOK", "redirectUri": EmulatorClient.appRedirect
+                ]), 400, code: 3, mentioning: "provider")
     }
 
     // MARK: refusals of oauth2_authenticate
 
     @Test func aWrongPKCEVerifierIsRefusedAndSpendsTheCode() async throws {
-        let key = try SessionKey(), pkce = try PKCEPair(), otherPkce = try PKCEPair()
+        let key = try SessionKey()
+        let pkce = try PKCEPair()
+        let otherPkce = try PKCEPair()
         let code = try await client.oauth2Code(provider: "discord", pkce: pkce)
         let wrong = try await client.oauth2Authenticate(provider: "discord", code: code, verifier: otherPkce.verifier, nonce: key.nonce)
         expectRefused(wrong, 401, code: 16, mentioning: "codeVerifier does not match")
@@ -297,7 +333,8 @@ final class TurnkeyAuthProxyTests: EmulatorSuite {
     }
 
     @Test func aReusedCodeIsRefused() async throws {
-        let key = try SessionKey(), pkce = try PKCEPair()
+        let key = try SessionKey()
+        let pkce = try PKCEPair()
         let code = try await client.oauth2Code(provider: "x", pkce: pkce)
         #expect(try await client.oauth2Authenticate(provider: "x", code: code, verifier: pkce.verifier, nonce: key.nonce).status == 200)
         let reused = try await client.oauth2Authenticate(provider: "x", code: code, verifier: pkce.verifier, nonce: key.nonce)
@@ -305,7 +342,8 @@ final class TurnkeyAuthProxyTests: EmulatorSuite {
     }
 
     @Test func aCodeIsBoundToItsClientRedirectUriAndLifetime() async throws {
-        let key = try SessionKey(), pkce = try PKCEPair()
+        let key = try SessionKey()
+        let pkce = try PKCEPair()
         let foreignClient = try await client.oauth2Authenticate(
             provider: "discord", code: try await client.oauth2Code(provider: "discord", pkce: pkce), verifier: pkce.verifier,
             nonce: key.nonce, clientId: "someone-elses-app")
@@ -326,11 +364,13 @@ final class TurnkeyAuthProxyTests: EmulatorSuite {
     }
 
     @Test func aDiscordCodeShownAsXIsRefusedAndStaysUsableForDiscord() async throws {
-        let key = try SessionKey(), pkce = try PKCEPair()
+        let key = try SessionKey()
+        let pkce = try PKCEPair()
         let code = try await client.oauth2Code(provider: "discord", pkce: pkce)
         let asX = try await client.oauth2Authenticate(provider: "x", code: code, verifier: pkce.verifier, nonce: key.nonce)
         expectRefused(asX, 401, code: 16, mentioning: "authorization code")
-        #expect(try await client.oauth2Authenticate(provider: "discord", code: code, verifier: pkce.verifier, nonce: key.nonce).status == 200)
+        #expect(
+            try await client.oauth2Authenticate(provider: "discord", code: code, verifier: pkce.verifier, nonce: key.nonce).status == 200)
     }
 
     @Test func sessionsExpireByTheEmulatorsClock() async throws {

@@ -24,7 +24,8 @@ final class TurnkeyOAuthPagesTests: EmulatorSuite {
         #expect(page["state"] == "st-google")
 
         // The provider answers the registered redirect URI in the query; the redirect page hands it to the app.
-        expectQuietly(signIn.providerAnswer.location?.hasPrefix(client.hostedRedirectUri + "&id_token=") == true, "id_token on the redirect page")
+        expectQuietly(
+            signIn.providerAnswer.location?.hasPrefix(client.hostedRedirectUri + "&id_token=") == true, "id_token on the redirect page")
         expectQuietly(signIn.appRedirect.status == 302, "the redirect page redirects")
         expectQuietly(signIn.appRedirect.location?.hasPrefix("io.github.portalauth.signin://?id_token=") == true, "lands in the app")
         #expect(signIn.appQuery["state"] == "st-google")
@@ -123,7 +124,7 @@ final class TurnkeyOAuthPagesTests: EmulatorSuite {
         ("google", "https://evil.example/turnkey/oauth-redirect?scheme=io.github.portalauth.signin"),
         ("apple", "io.github.portalauth.signin://"),
         ("discord", "io.github.portalauth.signin://evil"),
-        ("x", "https://evil.example/"),
+        ("x", "https://evil.example/")
     ])
     func aForeignRedirectUriGetsAnErrorPageAndNoRedirect(provider: String, redirectUri: String) async throws {
         let url: String
@@ -141,8 +142,10 @@ final class TurnkeyOAuthPagesTests: EmulatorSuite {
 
     @Test(arguments: ["discord", "x", "apple"])
     func aForeignClientIdGetsAnErrorPageAndNoRedirect(provider: String) async throws {
-        let url = provider == "apple"
-            ? try #require(try await client.get(client.originURL(provider: "apple", clientId: "someone-elses-app", nonce: "n", state: "s")).location)
+        let url =
+            provider == "apple"
+            ? try #require(
+                try await client.get(client.originURL(provider: "apple", clientId: "someone-elses-app", nonce: "n", state: "s")).location)
             : client.oauth2AuthorizeURL(provider: provider, clientId: "emulator-turnkey-google", challenge: try PKCEPair().challenge)
         let page = try await client.get(url)
         #expect(page.status == 400)
@@ -165,16 +168,20 @@ final class TurnkeyOAuthPagesTests: EmulatorSuite {
         #expect(noChallenge.status == 302)
         #expect(noChallengeQuery["error"] == "invalid_request")
         #expect(noChallengeQuery["state"] == "state-2")
-        let plain = try await client.get(client.oauth2AuthorizeURL(provider: "discord", challenge: try PKCEPair().challenge)
-            .replacingOccurrences(of: "code_challenge_method=S256", with: "code_challenge_method=plain"))
+        let plain = try await client.get(
+            client.oauth2AuthorizeURL(provider: "discord", challenge: try PKCEPair().challenge)
+                .replacingOccurrences(of: "code_challenge_method=S256", with: "code_challenge_method=plain"))
         #expect(EmulatorClient.AuthorizeURLs.query(plain.location ?? "")["error"] == "invalid_request")
-        let implicit = try await client.get(client.oauth2AuthorizeURL(provider: "discord", challenge: try PKCEPair().challenge)
-            .replacingOccurrences(of: "response_type=code", with: "response_type=token"))
+        let implicit = try await client.get(
+            client.oauth2AuthorizeURL(provider: "discord", challenge: try PKCEPair().challenge)
+                .replacingOccurrences(of: "response_type=code", with: "response_type=token"))
         #expect(EmulatorClient.AuthorizeURLs.query(implicit.location ?? "")["error"] == "unsupported_response_type")
 
         let origin = try await client.get(client.originURL(provider: "google", nonce: "n", state: "s"))
         let withoutNonce = try await client.get(try #require(origin.location).replacingOccurrences(of: "&nonce=n", with: ""))
-        #expect(withoutNonce.location == client.hostedRedirectUri + "&error=invalid_request&error_description=nonce%20is%20required%20with%20response_type%20id_token&state=s")
+        #expect(
+            withoutNonce.location == client.hostedRedirectUri
+                + "&error=invalid_request&error_description=nonce%20is%20required%20with%20response_type%20id_token&state=s")
     }
 
     @Test func noAccountChosenShowsThePageAgainWithTheRequestIntact() async throws {
@@ -188,7 +195,8 @@ final class TurnkeyOAuthPagesTests: EmulatorSuite {
         #expect(retry.text.contains("&lt;b&gt;nope&lt;/b&gt;"))
         let again = try #require(HTMLForm(page: retry.text))
         #expect(again.hidden("nonce") == key.nonce)
-        let answer = try await client.postForm(again.action, again.hiddenFields + [("custom_email", "carol@example.net"), ("action", "continue")])
+        let answer = try await client.postForm(
+            again.action, again.hiddenFields + [("custom_email", "carol@example.net"), ("action", "continue")])
         let token = EmulatorClient.AuthorizeURLs.query(answer.location ?? "")["id_token"]
         #expect(try JWTClaims(jwt: try #require(token)).string("email") == "carol@example.net")
     }

@@ -73,7 +73,10 @@ final class FuzzSessionStore: SessionStore, Sendable {
     var touched: Bool { state.withLock { $0.touched } }
 
     func load(authEnvironmentId: String) async throws -> String? {
-        state.withLock { $0.touched = true; return $0.secret }
+        state.withLock {
+            $0.touched = true
+            return $0.secret
+        }
     }
 
     func save(_ secret: String, authEnvironmentId: String) async throws {
@@ -88,7 +91,10 @@ final class FuzzSessionStore: SessionStore, Sendable {
     }
 
     func delete(authEnvironmentId: String) async throws {
-        state.withLock { $0.touched = true; $0.secret = nil }
+        state.withLock {
+            $0.touched = true
+            $0.secret = nil
+        }
     }
 }
 

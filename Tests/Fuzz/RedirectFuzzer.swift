@@ -72,7 +72,8 @@ enum CoreProperties {
 
     static func predict(_ url: String, redirectUrl: String) -> Prediction {
         guard !url.isEmpty, url.utf16.count <= maxUTF16Units,
-              ReferenceParser.normalized(Array(url.utf8)) == ReferenceParser.normalized(Array(redirectUrl.utf8)) else {
+            ReferenceParser.normalized(Array(url.utf8)) == ReferenceParser.normalized(Array(redirectUrl.utf8))
+        else {
             return .notOurs
         }
         // The core trims Unicode whitespace (Foundation's rule) before reading the query.
@@ -113,8 +114,9 @@ enum CoreProperties {
         let logger = FuzzLogger()
         let auth: PortalAuth
         do {
-            auth = try PortalAuth(authEnvironmentId: "fuzz-env", redirectUrl: redirectUrl, apiHost: "127.0.0.1:8790",
-                                  transport: transport, sessionStore: store, logger: logger)
+            auth = try PortalAuth(
+                authEnvironmentId: "fuzz-env", redirectUrl: redirectUrl, apiHost: "127.0.0.1:8790",
+                transport: transport, sessionStore: store, logger: logger)
         } catch {
             fatalError("the fixed settings were refused")
         }
@@ -151,7 +153,9 @@ enum CoreProperties {
             require(repeated?.isRepeat == remembered, "incomingRedirect misreports a repeat")
             let second = deliver(url, to: auth)
             texts += [second.error.map { String(describing: $0) }].compactMap { $0 }
-            require(transport.requests.count == (remembered ? 1 : 2), "a re-delivered redirect re-sent a remembered grant or skipped a forgotten one")
+            require(
+                transport.requests.count == (remembered ? 1 : 2),
+                "a re-delivered redirect re-sent a remembered grant or skipped a forgotten one")
             if remembered {
                 require(second.error == nil && second.result != nil, "a remembered grant did not replay")
                 if answer == .session {
@@ -168,7 +172,9 @@ enum CoreProperties {
             if let grant, SecretRedaction.containsSecret(grant) {
                 require(!text.contains(grant), "an error or log line holds the grant")
             }
-            require(!text.contains(PortalAnswer.sessionToken) && !text.contains(PortalAnswer.userJwt), "an error or log line holds a session token or user JWT")
+            require(
+                !text.contains(PortalAnswer.sessionToken) && !text.contains(PortalAnswer.userJwt),
+                "an error or log line holds a session token or user JWT")
         }
     }
 
@@ -184,8 +190,9 @@ enum CoreProperties {
 
     static func sentGrant(_ request: HTTPRequest) -> [UInt8]? {
         guard let body = request.body,
-              let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any], object.count == 1,
-              let token = object["token"] as? String else { return nil }
+            let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any], object.count == 1,
+            let token = object["token"] as? String
+        else { return nil }
         return Array(token.utf8)
     }
 
@@ -198,14 +205,17 @@ enum CoreProperties {
         case .exchange(_, _, let method):
             require(incoming?.isError == false && incoming?.method == method, "incomingRedirect named the wrong method")
             // A fresh instance started no sign-in: nothing it sees is solicited.
-            require(incoming?.isSolicited == false && incoming?.isRepeat == isRepeat, "incomingRedirect called a fresh instance's redirect solicited")
+            require(
+                incoming?.isSolicited == false && incoming?.isRepeat == isRepeat,
+                "incomingRedirect called a fresh instance's redirect solicited")
         }
     }
 
     static func checkFirstOutcome(_ first: Delivery, answer: PortalAnswer, failFirstSave: Bool, store: FuzzSessionStore) {
         switch (answer, failFirstSave) {
         case (.session, false):
-            require(first.result.map { if case .authenticated = $0 { true } else { false } } == true, "a session answer did not authenticate")
+            require(
+                first.result.map { if case .authenticated = $0 { true } else { false } } == true, "a session answer did not authenticate")
             require(store.secret?.contains(PortalAnswer.sessionToken) == true, "the session was returned but not saved")
         case (.session, true):
             guard case PortalAuthError.sessionStorageFailure? = first.error else { fatalError("a failed save was not reported") }

@@ -66,8 +66,9 @@ enum ReferenceParser {
             authority = Array(bytes[(position + 2)..<stop])
             position = stop
         }
-        return Parts(scheme: scheme, authority: authority, path: Array(bytes[position..<endOfHierarchy]),
-                     query: query, fragment: fragment)
+        return Parts(
+            scheme: scheme, authority: authority, path: Array(bytes[position..<endOfHierarchy]),
+            query: query, fragment: fragment)
     }
 
     /// What a redirect is compared by: everything before the query and fragment, ASCII whitespace
@@ -142,7 +143,8 @@ enum ReferenceParser {
             let byte = component[i]
             if byte == percent {
                 guard i + 2 < component.count,
-                      let high = hexDigit(component[i + 1]), let low = hexDigit(component[i + 2]) else {
+                    let high = hexDigit(component[i + 1]), let low = hexDigit(component[i + 2])
+                else {
                     return asArrived
                 }
                 decoded.append(high * 16 + low)
@@ -184,10 +186,21 @@ enum ReferenceParser {
             let minimum: UInt32
             var scalar: UInt32
             switch lead {
-            case 0x00...0x7F: i += 1; continue
-            case 0xC2...0xDF: length = 2; minimum = 0x80; scalar = UInt32(lead & 0x1F)
-            case 0xE0...0xEF: length = 3; minimum = 0x800; scalar = UInt32(lead & 0x0F)
-            case 0xF0...0xF4: length = 4; minimum = 0x10000; scalar = UInt32(lead & 0x07)
+            case 0x00...0x7F:
+                i += 1
+                continue
+            case 0xC2...0xDF:
+                length = 2
+                minimum = 0x80
+                scalar = UInt32(lead & 0x1F)
+            case 0xE0...0xEF:
+                length = 3
+                minimum = 0x800
+                scalar = UInt32(lead & 0x0F)
+            case 0xF0...0xF4:
+                length = 4
+                minimum = 0x10000
+                scalar = UInt32(lead & 0x07)
             default: return false
             }
             guard i + length <= bytes.count else { return false }

@@ -25,8 +25,9 @@ struct GLibErrorTests {
     }
 
     @Test func matchesOnlyItsOwnDomainAndCode() throws {
-        var slot: UnsafeMutablePointer<GError>? = g_error_new_literal(g_io_error_quark(), Int32(G_IO_ERROR_CANCELLED.rawValue),
-                                                                      "Operation was cancelled")
+        var slot: UnsafeMutablePointer<GError>? = g_error_new_literal(
+            g_io_error_quark(), Int32(G_IO_ERROR_CANCELLED.rawValue),
+            "Operation was cancelled")
         let error = try #require(GLibError.take(&slot))
         #expect(error.matches(g_io_error_quark(), G_IO_ERROR_CANCELLED))
         #expect(error.matches(g_io_error_quark(), Int32(G_IO_ERROR_CANCELLED.rawValue)))
@@ -36,8 +37,9 @@ struct GLibErrorTests {
     }
 
     @Test func aDBusPeersErrorKeepsItsName() throws {
-        var slot: UnsafeMutablePointer<GError>? = g_dbus_error_new_for_dbus_error("org.freedesktop.Secret.Error.IsLocked",
-                                                                                  "The collection is locked")
+        var slot: UnsafeMutablePointer<GError>? = g_dbus_error_new_for_dbus_error(
+            "org.freedesktop.Secret.Error.IsLocked",
+            "The collection is locked")
         let error = try #require(GLibError.take(&slot))
         // A name no library registered arrives in GIO's domain, as G_IO_ERROR_DBUS_ERROR.
         #expect(error.matches(g_io_error_quark(), G_IO_ERROR_DBUS_ERROR))

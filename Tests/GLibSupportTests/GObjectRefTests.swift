@@ -10,7 +10,7 @@ struct GObjectRefTests {
         let cancellable = g_cancellable_new()!
         let watch = ObjectWatch(UnsafeMutableRawPointer(cancellable))
         var wrapper: GObjectRef? = GObjectRef(adopting: UnsafeMutableRawPointer(cancellable))
-        g_object_unref(cancellable)   // the creator's reference; the wrapper's own remains
+        g_object_unref(cancellable) // the creator's reference; the wrapper's own remains
         #expect(watch.isAlive)
         _ = wrapper
         wrapper = nil
@@ -31,7 +31,7 @@ struct GObjectRefTests {
 
     @Test func handlersRunOnTheMainActorUntilTheWrapperGoes() {
         let cancellable = g_cancellable_new()!
-        defer { g_object_unref(cancellable) }   // the test's reference outlives the wrapper
+        defer { g_object_unref(cancellable) } // the test's reference outlives the wrapper
         var cancelled = 0
         var wrapper: GObjectRef? = GObjectRef(adopting: UnsafeMutableRawPointer(cancellable))
         wrapper?.connect(.cancelled) { cancelled += 1 }

@@ -28,7 +28,7 @@ struct SignalConnectionTests {
         #expect(counter.count == 2)
 
         connection.disconnect()
-        connection.disconnect()   // idempotent
+        connection.disconnect() // idempotent
         g_cancellable_reset(cancellable)
         g_cancellable_cancel(cancellable)
         #expect(counter.count == 2, "a disconnected handler does not run")
@@ -94,7 +94,7 @@ struct SignalConnectionTests {
         #expect(released != nil, "GLib holds the handler while the object lives")
         g_object_unref(cancellable)
         #expect(released == nil, "finalizing the object releases the handler and what it captured")
-        connection?.disconnect()   // safe after the object is gone
+        connection?.disconnect() // safe after the object is gone
     }
 
     @Test func anUnknownTypedNameIsRefusedAtConnection() async {

@@ -1,10 +1,11 @@
+import AuthPlatform
 import AuthTestSupport
 import Foundation
 import PortalAuth
-import AuthPlatform
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 extension GNOMEIntegration {
@@ -28,8 +29,10 @@ extension GNOMEIntegration {
         // MARK: helpers
 
         /// Runs the CLI and checks its output holds no secret.
-        func run(_ arguments: [String], input: String? = nil, withoutKeyring: Bool = false,
-                 sourceLocation: SourceLocation = #_sourceLocation) -> CLI.Run {
+        func run(
+            _ arguments: [String], input: String? = nil, withoutKeyring: Bool = false,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) -> CLI.Run {
             let result = cli.run(arguments, input: input, viaDBusSessionWithoutKeyring: withoutKeyring)
             SecretShapes.expectNone(in: result, sourceLocation: sourceLocation)
             return result
@@ -46,7 +49,8 @@ extension GNOMEIntegration {
         /// The keyring item as `secret-tool` reads it.
         func storedSession() -> [String: String]? {
             guard let stored = SecretTool.lookup(authEnvironmentId: "local-dev", sessionKey: "default"),
-                  let object = try? JSONSerialization.jsonObject(with: Data(stored.utf8)) as? [String: String] else { return nil }
+                let object = try? JSONSerialization.jsonObject(with: Data(stored.utf8)) as? [String: String]
+            else { return nil }
             return object
         }
 
@@ -71,8 +75,9 @@ extension GNOMEIntegration {
             let token = stored["clientSessionToken"] ?? ""
             #expect(token.hasPrefix("pst_"), "the stored token is not a session token", sourceLocation: sourceLocation)
             let workingClient = try await clientId(usingToken: token)
-            #expect(workingClient != nil && workingClient == line["clientId"] as? String,
-                    "the stored token does not reach the signed-in client", sourceLocation: sourceLocation)
+            #expect(
+                workingClient != nil && workingClient == line["clientId"] as? String,
+                "the stored token does not reach the signed-in client", sourceLocation: sourceLocation)
         }
 
         // MARK: commands without a sign-in
@@ -138,12 +143,14 @@ extension GNOMEIntegration {
         }
 
         @Test func appleGrantIsExchangedAndStoredAndHideMyEmailIsAnotherUser() async throws {
-            let shared = run(["handle-redirect", "-"], input: try await redirectURL("apple", ["email": "alice@example.com", "share": "share"]))
+            let shared = run(
+                ["handle-redirect", "-"], input: try await redirectURL("apple", ["email": "alice@example.com", "share": "share"]))
             #expect(shared.status == 0)
             #expect(shared.last["result"] as? String == "authenticated")
             try await expectStoredSessionMatches(shared.last)
 
-            let hidden = run(["handle-redirect", "-"], input: try await redirectURL("apple", ["email": "alice@example.com", "share": "hide"]))
+            let hidden = run(
+                ["handle-redirect", "-"], input: try await redirectURL("apple", ["email": "alice@example.com", "share": "hide"]))
             #expect(hidden.status == 0)
             #expect(hidden.last["result"] as? String == "authenticated")
             let sharedUser = shared.last["endUserId"] as? String
@@ -239,9 +246,11 @@ extension GNOMEIntegration {
             #expect(storedSecretText() != nil)
         }
 
-        @Test(arguments: [["login-url", "google"], ["send-magic-link", "alice@example.com"],
-                          ["verify-totp", "123456", "--user-jwt", "-"], ["turnkey", "login-url", "google"],
-                          ["turnkey", "complete-oauth", "--oidc-token", "-", "--public-key", "02ab"]])
+        @Test(arguments: [
+            ["login-url", "google"], ["send-magic-link", "alice@example.com"],
+            ["verify-totp", "123456", "--user-jwt", "-"], ["turnkey", "login-url", "google"],
+            ["turnkey", "complete-oauth", "--oidc-token", "-", "--public-key", "02ab"]
+        ])
         func withoutASecretServiceNothingThatStartsASignInIsSent(_ arguments: [String]) async throws {
             let before = try await emulator.requests().count
             let result = run(arguments, input: "not-a-secret\n", withoutKeyring: true)
@@ -303,7 +312,8 @@ extension GNOMEIntegration {
 
         @Test func aProviderTheEnvironmentDoesNotOfferIsUnavailable() async throws {
             let configPath = TestScratch.directory + "/portal-google-only-\(getpid()).json"
-            let config = #"{"environments": [{"id": "local-dev", "authMethods": ["GOOGLE"], "redirectUrls": ["io.github.portalauth.signin://auth/callback"]}]}"#
+            let config =
+                #"{"environments": [{"id": "local-dev", "authMethods": ["GOOGLE"], "redirectUrls": ["io.github.portalauth.signin://auth/callback"]}]}"#
             try config.write(toFile: configPath, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(atPath: configPath) }
             let googleOnly = try Emulator(arguments: ["--config", configPath])

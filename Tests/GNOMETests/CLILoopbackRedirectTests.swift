@@ -41,8 +41,9 @@ extension GNOMEIntegration {
 
         @Test func signInThroughTheLoopbackRedirectEndToEnd() async throws {
             let (signIn, authorizeUrl) = try await startSignIn()
-            let page = try await browser.signInThroughLoopback(authorizeUrl: authorizeUrl, choices: ["email": "alice@example.com"],
-                                                               loopback: redirectUrl)
+            let page = try await browser.signInThroughLoopback(
+                authorizeUrl: authorizeUrl, choices: ["email": "alice@example.com"],
+                loopback: redirectUrl)
             #expect(page.status == 200)
             #expect(page.body.contains("You can close this tab"))
             #expect(!page.body.contains("<script") && !page.body.contains("src="), "the page loads something")
@@ -59,8 +60,9 @@ extension GNOMEIntegration {
 
         @Test func aTotpUserGetsTheTotpLineAsHandleRedirectPrintsIt() async throws {
             let (signIn, authorizeUrl) = try await startSignIn("apple")
-            _ = try await browser.signInThroughLoopback(authorizeUrl: authorizeUrl, choices: ["email": "totp@example.com"],
-                                                        loopback: redirectUrl)
+            _ = try await browser.signInThroughLoopback(
+                authorizeUrl: authorizeUrl, choices: ["email": "totp@example.com"],
+                loopback: redirectUrl)
             let run = await signIn.finish()
             #expect(run.status == 0)
             #expect(run.last["result"] as? String == "totpRequired")
@@ -71,16 +73,18 @@ extension GNOMEIntegration {
         @Test func otherPathsAndAPathWithoutAResultDoNotConsumeTheListener() async throws {
             let (signIn, authorizeUrl) = try await startSignIn()
             func get(_ target: String) throws -> Int? {
-                try RawHTTP.exchange(port: Int(port), request: Data("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8), timeout: 10).status
+                try RawHTTP.exchange(port: Int(port), request: Data("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8), timeout: 10)
+                    .status
             }
             #expect(try get("/favicon.ico") == 404)
             #expect(try get("/auth/callback/more?token=pg_x&login_type=GOOGLE") == 404)
             #expect(try get("/auth/callback") == 400)
-            #expect(try get("/auth/callback?token=pg_0000000000000000&login_type=APPLE") == 400)   // not this sign-in's provider
+            #expect(try get("/auth/callback?token=pg_0000000000000000&login_type=APPLE") == 400) // not this sign-in's provider
             #expect(signIn.lines.count == 1, "the sign-in ended on a request that was not its redirect")
             // Still listening: the real redirect completes the sign-in.
-            let page = try await browser.signInThroughLoopback(authorizeUrl: authorizeUrl, choices: ["email": "alice@example.com"],
-                                                               loopback: redirectUrl)
+            let page = try await browser.signInThroughLoopback(
+                authorizeUrl: authorizeUrl, choices: ["email": "alice@example.com"],
+                loopback: redirectUrl)
             #expect(page.status == 200)
             let run = await signIn.finish()
             #expect(run.last["result"] as? String == "authenticated")
@@ -116,8 +120,9 @@ extension GNOMEIntegration {
                     #expect(attempt == "refused 98", "the other user, with \(sharing) on \(host): \(attempt)")
                 }
             }
-            let page = try await browser.signInThroughLoopback(authorizeUrl: authorizeUrl, choices: ["email": "alice@example.com"],
-                                                               loopback: redirectUrl)
+            let page = try await browser.signInThroughLoopback(
+                authorizeUrl: authorizeUrl, choices: ["email": "alice@example.com"],
+                loopback: redirectUrl)
             #expect(page.status == 200)
             #expect(await signIn.finish().last["result"] as? String == "authenticated")
         }

@@ -54,9 +54,11 @@ extension GNOMEIntegration {
 
         @Test func aBlankEnvironmentIdOrRedirectUrlIsTheCoresInvalidArgument() async throws {
             // As PortalSwift's PortalAuth(authEnvironmentId:redirectUrl:) refuses them, and with exit status 2.
-            for (arguments, name) in [(["--environment-id", "\t", "methods"], "authEnvironmentId"),
-                                      (["--redirect-url", " ", "login-url", "google"], "redirectUrl"),
-                                      (["--redirect-url=", "methods"], "redirectUrl")] {
+            for (arguments, name) in [
+                (["--environment-id", "\t", "methods"], "authEnvironmentId"),
+                (["--redirect-url", " ", "login-url", "google"], "redirectUrl"),
+                (["--redirect-url=", "methods"], "redirectUrl")
+            ] {
                 let result = run(arguments)
                 #expect(result.status == 2, "\(arguments)")
                 #expect(result.last["error"] as? String == "invalidArgument", "\(arguments)")
@@ -79,10 +81,12 @@ extension GNOMEIntegration {
         }
 
         @Test func anUnreadableUserJwtSaysWhichCheckFailedAndSendsNothing() async throws {
-            for (jwt, words) in [("eyJhbGciOiJIUzI1NiJ9", "not a JWT"),
-                                 ("eyJhbGciOiJIUzI1NiJ9.e$J!.sig", "not base64"),
-                                 ("h." + Secrets.segment(Data("[1]".utf8)) + ".s", "not a JSON object"),
-                                 (Secrets.jwt(claims: ["sub": "x"]), "no endUserId")] {
+            for (jwt, words) in [
+                ("eyJhbGciOiJIUzI1NiJ9", "not a JWT"),
+                ("eyJhbGciOiJIUzI1NiJ9.e$J!.sig", "not base64"),
+                ("h." + Secrets.segment(Data("[1]".utf8)) + ".s", "not a JSON object"),
+                (Secrets.jwt(claims: ["sub": "x"]), "no endUserId")
+            ] {
                 let result = run(["verify-totp", "123456", "--user-jwt", "-"], input: jwt + "\n")
                 #expect(result.status == 2)
                 #expect(result.last["error"] as? String == "invalidUserJwt")
@@ -96,22 +100,29 @@ extension GNOMEIntegration {
             // an escape sequence that would clear the screen and a left-to-right isolate.
             let endUserId = "eu_\u{202E}fdp.exe\u{85}\u{1B}[2J\u{2066}x"
             let clientId = "cl_\u{9B}31m\u{202D}\u{7F}"
-            let server = try CannedHTTPServer(body: #"{"data":{"endUserId":"eu_\u202Efdp.exe\u0085\u001b[2J\u2066x","#
-                                                + #""clientId":"cl_\u009b31m\u202d\u007f","clientSessionToken":"\#(Secrets.sessionToken)"}}"#)
+            let server = try CannedHTTPServer(
+                body: #"{"data":{"endUserId":"eu_\u202Efdp.exe\u0085\u001b[2J\u2066x","#
+                    + #""clientId":"cl_\u009b31m\u202d\u007f","clientSessionToken":"\#(Secrets.sessionToken)"}}"#)
             defer { server.stop() }
-            let configuration = ["--api-host", server.apiHost, "--environment-id", "local-dev",
-                                 "--redirect-url", "io.github.portalauth.signin://auth/callback"]
-            let result = cli.run(configuration + ["handle-redirect", "-"],
-                                 input: "io.github.portalauth.signin://auth/callback?token=\(Secrets.grant)&login_type=GOOGLE\n",
-                                 extraEnvironment: ["PORTAL_DEBUG": "1"])
+            let configuration = [
+                "--api-host", server.apiHost, "--environment-id", "local-dev",
+                "--redirect-url", "io.github.portalauth.signin://auth/callback"
+            ]
+            let result = cli.run(
+                configuration + ["handle-redirect", "-"],
+                input: "io.github.portalauth.signin://auth/callback?token=\(Secrets.grant)&login_type=GOOGLE\n",
+                extraEnvironment: ["PORTAL_DEBUG": "1"])
             SecretShapes.expectNone(in: result)
             defer { _ = cli.run(configuration + ["sign-out"]) }
             #expect(result.status == 0, "\(result.stderr)")
 
             func expectNoControls(_ text: String, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
-                let raw = text.unicodeScalars.filter { $0 != "\n" && ($0.properties.generalCategory == .control || $0.properties.isBidiControl) }
-                #expect(raw.isEmpty, "\(what) carries \(raw.map { "U+" + String($0.value, radix: 16, uppercase: true) })",
-                        sourceLocation: sourceLocation)
+                let raw = text.unicodeScalars.filter {
+                    $0 != "\n" && ($0.properties.generalCategory == .control || $0.properties.isBidiControl)
+                }
+                #expect(
+                    raw.isEmpty, "\(what) carries \(raw.map { "U+" + String($0.value, radix: 16, uppercase: true) })",
+                    sourceLocation: sourceLocation)
             }
             // The JSON line: escaped bytes, still JSON that decodes to the very IDs the server sent.
             expectNoControls(result.stdout, "stdout")
@@ -136,8 +147,9 @@ extension GNOMEIntegration {
         @Test func aServersControlCharactersNeverReachTheTerminal() throws {
             // An error message with an escape sequence that would recolour or rewrite the terminal,
             // a bell and a line break that would forge a second output line.
-            let server = try CannedHTTPServer(status: "500 Internal Server Error",
-                                              body: "{\"error\":\"down \u{1B}[2J\u{1B}[31mfor maintenance\u{07}\n{\\\"result\\\":\\\"authenticated\\\"}\"}")
+            let server = try CannedHTTPServer(
+                status: "500 Internal Server Error",
+                body: "{\"error\":\"down \u{1B}[2J\u{1B}[31mfor maintenance\u{07}\n{\\\"result\\\":\\\"authenticated\\\"}\"}")
             defer { server.stop() }
             let result = run(["--api-host", server.apiHost, "methods"])
             #expect(result.status != 0)

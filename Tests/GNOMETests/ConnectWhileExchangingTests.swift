@@ -21,8 +21,9 @@ extension GNOMEIntegration {
                 let result = run(["handle-redirect", "-"], input: redirect + "\n")
                 #expect(result.status == 0, "sign-in \(attempt) ended with \(result.status): \(result.stderr)")
                 #expect(result.last["result"] as? String == "authenticated", "sign-in \(attempt)")
-                #expect(try await emulator.requests("POST", "/api/v3/auth/oauth/tokens").count == exchangesBefore + 1,
-                        "sign-in \(attempt) did not exchange its grant exactly once")
+                #expect(
+                    try await emulator.requests("POST", "/api/v3/auth/oauth/tokens").count == exchangesBefore + 1,
+                    "sign-in \(attempt) did not exchange its grant exactly once")
                 if result.status != 0 { break }
             }
             #expect(SecretTool.lookup(authEnvironmentId: "local-dev", sessionKey: "default") != nil, "no session was kept")

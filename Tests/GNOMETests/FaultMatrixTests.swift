@@ -1,7 +1,7 @@
+import AuthPlatform
 import AuthTestSupport
 import Foundation
 import PortalAuth
-import AuthPlatform
 import Testing
 
 extension GNOMEIntegration {
@@ -24,9 +24,11 @@ extension GNOMEIntegration {
             var testDescription: String { rawValue }
         }
 
-        static let paths = (urls: "/api/v3/auth/oauth/urls", tokens: "/api/v3/auth/oauth/tokens",
-                            magicLinks: "/api/v3/auth/magic-links", validations: "/api/v3/auth/magic-links/validations",
-                            totp: "/api/v3/auth/totps/validations", client: "/api/v3/clients/me")
+        static let paths = (
+            urls: "/api/v3/auth/oauth/urls", tokens: "/api/v3/auth/oauth/tokens",
+            magicLinks: "/api/v3/auth/magic-links", validations: "/api/v3/auth/magic-links/validations",
+            totp: "/api/v3/auth/totps/validations", client: "/api/v3/clients/me"
+        )
 
         /// The CLI with a 2-second request deadline, for the command under fault.
         var impatient: CLI {
@@ -70,8 +72,9 @@ extension GNOMEIntegration {
             #expect(result.status == seen.status, sourceLocation: sourceLocation)
             #expect(result.last["error"] as? String == seen.error, sourceLocation: sourceLocation)
             #expect((result.last["message"] as? String ?? "").contains(seen.words), sourceLocation: sourceLocation)
-            #expect(!result.lines.contains { $0["result"] != nil }, "a result was reported for a failed command",
-                    sourceLocation: sourceLocation)
+            #expect(
+                !result.lines.contains { $0["result"] != nil }, "a result was reported for a failed command",
+                sourceLocation: sourceLocation)
         }
 
         func requestCount(_ method: String, _ path: String) async throws -> Int {

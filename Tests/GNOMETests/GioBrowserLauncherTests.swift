@@ -1,5 +1,5 @@
-import Foundation
 import AuthPlatform
+import Foundation
 import Testing
 
 extension GNOMEIntegration {
@@ -20,15 +20,16 @@ extension GNOMEIntegration {
             let applications = URL(fileURLWithPath: dataHome).appendingPathComponent("applications")
             try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
             let desktopFile = """
-            [Desktop Entry]
-            Type=Application
-            Name=Portal Test Browser
-            Exec=sh -c 'printf %s "$1" > \(received.path)' portal-test-browser %u
-            MimeType=x-scheme-handler/\(scheme);
-            NoDisplay=true
-            """
-            try desktopFile.write(to: applications.appendingPathComponent("portal-test-browser.desktop"),
-                                  atomically: true, encoding: .utf8)
+                [Desktop Entry]
+                Type=Application
+                Name=Portal Test Browser
+                Exec=sh -c 'printf %s "$1" > \(received.path)' portal-test-browser %u
+                MimeType=x-scheme-handler/\(scheme);
+                NoDisplay=true
+                """
+            try desktopFile.write(
+                to: applications.appendingPathComponent("portal-test-browser.desktop"),
+                atomically: true, encoding: .utf8)
             try Self.addDefault("x-scheme-handler/\(scheme)=portal-test-browser.desktop", configHome: configHome)
         }
 

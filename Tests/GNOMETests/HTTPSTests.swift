@@ -1,7 +1,7 @@
+import AuthPlatform
 import AuthTestSupport
 import Foundation
 import PortalAuth
-import AuthPlatform
 import Testing
 
 extension GNOMEIntegration {
@@ -105,7 +105,8 @@ extension GNOMEIntegration {
             // A made-up grant: whatever it is, it must not be sent.
             let grant = "pg_" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
             for arguments in [["methods"], ["login-url", "google"], ["handle-redirect", "-"]] {
-                let refused = run(trusting, arguments, input: "io.github.portalauth.signin://auth/callback?token=\(grant)&login_type=GOOGLE\n")
+                let refused = run(
+                    trusting, arguments, input: "io.github.portalauth.signin://auth/callback?token=\(grant)&login_type=GOOGLE\n")
                 #expect(refused.status == 7, "\(arguments)")
                 #expect(refused.last["error"] as? String == "untrustedCertificate")
                 #expect((refused.last["message"] as? String ?? "").contains(reason))

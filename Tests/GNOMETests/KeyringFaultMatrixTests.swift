@@ -1,7 +1,7 @@
+import AuthPlatform
 import AuthTestSupport
 import Foundation
 import PortalAuth
-import AuthPlatform
 import Testing
 
 extension GNOMEIntegration {
@@ -78,8 +78,9 @@ extension GNOMEIntegration {
             case .locked: #expect(message.contains(point == .save ? "stayed locked" : "login keyring is locked"), "\(message)")
             case .promptDismissed: #expect(message.contains("Unlock") && message.contains("keyring"))
             }
-            #expect(!result.lines.contains { $0["result"] != nil || $0["session"] != nil || $0["signedOut"] != nil },
-                    "a result was reported though the keyring could not be used")
+            #expect(
+                !result.lines.contains { $0["result"] != nil || $0["session"] != nil || $0["signedOut"] != nil },
+                "a result was reported though the keyring could not be used")
             if point == .save {
                 // Refused before anything was sent, the grant unspent: a locked keyring is unlocked (or
                 // not) before the exchange, and without a Secret Service nothing starts.

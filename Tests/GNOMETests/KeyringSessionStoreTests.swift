@@ -1,6 +1,6 @@
+import AuthPlatform
 import Foundation
 import PortalAuth
-import AuthPlatform
 import Testing
 
 extension GNOMEIntegration {
@@ -65,7 +65,8 @@ extension GNOMEIntegration {
         @Test func itemCarriesARecognisableLabel() async throws {
             let store = KeyringSessionStore()
             try await store.save("labelled", authEnvironmentId: environmentId)
-            #expect(SecretTool.label(authEnvironmentId: environmentId, sessionKey: "default")
+            #expect(
+                SecretTool.label(authEnvironmentId: environmentId, sessionKey: "default")
                     == "Portal Sign-In session (\(environmentId))")
             try await store.delete(authEnvironmentId: environmentId)
         }

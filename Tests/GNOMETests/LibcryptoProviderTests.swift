@@ -1,8 +1,9 @@
 import AuthBase
+import AuthPlatform
 import AuthTestSupport
 import Foundation
-import AuthPlatform
 import Testing
+
 @testable import TurnkeyAuth
 
 /// libcrypto through the platform layer, checked by independent tools: Debian's `openssl` verifies
@@ -12,8 +13,10 @@ import Testing
 
     /// SubjectPublicKeyInfo (DER) of a compressed P-256 key: the fixed ASN.1 prefix, then the point.
     private func pem(compressedPublicKey key: [UInt8]) -> String {
-        let prefix: [UInt8] = [0x30, 0x39, 0x30, 0x13, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01, 0x06, 0x08,
-                               0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07, 0x03, 0x22, 0x00]
+        let prefix: [UInt8] = [
+            0x30, 0x39, 0x30, 0x13, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01, 0x06, 0x08,
+            0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07, 0x03, 0x22, 0x00
+        ]
         return "-----BEGIN PUBLIC KEY-----\n\(Data(prefix + key).base64EncodedString())\n-----END PUBLIC KEY-----\n"
     }
 
@@ -32,14 +35,19 @@ import Testing
 
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try pem(compressedPublicKey: pair.publicKey).write(to: directory.appendingPathComponent("key.pem"), atomically: true, encoding: .utf8)
+        try pem(compressedPublicKey: pair.publicKey).write(
+            to: directory.appendingPathComponent("key.pem"), atomically: true, encoding: .utf8)
         try Data(signature).write(to: directory.appendingPathComponent("sig.der"))
         try Data(message).write(to: directory.appendingPathComponent("message"))
         try Data(message + [0x20]).write(to: directory.appendingPathComponent("tampered"))
         func verify(_ file: String) -> ProcessResult {
-            Subprocess.run("/usr/bin/openssl", ["dgst", "-sha256", "-verify", directory.appendingPathComponent("key.pem").path,
-                                                "-signature", directory.appendingPathComponent("sig.der").path,
-                                                directory.appendingPathComponent(file).path])
+            Subprocess.run(
+                "/usr/bin/openssl",
+                [
+                    "dgst", "-sha256", "-verify", directory.appendingPathComponent("key.pem").path,
+                    "-signature", directory.appendingPathComponent("sig.der").path,
+                    directory.appendingPathComponent(file).path
+                ])
         }
         let good = verify("message")
         #expect(good.status == 0 && good.stdout.contains("Verified OK"))
@@ -84,14 +92,17 @@ import Testing
         let keys = MemoryKeys()
         try await keys.save(privateKey: Hex.encode(pair.privateKey), publicKey: pair.publicKeyHex)
         let sessions = MemorySessions()
-        let session = Secrets.jwt(claims: ["exp": 4102444800, "public_key": pair.publicKeyHex, "organization_id": "sub-org-é/1",
-                                           "user_id": "user-1", "session_type": "SESSION_TYPE_READ_WRITE"])
+        let session = Secrets.jwt(claims: [
+            "exp": 4_102_444_800, "public_key": pair.publicKeyHex, "organization_id": "sub-org-é/1",
+            "user_id": "user-1", "session_type": "SESSION_TYPE_READ_WRITE"
+        ])
         try await sessions.save(session, authProxyConfigId: "local-dev", sessionKey: "default")
         let transport = ScriptedTransport()
         transport.reply(#"{"organizationId":"sub-org-é/1","userId":"user-1"}"#)
         let auth = try TurnkeyAuth(
-            configuration: TurnkeyConfiguration(authProxyUrl: "http://127.0.0.1:8790/turnkey/auth-proxy", authProxyConfigId: "local-dev",
-                                                apiUrl: "http://127.0.0.1:8790/turnkey/api"),
+            configuration: TurnkeyConfiguration(
+                authProxyUrl: "http://127.0.0.1:8790/turnkey/auth-proxy", authProxyConfigId: "local-dev",
+                apiUrl: "http://127.0.0.1:8790/turnkey/api"),
             transport: transport, stores: TurnkeyStores(sessions: sessions, keys: keys, pending: MemoryPending()), crypto: crypto)
         _ = try await auth.whoami()
 
@@ -112,9 +123,13 @@ import Testing
         try body.write(to: directory.appendingPathComponent("body"))
         try (body + Data(" ".utf8)).write(to: directory.appendingPathComponent("reencoded"))
         func verify(_ file: String) -> ProcessResult {
-            Subprocess.run("/usr/bin/openssl", ["dgst", "-sha256", "-verify", directory.appendingPathComponent("key.pem").path,
-                                                "-signature", directory.appendingPathComponent("sig.der").path,
-                                                directory.appendingPathComponent(file).path])
+            Subprocess.run(
+                "/usr/bin/openssl",
+                [
+                    "dgst", "-sha256", "-verify", directory.appendingPathComponent("key.pem").path,
+                    "-signature", directory.appendingPathComponent("sig.der").path,
+                    directory.appendingPathComponent(file).path
+                ])
         }
         let verified = verify("body")
         #expect(verified.status == 0 && verified.stdout.contains("Verified OK"))
@@ -126,10 +141,15 @@ import Testing
         let uncompressed = try crypto.p256UncompressedPublicKey(pair.publicKey)
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let pemFile = directory.appendingPathComponent("key.pem"), derFile = directory.appendingPathComponent("key.der")
+        let pemFile = directory.appendingPathComponent("key.pem")
+        let derFile = directory.appendingPathComponent("key.der")
         try pem(compressedPublicKey: pair.publicKey).write(to: pemFile, atomically: true, encoding: .utf8)
-        let converted = Subprocess.run("/usr/bin/openssl", ["ec", "-pubin", "-in", pemFile.path, "-pubout",
-                                                            "-conv_form", "uncompressed", "-outform", "DER", "-out", derFile.path])
+        let converted = Subprocess.run(
+            "/usr/bin/openssl",
+            [
+                "ec", "-pubin", "-in", pemFile.path, "-pubout",
+                "-conv_form", "uncompressed", "-outform", "DER", "-out", derFile.path
+            ])
         #expect(converted.status == 0)
         // The SubjectPublicKeyInfo ends with the 65-byte point.
         let expected = try Array(Data(contentsOf: derFile).suffix(65))
@@ -145,7 +165,8 @@ import Testing
     }
 
     @Test func randomBytesAreFreshEachTime() throws {
-        let first = try crypto.randomBytes(32), second = try crypto.randomBytes(32)
+        let first = try crypto.randomBytes(32)
+        let second = try crypto.randomBytes(32)
         #expect(first.count == 32 && first != second)
     }
 }

@@ -16,8 +16,10 @@ import Testing
     }
 
     @Test func flagsBeatEnvironmentWhichBeatsSettings() {
-        let settings = ["api-host": "settings.example", "auth-environment-id": "settings-env",
-                        "redirect-url": "settings.scheme://cb"]
+        let settings = [
+            "api-host": "settings.example", "auth-environment-id": "settings-env",
+            "redirect-url": "settings.scheme://cb"
+        ]
         let environment = ["PORTAL_API_HOST": "env.example", "PORTAL_AUTH_ENVIRONMENT_ID": "env-env"]
         let flags = ["api-host": "flag.example"]
         let configuration = PortalConfiguration.resolve(flags: flags, environment: environment, settings: settings)
@@ -40,7 +42,7 @@ import Testing
             (["emulator": "127.0.0.1:8790"], [:], [:], "127.0.0.1:8790"),
             ([:], [:], ["local-test-environment": "true", "emulator-host": "localhost:9000"], "localhost:9000"),
             ([:], [:], ["local-test-environment": "true", "emulator-host": ""], "127.0.0.1:8790"),
-            (["emulator": "127.0.0.1:1"], ["PORTAL_AUTH_EMULATOR_HOST": "127.0.0.1:2"], [:], "127.0.0.1:1"),
+            (["emulator": "127.0.0.1:1"], ["PORTAL_AUTH_EMULATOR_HOST": "127.0.0.1:2"], [:], "127.0.0.1:1")
         ] as [([String: String], [String: String], [String: String], String)] {
             let configuration = PortalConfiguration.resolve(flags: flags, environment: environment, settings: settings)
             #expect(configuration.apiHost == host)
@@ -48,8 +50,9 @@ import Testing
             #expect(configuration.isSetUp)
             #expect(configuration.emulatorHost == host)
         }
-        let notChosen = PortalConfiguration.resolve(flags: [:], environment: [:],
-                                                    settings: ["local-test-environment": "false", "emulator-host": "127.0.0.1:8790"])
+        let notChosen = PortalConfiguration.resolve(
+            flags: [:], environment: [:],
+            settings: ["local-test-environment": "false", "emulator-host": "127.0.0.1:8790"])
         #expect(notChosen.emulatorHost == nil)
         #expect(notChosen.apiHost == "api.portalhq.io")
     }
@@ -65,8 +68,10 @@ import Testing
     @Test func sessionKeyAndMagicLinkSenderComeFromFlagsOrEnvironment() {
         let configuration = PortalConfiguration.resolve(
             flags: ["session-key": "work"],
-            environment: ["PORTAL_SESSION_KEY": "ignored", "PORTAL_MAGIC_LINK_FROM": "team@example.com",
-                          "PORTAL_MAGIC_LINK_TEMPLATE": "welcome"],
+            environment: [
+                "PORTAL_SESSION_KEY": "ignored", "PORTAL_MAGIC_LINK_FROM": "team@example.com",
+                "PORTAL_MAGIC_LINK_TEMPLATE": "welcome"
+            ],
             settings: [:])
         #expect(configuration.sessionKey == "work")
         #expect(configuration.magicLinkFromEmail == "team@example.com")
@@ -74,11 +79,16 @@ import Testing
     }
 
     @Test func accountAbstractionIsOnlyRequestedWhenSomeoneAsksForIt() {
-        #expect(PortalConfiguration.resolve(flags: [:], environment: [:], settings: ["account-abstracted": "false"])
-            .isAccountAbstracted == nil)
-        #expect(PortalConfiguration.resolve(flags: [:], environment: [:], settings: ["account-abstracted": "true"])
-            .isAccountAbstracted == true)
-        #expect(PortalConfiguration.resolve(flags: [:], environment: ["PORTAL_ACCOUNT_ABSTRACTED": "false"],
-                                            settings: ["account-abstracted": "true"]).isAccountAbstracted == false)
+        #expect(
+            PortalConfiguration.resolve(flags: [:], environment: [:], settings: ["account-abstracted": "false"])
+                .isAccountAbstracted == nil)
+        #expect(
+            PortalConfiguration.resolve(flags: [:], environment: [:], settings: ["account-abstracted": "true"])
+                .isAccountAbstracted == true)
+        #expect(
+            PortalConfiguration.resolve(
+                flags: [:], environment: ["PORTAL_ACCOUNT_ABSTRACTED": "false"],
+                settings: ["account-abstracted": "true"]
+            ).isAccountAbstracted == false)
     }
 }

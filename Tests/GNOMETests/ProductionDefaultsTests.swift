@@ -14,8 +14,10 @@ extension GNOMEIntegration {
                 .merging(["PORTAL_HTTP_TIMEOUT_SECONDS": "5"].merging(extra) { $1 }) { $1 }
         }
 
-        static func portalAuth(_ arguments: [String], environment: [String: String] = unconfiguredEnvironment(),
-                               input: String? = nil) -> CLI.Run {
+        static func portalAuth(
+            _ arguments: [String], environment: [String: String] = unconfiguredEnvironment(),
+            input: String? = nil
+        ) -> CLI.Run {
             let result = Subprocess.run(Binaries.portalAuth, arguments, environment: environment, input: input)
             let run = CLI.Run(status: result.status, stdout: result.stdout, stderr: result.stderr)
             TestLogs.record(run, command: arguments.prefix(2).joined(separator: " "))
@@ -25,9 +27,11 @@ extension GNOMEIntegration {
         @Test func anUnconfiguredCLISendsNothingToWhoeverHoldsTheEmulatorsPort() throws {
             let squatter = try PortSquatter(port: 8790)
             defer { squatter.stop() }
-            for arguments in [["methods"], ["login-url", "google"], ["session"], ["client"], ["sign-out"],
-                              ["turnkey", "providers"], ["turnkey", "login-url", "google"], ["turnkey", "whoami"],
-                              ["turnkey", "sessions"]] {
+            for arguments in [
+                ["methods"], ["login-url", "google"], ["session"], ["client"], ["sign-out"],
+                ["turnkey", "providers"], ["turnkey", "login-url", "google"], ["turnkey", "whoami"],
+                ["turnkey", "sessions"]
+            ] {
                 let result = Self.portalAuth(arguments)
                 #expect(result.status == 2, "\(arguments): \(result.stderr)")
                 #expect(result.last["error"] as? String == "notSetUp", "\(arguments)")
@@ -45,7 +49,7 @@ extension GNOMEIntegration {
                 (["--emulator=\(emulator.apiHost)", "methods"], [:]),
                 (["methods"], ["PORTAL_AUTH_EMULATOR_HOST": emulator.apiHost]),
                 (["turnkey", "--emulator=\(emulator.apiHost)", "providers"], [:]),
-                (["turnkey", "providers"], ["PORTAL_AUTH_EMULATOR_HOST": emulator.apiHost]),
+                (["turnkey", "providers"], ["PORTAL_AUTH_EMULATOR_HOST": emulator.apiHost])
             ] as [([String], [String: String])] {
                 let result = Self.portalAuth(arguments, environment: Self.unconfiguredEnvironment(extra))
                 #expect(result.status == 0, "\(arguments) \(extra): \(result.stderr)")
@@ -72,8 +76,9 @@ extension GNOMEIntegration {
             let chosen = TurnkeyCLI(baseURL: emulator.baseURL)
             let login = chosen.run(["login-url", "discord"])
             try #require(login.status == 0, "\(login.stderr)")
-            let redirect = try await FakeBrowser().signIn(authorizeUrl: try #require(login.last["authorizeUrl"] as? String),
-                                                          choices: ["email": "alice@example.com"], action: "continue")
+            let redirect = try await FakeBrowser().signIn(
+                authorizeUrl: try #require(login.last["authorizeUrl"] as? String),
+                choices: ["email": "alice@example.com"], action: "continue")
             try #require(chosen.run(["handle-redirect", "-"], input: redirect + "\n").status == 0)
             let before = try await emulator.requests().filter { $0.path.hasPrefix("/turnkey/api") }.count
 
@@ -81,7 +86,8 @@ extension GNOMEIntegration {
             // the config ID, no API URL, no emulator chosen.
             let onlyAuthProxy = Self.unconfiguredEnvironment([
                 "TURNKEY_AUTH_PROXY_URL": emulator.baseURL.absoluteString + "/turnkey/auth-proxy",
-                "TURNKEY_AUTH_PROXY_CONFIG_ID": "local-dev"])
+                "TURNKEY_AUTH_PROXY_CONFIG_ID": "local-dev"
+            ])
             for command in ["whoami", "refresh"] {
                 let result = Self.portalAuth(["turnkey", command], environment: onlyAuthProxy)
                 #expect(result.status == 7, "\(command) did not go to api.turnkey.com: \(result.status) \(result.stderr)")
@@ -111,7 +117,7 @@ extension GNOMEIntegration {
                 (["turnkey", "handle-redirect", turnkeyRedirect], oidc, "turnkey handle-redirect -"),
                 (["turnkey", "handle-redirect", turnkeyRedirect, "--oidc-only"], oidc, "turnkey handle-redirect -"),
                 (["turnkey", "complete-oauth", "--oidc-token", oidc, "--public-key", "02ab"], oidc, "--oidc-token -"),
-                (["turnkey", "complete-oauth", "--oidc-token=\(oidc)", "--public-key", "02ab"], oidc, "--oidc-token -"),
+                (["turnkey", "complete-oauth", "--oidc-token=\(oidc)", "--public-key", "02ab"], oidc, "--oidc-token -")
             ] {
                 // Configured (the emulator chosen) and not: the refusal comes first either way.
                 for environment in [emulated, Self.unconfiguredEnvironment()] {
@@ -153,25 +159,25 @@ final class PortSquatter {
     init(port: Int) throws {
         self.port = port
         let script = """
-        import socket, sys
-        s = socket.socket()
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind(("127.0.0.1", \(port)))
-        except OSError as error:
-            print("taken", error, flush=True); sys.exit(1)
-        s.listen(64)
-        print("listening", flush=True)
-        while True:
-            c, _ = s.accept()
-            c.settimeout(2)
+            import socket, sys
+            s = socket.socket()
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             try:
-                first = c.recv(5)
-            except OSError:
-                first = b""
-            print("probe" if first == b"probe" else "connection", flush=True)
-            c.close()
-        """
+                s.bind(("127.0.0.1", \(port)))
+            except OSError as error:
+                print("taken", error, flush=True); sys.exit(1)
+            s.listen(64)
+            print("listening", flush=True)
+            while True:
+                c, _ = s.accept()
+                c.settimeout(2)
+                try:
+                    first = c.recv(5)
+                except OSError:
+                    first = b""
+                print("probe" if first == b"probe" else "connection", flush=True)
+                c.close()
+            """
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script]
         process.standardOutput = output

@@ -34,7 +34,7 @@ extension GNOMEIntegration {
         @Test func requestsToOtherHostsGoThroughTheDesktopsProxy() {
             defer { proxy.stop() }
             let result = CLI(apiHost: "api.example.test").run(["methods"], extraEnvironment: proxyEnvironment)
-            #expect(result.status != 0)   // the "proxy" refuses; what matters is that it was asked
+            #expect(result.status != 0) // the "proxy" refuses; what matters is that it was asked
             #expect(proxy.requestLines == ["CONNECT api.example.test:443 HTTP/1.1"])
         }
     }

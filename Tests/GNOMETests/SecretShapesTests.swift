@@ -21,7 +21,7 @@ import Testing
         "X code": "code xc_" + long,
         "percent-encoded grant": "%22token%22%3A%22pg_" + long,
         "PKCE verifier": "verifier code_verifier=" + String(repeating: "v", count: 43),
-        "private key": #"{"privateKey":""# + String(repeating: "k", count: 64) + #""}"#,
+        "private key": #"{"privateKey":""# + String(repeating: "k", count: 64) + #""}"#
     ]
 
     @Test(arguments: shapes.keys.sorted())
@@ -31,10 +31,11 @@ import Testing
     }
 
     @Test func leavesOrdinaryOutputAlone() {
-        let ordinary = #"{"result":"authenticated","endUserId":"d420e320-9d94-457c","provider":"GOOGLE"}"# + "\n" +
-            "Error: the login keyring is locked. Unlock it, then run the command again.\n" +
+        let ordinary =
+            #"{"result":"authenticated","endUserId":"d420e320-9d94-457c","provider":"GOOGLE"}"# + "\n"
+            + "Error: the login keyring is locked. Unlock it, then run the command again.\n"
             // A random OAuth state may hold "xc_" or "pg_" in its middle (this failed a clean run once).
-            "authorize?state=TItmaBiIjxc_" + Self.long + "&code_challenge=Qpg_" + Self.long
+            + "authorize?state=TItmaBiIjxc_" + Self.long + "&code_challenge=Qpg_" + Self.long
         #expect(!SecretShapes.contains(ordinary))
     }
 

@@ -1,6 +1,6 @@
+import AuthPlatform
 import CAuthPlatform
 import Foundation
-import AuthPlatform
 import Testing
 
 /// Who owns a name on the session bus, as the app asks at start-up before it forwards anything.
@@ -27,7 +27,9 @@ extension GNOMEIntegration {
             let name = Self.uniqueName("Squatter")
             let squatter = Process()
             squatter.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            squatter.arguments = ["-c", """
+            squatter.arguments = [
+                "-c",
+                """
                 import sys
                 from gi.repository import Gio, GLib
                 bus = Gio.bus_get_sync(Gio.BusType.SESSION)
@@ -35,8 +37,10 @@ extension GNOMEIntegration {
                               GLib.Variant("(su)", (sys.argv[1], 4)), None, Gio.DBusCallFlags.NONE, -1, None)
                 print("owned", flush=True)
                 sys.stdin.read()
-                """, name]
-            let output = Pipe(), input = Pipe()
+                """, name
+            ]
+            let output = Pipe()
+            let input = Pipe()
             squatter.standardOutput = output
             squatter.standardInput = input
             try ChildSignals.launchUnblocked(squatter)
@@ -60,8 +64,11 @@ extension GNOMEIntegration {
             var children: [OpaquePointer?] = [g_variant_new_string(name)]
             if let flags { children.append(g_variant_new_uint32(flags)) }
             let parameters = g_variant_new_tuple(&children, gsize(children.count))
-            guard let reply = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                                          method, parameters, nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, nil) else { return nil }
+            guard
+                let reply = g_dbus_connection_call_sync(
+                    bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                    method, parameters, nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, nil)
+            else { return nil }
             defer { g_variant_unref(reply) }
             guard let value = g_variant_get_child_value(reply, 0) else { return nil }
             defer { g_variant_unref(value) }

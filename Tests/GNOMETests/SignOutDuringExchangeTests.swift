@@ -1,7 +1,7 @@
+import AuthPlatform
 import AuthTestSupport
 import Foundation
 import PortalAuth
-import AuthPlatform
 import Testing
 
 extension GNOMEIntegration {
@@ -20,8 +20,9 @@ extension GNOMEIntegration {
         @Test func aSignOutBehindAHungExchangeReturnsWithinTheDeadline() async throws {
             let sessionKey = "sign-out-during-exchange"
             let deadline: UInt32 = 2
-            let auth = try PortalAuthFactory.make(PortalConfiguration(apiHost: emulator.apiHost, authEnvironmentId: "local-dev", sessionKey: sessionKey),
-                                                  transport: SoupTransport(timeoutSeconds: deadline))
+            let auth = try PortalAuthFactory.make(
+                PortalConfiguration(apiHost: emulator.apiHost, authEnvironmentId: "local-dev", sessionKey: sessionKey),
+                transport: SoupTransport(timeoutSeconds: deadline))
             try await auth.clearPersistedSession()
             let redirect = try await signedInRedirect()
             try await emulator.fault(path: "/api/v3/auth/oauth/tokens", kind: "hang", seconds: 30)

@@ -1,7 +1,7 @@
+import AuthPlatform
 import AuthTestSupport
 import Foundation
 import PortalAuth
-import AuthPlatform
 import Testing
 
 extension GNOMEIntegration {
@@ -18,9 +18,10 @@ extension GNOMEIntegration {
         var methodsURL: URL { emulator.baseURL.appendingPathComponent("api/v3/auth/methods") }
 
         @Test func returnsStatusHeadersAndBody() async throws {
-            let response = try await SoupTransport().send(HTTPRequest(
-                method: "GET", url: methodsURL,
-                headers: ["x-portal-auth-environment-id": "local-dev", "Accept": "application/json"]))
+            let response = try await SoupTransport().send(
+                HTTPRequest(
+                    method: "GET", url: methodsURL,
+                    headers: ["x-portal-auth-environment-id": "local-dev", "Accept": "application/json"]))
             #expect(response.status == 200)
             let contentType = response.headers.first { $0.key.lowercased() == "content-type" }?.value ?? ""
             #expect(contentType.hasPrefix("application/json"))
@@ -40,10 +41,11 @@ extension GNOMEIntegration {
 
         @Test func sendsTheBody() async throws {
             let before = try await emulator.admin("POST", "clock", body: ["advanceSeconds": 0]) as? [String: Any]
-            let response = try await SoupTransport().send(HTTPRequest(
-                method: "POST", url: emulator.baseURL.appendingPathComponent("emulator/v1/clock"),
-                headers: emulator.adminHeaders.merging(["Content-Type": "application/json"]) { $1 },
-                body: Data(#"{"advanceSeconds":120}"#.utf8)))
+            let response = try await SoupTransport().send(
+                HTTPRequest(
+                    method: "POST", url: emulator.baseURL.appendingPathComponent("emulator/v1/clock"),
+                    headers: emulator.adminHeaders.merging(["Content-Type": "application/json"]) { $1 },
+                    body: Data(#"{"advanceSeconds":120}"#.utf8)))
             #expect(response.status == 200)
             let json = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
             let now = ((json?["data"] as? [String: Any])?["now"] as? NSNumber)?.intValue
@@ -55,8 +57,9 @@ extension GNOMEIntegration {
             // The provider → callback → app chain is a series of 3xx answers; FakeBrowser follows them
             // one by one with SoupTransport and can only see the app's redirect if libsoup did not.
             let authorize = try await authorizeURL()
-            let redirect = try await FakeBrowser().signIn(authorizeUrl: authorize.absoluteString,
-                                                          choices: ["email": "alice@example.com"])
+            let redirect = try await FakeBrowser().signIn(
+                authorizeUrl: authorize.absoluteString,
+                choices: ["email": "alice@example.com"])
             #expect(redirect.hasPrefix("io.github.portalauth.signin://auth/callback?"))
             #expect(redirect.contains("login_type=GOOGLE"))
             #expect(try await emulator.requests("GET", "/api/v3/auth/oauth/callback/local-dev").map(\.status) == [302])
@@ -73,8 +76,10 @@ extension GNOMEIntegration {
             try await emulator.fault(path: "/api/v3/auth/methods", kind: "hang", seconds: 6)
             let started = Date()
             let error = await transportError {
-                try await SoupTransport(timeoutSeconds: 1).send(HTTPRequest(method: "GET", url: methodsURL,
-                                                                           headers: ["x-portal-auth-environment-id": "local-dev"]))
+                try await SoupTransport(timeoutSeconds: 1).send(
+                    HTTPRequest(
+                        method: "GET", url: methodsURL,
+                        headers: ["x-portal-auth-environment-id": "local-dev"]))
             }
             #expect(error?.kind == .timedOut)
             #expect(Date().timeIntervalSince(started) < 5)
@@ -84,11 +89,14 @@ extension GNOMEIntegration {
             try await emulator.fault(path: "/api/v3/auth/oauth/tokens", kind: "drop")
             let marker = "pg_transporttestmarker0123456789"
             let error = await transportError {
-                try await SoupTransport().send(HTTPRequest(
-                    method: "POST", url: emulator.baseURL.appendingPathComponent("api/v3/auth/oauth/tokens"),
-                    headers: ["x-portal-auth-environment-id": "local-dev", "Content-Type": "application/json",
-                              "X-Test-Header": "header-marker"],
-                    body: Data(#"{"token":"\#(marker)"}"#.utf8)))
+                try await SoupTransport().send(
+                    HTTPRequest(
+                        method: "POST", url: emulator.baseURL.appendingPathComponent("api/v3/auth/oauth/tokens"),
+                        headers: [
+                            "x-portal-auth-environment-id": "local-dev", "Content-Type": "application/json",
+                            "X-Test-Header": "header-marker"
+                        ],
+                        body: Data(#"{"token":"\#(marker)"}"#.utf8)))
             }
             #expect(error?.kind == .connectionLost)
             let message = error?.description ?? ""
@@ -144,14 +152,17 @@ extension GNOMEIntegration {
 
             let declared = try CannedHTTPServer(body: "{}", headers: ["Content-Length: 99999999"])
             defer { declared.stop() }
-            #expect(await transportError { try await transport.send(HTTPRequest(method: "GET", url: declared.baseURL)) }?.kind
+            #expect(
+                await transportError { try await transport.send(HTTPRequest(method: "GET", url: declared.baseURL)) }?.kind
                     == .responseTooLarge)
 
             // No length declared (the body ends when the connection does): stopped while reading.
-            let endless = try CannedHTTPServer(body: String(repeating: "b", count: 4 * cap), headers: ["X-Length: none"],
-                                               declareLength: false)
+            let endless = try CannedHTTPServer(
+                body: String(repeating: "b", count: 4 * cap), headers: ["X-Length: none"],
+                declareLength: false)
             defer { endless.stop() }
-            #expect(await transportError { try await transport.send(HTTPRequest(method: "GET", url: endless.baseURL)) }?.kind
+            #expect(
+                await transportError { try await transport.send(HTTPRequest(method: "GET", url: endless.baseURL)) }?.kind
                     == .responseTooLarge)
         }
 
@@ -166,11 +177,14 @@ extension GNOMEIntegration {
         }
 
         private func authorizeURL() async throws -> URL {
-            var components = URLComponents(url: emulator.baseURL.appendingPathComponent("api/v3/auth/oauth/urls"),
-                                           resolvingAgainstBaseURL: false)!
+            var components = URLComponents(
+                url: emulator.baseURL.appendingPathComponent("api/v3/auth/oauth/urls"),
+                resolvingAgainstBaseURL: false)!
             components.percentEncodedQuery = "redirectUrl=io.github.portalauth.signin%3A%2F%2Fauth%2Fcallback"
-            let response = try await SoupTransport().send(HTTPRequest(method: "GET", url: components.url!,
-                                                                      headers: ["x-portal-auth-environment-id": "local-dev"]))
+            let response = try await SoupTransport().send(
+                HTTPRequest(
+                    method: "GET", url: components.url!,
+                    headers: ["x-portal-auth-environment-id": "local-dev"]))
             let json = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
             let google = (json?["data"] as? [String: Any])?["google"] as? String
             return try #require(google.flatMap(URL.init(string:)))

@@ -10,12 +10,17 @@ import Testing
     }
 
     @Test func theCAFileComesFromTheFlagThenTheEnvironmentThenTheSetting() {
-        let all = TransportConfiguration.resolve(flags: ["ca-file": "/flag.pem"], environment: ["PORTAL_CA_FILE": "/env.pem"],
-                                                 settings: ["ca-file": "/setting.pem"])
+        let all = TransportConfiguration.resolve(
+            flags: ["ca-file": "/flag.pem"], environment: ["PORTAL_CA_FILE": "/env.pem"],
+            settings: ["ca-file": "/setting.pem"])
         #expect(all.caFile == "/flag.pem")
-        #expect(TransportConfiguration.resolve(flags: [:], environment: ["PORTAL_CA_FILE": "/env.pem"],
-                                               settings: ["ca-file": "/setting.pem"]).caFile == "/env.pem")
-        #expect(TransportConfiguration.resolve(flags: [:], environment: [:], settings: ["ca-file": "/setting.pem"]).caFile == "/setting.pem")
+        #expect(
+            TransportConfiguration.resolve(
+                flags: [:], environment: ["PORTAL_CA_FILE": "/env.pem"],
+                settings: ["ca-file": "/setting.pem"]
+            ).caFile == "/env.pem")
+        #expect(
+            TransportConfiguration.resolve(flags: [:], environment: [:], settings: ["ca-file": "/setting.pem"]).caFile == "/setting.pem")
         // Blank counts as unset, so an empty GSettings default (or PORTAL_CA_FILE=) adds no trust.
         #expect(TransportConfiguration.resolve(flags: [:], environment: ["PORTAL_CA_FILE": " "], settings: ["ca-file": ""]).caFile == nil)
     }

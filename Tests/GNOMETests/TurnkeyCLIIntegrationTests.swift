@@ -1,6 +1,6 @@
 import AuthBase
-import Foundation
 import AuthPlatform
+import Foundation
 import Testing
 
 extension GNOMEIntegration {
@@ -41,8 +41,10 @@ extension GNOMEIntegration {
         }
 
         /// `login-url`, then the provider's page as a person would use it; the callback carries a token or code.
-        func signInAtProvider(_ provider: String, email: String = "alice@example.com", action: String = "continue",
-                              sourceLocation: SourceLocation = #_sourceLocation) async throws -> Started {
+        func signInAtProvider(
+            _ provider: String, email: String = "alice@example.com", action: String = "continue",
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) async throws -> Started {
             let login = run(["login-url", provider], sourceLocation: sourceLocation)
             try #require(login.status == 0, "login-url failed: \(login.stderr)", sourceLocation: sourceLocation)
             let authorizeUrl = try #require(login.last["authorizeUrl"] as? String, sourceLocation: sourceLocation)
@@ -55,8 +57,10 @@ extension GNOMEIntegration {
             run(["handle-redirect", "-"] + options, input: redirect + "\n", sourceLocation: sourceLocation)
         }
 
-        func expectAuthenticated(_ result: CLI.Run, action: String, sessionKey: String = "default",
-                                 sourceLocation: SourceLocation = #_sourceLocation) {
+        func expectAuthenticated(
+            _ result: CLI.Run, action: String, sessionKey: String = "default",
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) {
             #expect(result.status == 0, "\(result.stderr)", sourceLocation: sourceLocation)
             let line = result.last
             #expect(line["result"] as? String == "authenticated", sourceLocation: sourceLocation)
@@ -69,14 +73,17 @@ extension GNOMEIntegration {
         }
 
         /// The stored session is the one the line reports, bound to the key the sign-in made, and that key is kept.
-        func expectStored(_ line: [String: Any], sessionKey: String = "default", publicKey: String,
-                          sourceLocation: SourceLocation = #_sourceLocation) {
+        func expectStored(
+            _ line: [String: Any], sessionKey: String = "default", publicKey: String,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) {
             let claims = TurnkeyKeyring.sessionClaims(sessionKey)
             #expect(claims?["organization_id"] as? String == line["organizationId"] as? String, sourceLocation: sourceLocation)
             #expect(claims?["user_id"] as? String == line["userId"] as? String, sourceLocation: sourceLocation)
             #expect(claims?["public_key"] as? String == publicKey, sourceLocation: sourceLocation)
-            #expect(TurnkeyKeyring.privateKey(publicKey)?.count == 64, "the session's private key is not in the keyring",
-                    sourceLocation: sourceLocation)
+            #expect(
+                TurnkeyKeyring.privateKey(publicKey)?.count == 64, "the session's private key is not in the keyring",
+                sourceLocation: sourceLocation)
         }
 
         // MARK: providers and sign-ins
@@ -163,8 +170,11 @@ extension GNOMEIntegration {
             // The state is spent: the same callback again is refused.
             #expect(handle(started.redirect, ["--oidc-only"]).status == 5)
 
-            let completed = run(["complete-oauth", "--oidc-token", "-", "--public-key", started.publicKey,
-                                 "--provider-name", "apple", "--session-key", "later"], input: token + "\n")
+            let completed = run(
+                [
+                    "complete-oauth", "--oidc-token", "-", "--public-key", started.publicKey,
+                    "--provider-name", "apple", "--session-key", "later"
+                ], input: token + "\n")
             expectAuthenticated(completed, action: "signup", sessionKey: "later")
             expectStored(completed.last, sessionKey: "later", publicKey: started.publicKey)
             #expect(TurnkeyKeyring.pendingCount == 0)
@@ -177,8 +187,10 @@ extension GNOMEIntegration {
             let origin = try #require(URLComponents(string: login.last["authorizeUrl"] as? String ?? "")?.queryItems)
             func query(_ name: String) -> String { origin.first { $0.name == name }?.value ?? "" }
             let publicKey = try #require(login.last["publicKey"] as? String)
-            let items = [("client_id", query("clientId")), ("redirect_uri", query("redirectUri")), ("response_type", "code id_token"),
-                         ("nonce", String(repeating: "ab", count: 32)), ("tknonce", query("nonce")), ("state", query("state"))]
+            let items = [
+                ("client_id", query("clientId")), ("redirect_uri", query("redirectUri")), ("response_type", "code id_token"),
+                ("nonce", String(repeating: "ab", count: 32)), ("tknonce", query("nonce")), ("state", query("state"))
+            ]
             let providerPage = emulator.baseURL.absoluteString + "/idp/google/authorize?" + JavaURLEncoder.encode(items)
             let redirect = try await browser.signIn(authorizeUrl: providerPage, choices: ["email": "alice@example.com"])
             let signedIn = handle(redirect)
@@ -259,7 +271,8 @@ extension GNOMEIntegration {
             let portalCLI = CLI(apiHost: emulator.apiHost)
             let portalTakesTurnkeys = portalCLI.run(["handle-redirect", "-"], input: started.redirect + "\n")
             #expect(portalTakesTurnkeys.status == 3 && portalTakesTurnkeys.last["result"] as? String == "notForThisApp")
-            let turnkeyTakesPortals = handle("io.github.portalauth.signin://auth/callback?token=pg_\(String(repeating: "Q7", count: 12))&login_type=GOOGLE")
+            let turnkeyTakesPortals = handle(
+                "io.github.portalauth.signin://auth/callback?token=pg_\(String(repeating: "Q7", count: 12))&login_type=GOOGLE")
             #expect(turnkeyTakesPortals.status == 3 && turnkeyTakesPortals.last["result"] as? String == "notForThisApp")
             expectAuthenticated(handle(started.redirect), action: "signup")
         }
@@ -303,9 +316,11 @@ extension GNOMEIntegration {
         }
 
         @Test func usageErrorsExitWithTwo() {
-            for arguments in [["frobnicate"], ["login-url", "myspace"], ["providers", "--client-id", "x"],
-                              ["complete-oauth", "--public-key", "02ab"], ["login-url", "google", "--state", "novalue"],
-                              ["--auth-proxy-url", " ", "providers"], ["handle-redirect"]] {
+            for arguments in [
+                ["frobnicate"], ["login-url", "myspace"], ["providers", "--client-id", "x"],
+                ["complete-oauth", "--public-key", "02ab"], ["login-url", "google", "--state", "novalue"],
+                ["--auth-proxy-url", " ", "providers"], ["handle-redirect"]
+            ] {
                 let result = run(arguments)
                 #expect(result.status == 2, "\(arguments)")
                 #expect(result.last["error"] as? String == "usage", "\(arguments)")

@@ -18,7 +18,8 @@ import TurnkeyAuth
     }
 
     @Test func theEmulatorChosenGivesItsDefaultsForEveryURLAndTheConfigID() {
-        let configuration = TurnkeyConfiguration.resolve(flags: [:], environment: ["PORTAL_AUTH_EMULATOR_HOST": "127.0.0.1:8790"], settings: [:])
+        let configuration = TurnkeyConfiguration.resolve(
+            flags: [:], environment: ["PORTAL_AUTH_EMULATOR_HOST": "127.0.0.1:8790"], settings: [:])
         #expect(configuration.authProxyUrl == "http://127.0.0.1:8790/turnkey/auth-proxy")
         #expect(configuration.authProxyConfigId == "local-dev")
         #expect(configuration.isSetUp)
@@ -36,24 +37,34 @@ import TurnkeyAuth
         // Only the Auth Proxy configured (a config ID too): the API, whose answers replace sessions,
         // and the hosted pages stay Turnkey's; none follows the Auth Proxy to a local port.
         let configuration = TurnkeyConfiguration.resolve(
-            flags: [:], environment: ["TURNKEY_AUTH_PROXY_URL": "http://127.0.0.1:8790/turnkey/auth-proxy",
-                                      "TURNKEY_AUTH_PROXY_CONFIG_ID": "my-config"], settings: [:])
+            flags: [:],
+            environment: [
+                "TURNKEY_AUTH_PROXY_URL": "http://127.0.0.1:8790/turnkey/auth-proxy",
+                "TURNKEY_AUTH_PROXY_CONFIG_ID": "my-config"
+            ], settings: [:])
         #expect(configuration.apiUrl == "https://api.turnkey.com")
         #expect(configuration.oauthOriginUrl == "https://oauth-origin.turnkey.com")
         #expect(configuration.discordAuthorizeUrl == "https://discord.com/oauth2/authorize")
         #expect(configuration.xAuthorizeUrl == "https://x.com/i/oauth2/authorize")
         let fromSettings = TurnkeyConfiguration.resolve(
-            flags: [:], environment: [:], settings: ["turnkey-auth-proxy-url": "https://authproxy.example.com",
-                                                     "turnkey-auth-proxy-config-id": "my-config"])
+            flags: [:], environment: [:],
+            settings: [
+                "turnkey-auth-proxy-url": "https://authproxy.example.com",
+                "turnkey-auth-proxy-config-id": "my-config"
+            ])
         #expect(fromSettings.apiUrl == "https://api.turnkey.com")
     }
 
     @Test func flagsBeatEnvironmentWhichBeatsSettings() {
-        let settings = ["turnkey-auth-proxy-url": "https://settings.example/proxy", "turnkey-auth-proxy-config-id": "settings-config",
-                        "turnkey-api-url": "https://settings.example/api", "turnkey-organization-id": "settings-org",
-                        "turnkey-session-key": "settings-key"]
-        let environment = ["TURNKEY_AUTH_PROXY_URL": "https://env.example/proxy", "TURNKEY_AUTH_PROXY_CONFIG_ID": "env-config",
-                           "TURNKEY_ORGANIZATION_ID": "env-org"]
+        let settings = [
+            "turnkey-auth-proxy-url": "https://settings.example/proxy", "turnkey-auth-proxy-config-id": "settings-config",
+            "turnkey-api-url": "https://settings.example/api", "turnkey-organization-id": "settings-org",
+            "turnkey-session-key": "settings-key"
+        ]
+        let environment = [
+            "TURNKEY_AUTH_PROXY_URL": "https://env.example/proxy", "TURNKEY_AUTH_PROXY_CONFIG_ID": "env-config",
+            "TURNKEY_ORGANIZATION_ID": "env-org"
+        ]
         let flags = ["auth-proxy-url": "https://flag.example/proxy", "session-key": "flag-key"]
         let configuration = TurnkeyConfiguration.resolve(flags: flags, environment: environment, settings: settings)
         #expect(configuration.authProxyUrl == "https://flag.example/proxy")
@@ -88,18 +99,25 @@ import TurnkeyAuth
         #expect(real.xAuthorizeUrl == "https://x.com/i/oauth2/authorize")
         let overridden = TurnkeyConfiguration.resolve(
             flags: ["auth-proxy-url": "https://authproxy.turnkey.com"],
-            environment: ["TURNKEY_OAUTH_ORIGIN_URL": "https://origin.example", "TURNKEY_DISCORD_AUTHORIZE_URL": "https://d.example/a",
-                          "TURNKEY_X_AUTHORIZE_URL": "https://x.example/a"], settings: [:])
+            environment: [
+                "TURNKEY_OAUTH_ORIGIN_URL": "https://origin.example", "TURNKEY_DISCORD_AUTHORIZE_URL": "https://d.example/a",
+                "TURNKEY_X_AUTHORIZE_URL": "https://x.example/a"
+            ], settings: [:])
         #expect(overridden.oauthOriginUrl == "https://origin.example")
         #expect(overridden.discordAuthorizeUrl == "https://d.example/a")
         #expect(overridden.xAuthorizeUrl == "https://x.example/a")
     }
 
     @Test func theSettingsKeysAreTheOnesTheAppsSchemaDeclares() {
-        #expect([TurnkeyConfiguration.SettingsKey.authProxyUrl, TurnkeyConfiguration.SettingsKey.authProxyConfigId,
-                 TurnkeyConfiguration.SettingsKey.apiUrl, TurnkeyConfiguration.SettingsKey.organizationId,
-                 TurnkeyConfiguration.SettingsKey.sessionKey]
-                == ["turnkey-auth-proxy-url", "turnkey-auth-proxy-config-id", "turnkey-api-url", "turnkey-organization-id",
-                    "turnkey-session-key"])
+        #expect(
+            [
+                TurnkeyConfiguration.SettingsKey.authProxyUrl, TurnkeyConfiguration.SettingsKey.authProxyConfigId,
+                TurnkeyConfiguration.SettingsKey.apiUrl, TurnkeyConfiguration.SettingsKey.organizationId,
+                TurnkeyConfiguration.SettingsKey.sessionKey
+            ]
+                == [
+                    "turnkey-auth-proxy-url", "turnkey-auth-proxy-config-id", "turnkey-api-url", "turnkey-organization-id",
+                    "turnkey-session-key"
+                ])
     }
 }

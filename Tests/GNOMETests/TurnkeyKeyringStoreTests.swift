@@ -1,5 +1,5 @@
-import Foundation
 import AuthPlatform
+import Foundation
 import Testing
 import TurnkeyAuth
 
@@ -19,9 +19,13 @@ extension GNOMEIntegration {
             #expect(try await store.load(authProxyConfigId: configId, sessionKey: "work") == "jwt-work-2")
             #expect(try await store.sessionKeys(authProxyConfigId: configId) == ["personal", "work"])
             #expect(try await store.sessionKeys(authProxyConfigId: configId + "-other").isEmpty)
-            #expect(SecretTool.lookup(["xdg:schema": "io.github.portalauth.TurnkeySession", "auth-proxy-config-id": configId,
-                                       "session-key": "personal"]) == "jwt-personal")
-            #expect(SecretTool.labels(["auth-proxy-config-id": configId, "session-key": "work"])
+            #expect(
+                SecretTool.lookup([
+                    "xdg:schema": "io.github.portalauth.TurnkeySession", "auth-proxy-config-id": configId,
+                    "session-key": "personal"
+                ]) == "jwt-personal")
+            #expect(
+                SecretTool.labels(["auth-proxy-config-id": configId, "session-key": "work"])
                     == ["Portal Sign-In Turnkey session (\(configId), work)"])
 
             try await store.delete(authProxyConfigId: configId, sessionKey: "personal")
@@ -34,7 +38,8 @@ extension GNOMEIntegration {
             let store = KeyringTurnkeyKeyStore()
             let publicKey = "02" + String(repeating: "ab", count: 32)
             try await store.save(privateKey: String(repeating: "cd", count: 32), publicKey: publicKey)
-            #expect(SecretTool.lookup(["xdg:schema": "io.github.portalauth.TurnkeyKey", "public-key": publicKey])
+            #expect(
+                SecretTool.lookup(["xdg:schema": "io.github.portalauth.TurnkeyKey", "public-key": publicKey])
                     == String(repeating: "cd", count: 32))
             #expect(SecretTool.labels(["public-key": publicKey]) == ["Portal Sign-In Turnkey key (02abababab…)"])
             try await store.delete(publicKey: publicKey)
@@ -46,8 +51,11 @@ extension GNOMEIntegration {
             try await store.save(#"{"state":"s1"}"#, authProxyConfigId: configId, state: "s1")
             try await store.save(#"{"state":"s2"}"#, authProxyConfigId: configId, state: "s2")
             #expect(try await store.all(authProxyConfigId: configId) == ["s1": #"{"state":"s1"}"#, "s2": #"{"state":"s2"}"#])
-            #expect(SecretTool.lookup(["xdg:schema": "io.github.portalauth.TurnkeyPending", "auth-proxy-config-id": configId,
-                                       "state": "s2"]) == #"{"state":"s2"}"#)
+            #expect(
+                SecretTool.lookup([
+                    "xdg:schema": "io.github.portalauth.TurnkeyPending", "auth-proxy-config-id": configId,
+                    "state": "s2"
+                ]) == #"{"state":"s2"}"#)
             try await store.delete(authProxyConfigId: configId, state: "s1")
             try await store.delete(authProxyConfigId: configId, state: "s2")
             #expect(try await store.all(authProxyConfigId: configId).isEmpty)

@@ -1,6 +1,6 @@
 import AuthBase
-import AuthTestSupport
 import AuthPlatform
+import AuthTestSupport
 import Testing
 
 /// The rules every keyring store shares, against a scripted `SecretItems` (no daemon needed).
@@ -26,7 +26,10 @@ import Testing
             state.withLock { $0.locked ? nil : $0.stored[Self.key(attributes)] }
         }
         func store(_ secret: String, label: String, attributes: [String: String]) async throws {
-            state.withLock { $0.writes += 1; if !$0.dropWrites && !$0.locked { $0.stored[Self.key(attributes)] = secret } }
+            state.withLock {
+                $0.writes += 1
+                if !$0.dropWrites && !$0.locked { $0.stored[Self.key(attributes)] = secret }
+            }
         }
         func clear(_ attributes: [String: String]) async throws {
             state.withLock { if !$0.keepAfterClear { $0.stored[Self.key(attributes)] = nil } }
@@ -79,7 +82,9 @@ import Testing
         for hides in [false, true] {
             let scripted = Self.hidingCollection(accepts: false)
             scripted.state.withLock { $0.hidesItemsWhenLocked = hides }
-            await #expect(throws: SessionStoreError(.dismissed)) { try await VerifiedSecretItems(scripted).save("s", label: "l", attributes: ["a": "1"]) }
+            await #expect(throws: SessionStoreError(.dismissed)) {
+                try await VerifiedSecretItems(scripted).save("s", label: "l", attributes: ["a": "1"])
+            }
             await #expect(throws: SessionStoreError(.dismissed)) { try await VerifiedSecretItems(scripted).unlockForSave() }
             #expect(scripted.state.withLock { $0.writes } == 0, "a write was started into a collection that stayed locked")
         }

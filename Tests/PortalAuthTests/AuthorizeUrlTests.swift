@@ -1,6 +1,7 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import PortalAuth
 
 @Suite("loginWithGoogle / loginWithApple")
@@ -61,7 +62,9 @@ struct AuthorizeUrlTests {
         let f = try Fixture(isAccountAbstracted: value)
         f.transport.reply(Wire.authorizeUrls)
         _ = try await f.auth.loginWithGoogle()
-        #expect(f.transport.requests.first?.query == "redirectUrl=io.github.portalauth.signin%3A%2F%2Fauth%2Fcallback&isAccountAbstracted=\(value)")
+        #expect(
+            f.transport.requests.first?.query
+                == "redirectUrl=io.github.portalauth.signin%3A%2F%2Fauth%2Fcallback&isAccountAbstracted=\(value)")
     }
 
     @Test func accountAbstractionRefusalIsMapped() async throws {

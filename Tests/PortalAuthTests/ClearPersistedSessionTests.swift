@@ -1,6 +1,7 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import PortalAuth
 
 @Suite("clearPersistedSession", .timeLimit(.minutes(1)))
@@ -21,7 +22,9 @@ struct ClearPersistedSessionTests {
         _ = try await f.auth.handleRedirect(Fixture.redirect())
         try await f.auth.clearPersistedSession()
         // The re-delivered redirect cannot bring the session back; Portal refuses the spent grant.
-        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.oauthTokens)) { try await f.auth.handleRedirect(Fixture.redirect()) }
+        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.oauthTokens)) {
+            try await f.auth.handleRedirect(Fixture.redirect())
+        }
         #expect(f.transport.requests.count == 2)
         #expect(f.store.isEmpty)
     }
@@ -33,14 +36,17 @@ struct ClearPersistedSessionTests {
         await #expect(throws: PortalAuthError.self) { try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt) }
         try await f.auth.clearPersistedSession()
         f.transport.reply(401, Wire.error401)
-        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.totpValidations)) { try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt) }
+        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.totpValidations)) {
+            try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt)
+        }
         #expect(f.transport.requests.count == 2)
         #expect(f.store.isEmpty)
     }
 
     @Test func waitsForARunningExchangeSoTheSessionDoesNotComeBack() async throws {
         let f = try Fixture()
-        let arrived = Signal(), release = Signal()
+        let arrived = Signal()
+        let release = Signal()
         f.transport.enqueue(.held(arrived: arrived, release: release, status: 200, body: Wire.session()))
         let exchange = Task { try await f.auth.handleRedirect(Fixture.redirect()) }
         await arrived.wait()

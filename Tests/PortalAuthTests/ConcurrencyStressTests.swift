@@ -1,6 +1,7 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import PortalAuth
 
 /// Races the sanitizers (script/sanitize) get to watch: many deliveries of one redirect, a sign-out
@@ -9,7 +10,7 @@ import AuthTestSupport
 struct ConcurrencyStressTests {
     @Test func aThousandConcurrentDeliveriesOfOneRedirectMakeOneExchange() async throws {
         let f = try Fixture()
-        f.transport.reply(Wire.session())   // a second exchange would find no reply and fail
+        f.transport.reply(Wire.session()) // a second exchange would find no reply and fail
         let sessions = try await withThrowingTaskGroup(of: PortalSession?.self) { group in
             for _ in 0..<1000 {
                 group.addTask { try await f.auth.handleRedirect(Fixture.redirect())?.authenticated?.session }
@@ -31,9 +32,9 @@ struct ConcurrencyStressTests {
         for _ in 0..<300 {
             let f = try Fixture()
             f.transport.reply(Wire.session())
-            let arrived = f.auth.signOutFence.ticket()   // the redirect is asked for first…
+            let arrived = f.auth.signOutFence.ticket() // the redirect is asked for first…
             async let exchange = Result(catching: { try await f.auth.handleRedirect(Fixture.redirect(), fenceTicket: arrived) })
-            async let signOut: Void = f.auth.clearPersistedSession()   // …and the sign-out races it
+            async let signOut: Void = f.auth.clearPersistedSession() // …and the sign-out races it
             let outcome = await exchange
             try await signOut
             #expect(f.store.isEmpty, "a session was saved after the sign-out's delete")
@@ -70,7 +71,8 @@ struct ConcurrencyStressTests {
     @Test func redirectsDeliveredWhileASignOutRunsAreNotExchanged() async throws {
         let f = try Fixture()
         f.transport.reply(Wire.session())
-        let deleting = Signal(), release = Signal()
+        let deleting = Signal()
+        let release = Signal()
         f.store.holdNextDelete(arrived: deleting, release: release)
         let signOut = Task { try await f.auth.clearPersistedSession() }
         await deleting.wait()

@@ -1,6 +1,7 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import PortalAuth
 
 /// Errors carry facts, and describe themselves as those facts for logs: the status, the path,
@@ -11,14 +12,20 @@ struct ErrorDescriptionTests {
         let cases: [(any Error, String)] = [
             (PortalAuthError.invalidArgument(name: "apiHost"), "PortalAuthError.invalidArgument(name: apiHost)"),
             (PortalAuthError.authMethodUnavailable(.apple), "PortalAuthError.authMethodUnavailable(APPLE)"),
-            (PortalAuthError.sessionStorageFailure(SessionStoreError(.locked)), "PortalAuthError.sessionStorageFailure(SessionStoreError.locked)"),
+            (
+                PortalAuthError.sessionStorageFailure(SessionStoreError(.locked)),
+                "PortalAuthError.sessionStorageFailure(SessionStoreError.locked)"
+            ),
             (PortalAuthError.rateLimited(retryAfterSeconds: 30), "PortalAuthError.rateLimited(retryAfterSeconds: 30)"),
             (PortalAuthError.invalidUserJwt(detail: .claimsObject), "PortalAuthError.invalidUserJwt(claimsObject)"),
-            (PortalRequestsError.unauthorized(path: PortalWire.Path.oauthUrls), "PortalRequestsError.unauthorized(path: /api/v3/auth/oauth/urls)"),
+            (
+                PortalRequestsError.unauthorized(path: PortalWire.Path.oauthUrls),
+                "PortalRequestsError.unauthorized(path: /api/v3/auth/oauth/urls)"
+            ),
             (PortalRequestsError.clientError(status: 404, detail: "Not Found"), "PortalRequestsError.clientError(404 - Not Found)"),
             (PortalAuthSignInError.closed, "PortalAuthSignInError(POPUP_CLOSED)"),
             (PortalCredentialError.sessionInvalidated, "PortalCredentialError.sessionInvalidated"),
-            (TransportError(.timedOut, host: "api.portalhq.io"), "TransportError.timedOut(host: api.portalhq.io)"),
+            (TransportError(.timedOut, host: "api.portalhq.io"), "TransportError.timedOut(host: api.portalhq.io)")
         ]
         for (error, expected) in cases {
             #expect(String(describing: error) == expected)
@@ -27,7 +34,7 @@ struct ErrorDescriptionTests {
     }
 
     @Test(arguments: [
-        (PortalCredentialError.sessionInvalidated, true), (.invalidApiKey, true), (.unavailable, false), (.providerFailure, false),
+        (PortalCredentialError.sessionInvalidated, true), (.invalidApiKey, true), (.unavailable, false), (.providerFailure, false)
     ])
     func onlyEndedOrInvalidCredentialsNeedANewSignIn(error: PortalCredentialError, needsSignIn: Bool) {
         #expect(error.requiresReauthentication == needsSignIn)

@@ -1,6 +1,7 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import PortalAuth
 
 @Suite("Grant exchange results")
@@ -22,8 +23,10 @@ struct ExchangeResultTests {
     @Test func theStoreIsToldToGetReadyBeforeTheGrantIsSent() async throws {
         let f = try Fixture()
         let preparedWhenSent = Box(-1)
-        f.transport.enqueue(.act({ preparedWhenSent.withLock { $0 = f.store.state.withLock(\.prepares) } },
-                                 status: 200, body: Wire.session()))
+        f.transport.enqueue(
+            .act(
+                { preparedWhenSent.withLock { $0 = f.store.state.withLock(\.prepares) } },
+                status: 200, body: Wire.session()))
         #expect(try await f.auth.handleRedirect(Fixture.redirect())?.authenticated != nil)
         #expect(preparedWhenSent.withLock { $0 } == 1)
         #expect(f.store.state.withLock(\.saves) == 1)
@@ -96,7 +99,9 @@ struct ExchangeResultTests {
     @Test func rejectedGrantIsUnauthorizedAndNothingSaved() async throws {
         let f = try Fixture()
         f.transport.reply(401, Wire.error401)
-        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.oauthTokens)) { try await f.auth.handleRedirect(Fixture.redirect()) }
+        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.oauthTokens)) {
+            try await f.auth.handleRedirect(Fixture.redirect())
+        }
         #expect(f.store.saveCount == 0)
     }
 

@@ -1,6 +1,7 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import PortalAuth
 
 @Suite("handleRedirect: order of the checks and routing", .timeLimit(.minutes(1)))
@@ -54,8 +55,10 @@ struct HandleRedirectTests {
         // "e" + U+0301 is two units and two scalars but one Character: 8193 units, fewer Characters.
         let combining = base + String(repeating: "e\u{301}", count: 10)
         let overByMarks = combining + String(repeating: "a", count: 8193 - combining.utf16.count)
-        return ["8192 units, 8292 bytes": (exactly, true), "8193 units, 8192 characters": (over, false),
-                "8193 units, 8183 characters": (overByMarks, false)]
+        return [
+            "8192 units, 8292 bytes": (exactly, true), "8193 units, 8192 characters": (over, false),
+            "8193 units, 8183 characters": (overByMarks, false)
+        ]
     }()
 
     @Test(arguments: ["8192 units, 8292 bytes", "8193 units, 8192 characters", "8193 units, 8183 characters"])
@@ -72,7 +75,8 @@ struct HandleRedirectTests {
     @Test func urlForAnotherRedirectReturnsNil() async throws {
         let f = try Fixture()
         #expect(try await f.auth.handleRedirect("other.app://auth/callback?token=\(Secrets.grant)&login_type=GOOGLE") == nil)
-        #expect(try await f.auth.handleRedirect("io.github.portalauth.signin://auth/Callback?token=\(Secrets.grant)&login_type=GOOGLE") == nil)
+        #expect(
+            try await f.auth.handleRedirect("io.github.portalauth.signin://auth/Callback?token=\(Secrets.grant)&login_type=GOOGLE") == nil)
         #expect(f.transport.requests.isEmpty)
     }
 
@@ -164,7 +168,8 @@ struct HandleRedirectTests {
     @Test func redirectWithWhitespaceAndTrailingSlashStillMatches() async throws {
         let f = try Fixture()
         f.transport.reply(Wire.session())
-        let result = try await f.auth.handleRedirect("  IO.GITHUB.PORTALAUTH.SIGNIN://AUTH/callback/?token=\(Secrets.grant)&login_type=GOOGLE  ")
+        let result = try await f.auth.handleRedirect(
+            "  IO.GITHUB.PORTALAUTH.SIGNIN://AUTH/callback/?token=\(Secrets.grant)&login_type=GOOGLE  ")
         #expect(result?.authenticated != nil)
         let sentGrant = f.transport.requests.first?.jsonBody["token"] as? String == Secrets.grant
         #expect(sentGrant, "trailing whitespace must not reach the grant")
@@ -184,7 +189,8 @@ struct HandleRedirectTests {
 
     @Test func cancellationAfterTheExchangeStartedDoesNotAbortIt() async throws {
         let f = try Fixture()
-        let arrived = Signal(), release = Signal()
+        let arrived = Signal()
+        let release = Signal()
         f.transport.enqueue(.held(arrived: arrived, release: release, status: 200, body: Wire.session()))
         let task = Task { try await f.auth.handleRedirect(Fixture.redirect()) }
         await arrived.wait()

@@ -1,5 +1,6 @@
-import Testing
 import AuthTestSupport
+import Testing
+
 @testable import PortalAuth
 
 @Suite("Logger lines")
@@ -32,8 +33,9 @@ struct LoggerTests {
     @Test func noLoggerIsFine() async throws {
         let transport = ScriptedTransport()
         transport.reply(Wire.session())
-        let auth = try PortalAuth(authEnvironmentId: "local-dev", redirectUrl: Fixture.redirectUrl, apiHost: "localhost:8790",
-                                  transport: transport, sessionStore: InMemorySessionStore())
+        let auth = try PortalAuth(
+            authEnvironmentId: "local-dev", redirectUrl: Fixture.redirectUrl, apiHost: "localhost:8790",
+            transport: transport, sessionStore: InMemorySessionStore())
         #expect(try await auth.handleRedirect(Fixture.redirect())?.authenticated != nil)
     }
 }

@@ -1,6 +1,7 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import PortalAuth
 
 @Suite("Loopback redirect (RFC 8252 §7.3)", .timeLimit(.minutes(1)))
@@ -13,24 +14,25 @@ struct LoopbackRedirectTests {
 
     // MARK: Which redirect URLs are loopback
 
-    @Test(arguments: [
-        ("http://127.0.0.1:8791/auth/callback", 8791),
-        ("HTTP://127.0.0.1:8791/auth/callback", 8791),
-        ("http://127.0.0.1:1/", 1),
-        ("http://127.0.0.1:65535", 65535),
-        ("  http://127.0.0.1:8791/cb  ", 8791),
-    ] as [(String, Int)])
+    @Test(
+        arguments: [
+            ("http://127.0.0.1:8791/auth/callback", 8791),
+            ("HTTP://127.0.0.1:8791/auth/callback", 8791),
+            ("http://127.0.0.1:1/", 1),
+            ("http://127.0.0.1:65535", 65535),
+            ("  http://127.0.0.1:8791/cb  ", 8791)
+        ] as [(String, Int)])
     func loopbackRedirectURLsAndTheirPorts(url: String, port: Int) {
         #expect(PortalAuth.loopbackPort(of: url) == UInt16(port))
     }
 
     @Test(arguments: [
         "io.github.portalauth.signin://auth/callback",
-        "http://localhost:8791/auth/callback",      // §8.3: a name, not the address
+        "http://localhost:8791/auth/callback", // §8.3: a name, not the address
         "http://[::1]:8791/auth/callback",
         "http://127.0.0.2:8791/auth/callback",
-        "http://127.0.0.1/auth/callback",           // no port: nothing to bind
-        "http://127.0.0.1:0/auth/callback",         // ephemeral: Portal allow-lists exact URLs
+        "http://127.0.0.1/auth/callback", // no port: nothing to bind
+        "http://127.0.0.1:0/auth/callback", // ephemeral: Portal allow-lists exact URLs
         "http://127.0.0.1:08791/auth/callback",
         "http://127.0.0.1:65536/auth/callback",
         "http://127.0.0.1:87a1/auth/callback",
@@ -40,7 +42,7 @@ struct LoopbackRedirectTests {
         "http://127.0.0.1:8791/auth/callback#f",
         "https://127.0.0.1:8791/auth/callback",
         "http://127.0.0.1.example.com:8791/auth/callback",
-        "",
+        ""
     ])
     func otherRedirectURLsAreNotLoopback(url: String) {
         #expect(PortalAuth.loopbackPort(of: url) == nil)
@@ -64,8 +66,9 @@ struct LoopbackRedirectTests {
     @Test func thePortIsBoundBeforeTheAuthorizeUrlIsFetched() async throws {
         let f = try Fixture(redirectUrl: Self.redirectUrl)
         let loopback = FakeLoopback(requests: [Self.redirect()], transport: f.transport)
-        let auth = try PortalAuth(authEnvironmentId: "local-dev", redirectUrl: Self.redirectUrl, apiHost: "127.0.0.1:8790",
-                                  transport: f.transport, sessionStore: f.store, browser: f.browser, loopback: loopback)
+        let auth = try PortalAuth(
+            authEnvironmentId: "local-dev", redirectUrl: Self.redirectUrl, apiHost: "127.0.0.1:8790",
+            transport: f.transport, sessionStore: f.store, browser: f.browser, loopback: loopback)
         f.transport.reply(Wire.authorizeUrls)
         f.transport.reply(Wire.session())
         _ = try await auth.signInWithGoogle()
@@ -94,9 +97,9 @@ struct LoopbackRedirectTests {
             "http://127.0.0.1:8791/favicon.ico",
             Self.redirect(path: "/auth/callback/extra"),
             Self.redirect(path: "/auth/Callback"),
-            "http://127.0.0.1:8791/auth/callback",                       // no result at all
-            Self.redirect(loginType: "APPLE"),                           // another provider's
-            Self.redirect(),
+            "http://127.0.0.1:8791/auth/callback", // no result at all
+            Self.redirect(loginType: "APPLE"), // another provider's
+            Self.redirect()
         ])
         let f = try Fixture(redirectUrl: Self.redirectUrl, loopback: loopback)
         f.transport.reply(Wire.authorizeUrls)

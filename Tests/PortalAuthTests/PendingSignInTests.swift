@@ -1,6 +1,7 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import PortalAuth
 
 /// Only a sign-in this instance started can finish silently: the pending record, and what
@@ -17,9 +18,11 @@ struct PendingSignInTests {
 
     @Test func urlsThatAreNotRedirectsForThisAppAreNil() throws {
         let f = try Fixture()
-        for url in ["https://example.com/?token=x&login_type=GOOGLE", "io.github.portalauth.signin://auth/other?token=x",
-                    "\(Fixture.redirectUrl)?token=x", "\(Fixture.redirectUrl)?login_type=GOOGLE", "",
-                    Fixture.redirect() + String(repeating: "a", count: 8192)] {
+        for url in [
+            "https://example.com/?token=x&login_type=GOOGLE", "io.github.portalauth.signin://auth/other?token=x",
+            "\(Fixture.redirectUrl)?token=x", "\(Fixture.redirectUrl)?login_type=GOOGLE", "",
+            Fixture.redirect() + String(repeating: "a", count: 8192)
+        ] {
             #expect(f.auth.incomingRedirect(url) == nil, "\(url.prefix(60))")
         }
     }
@@ -123,8 +126,9 @@ struct PendingSignInTests {
         let restarted = try Fixture(pendingSignIns: store)
         #expect(restarted.auth.incomingRedirect(Fixture.redirect(loginType: "APPLE"))?.startedBeforeRestart == true)
         #expect(restarted.auth.incomingRedirect(Fixture.redirect())?.startedBeforeRestart == false, "Google was not started")
-        #expect(try Fixture(environment: "other-env", pendingSignIns: store).auth
-            .incomingRedirect(Fixture.redirect(loginType: "APPLE"))?.startedBeforeRestart != true)
+        #expect(
+            try Fixture(environment: "other-env", pendingSignIns: store).auth
+                .incomingRedirect(Fixture.redirect(loginType: "APPLE"))?.startedBeforeRestart != true)
         restarted.advance(seconds: 16 * 60)
         #expect(restarted.auth.incomingRedirect(Fixture.redirect(loginType: "APPLE"))?.startedBeforeRestart == false, "expired")
         // A sign-in of this run is solicited, and not "before a restart".
@@ -150,7 +154,8 @@ struct PendingSignInTests {
     @Test func anErrorRedirectIsSolicitedOnlyWhileAProviderSignInWaits() async throws {
         let f = try Fixture()
         let error = "\(Fixture.redirectUrl)?error=oauth_failed"
-        #expect(f.auth.incomingRedirect(error) == IncomingRedirect(method: nil, isError: true, isSolicited: false, isRepeat: false, email: nil))
+        #expect(
+            f.auth.incomingRedirect(error) == IncomingRedirect(method: nil, isError: true, isSolicited: false, isRepeat: false, email: nil))
         f.transport.reply(Wire.authorizeUrls)
         _ = try await f.auth.loginWithGoogle()
         #expect(f.auth.incomingRedirect(error)?.isSolicited == true)
@@ -163,8 +168,10 @@ struct PendingSignInTests {
         let desktop = f.desktop
         f.browser.onOpen { _ in
             // Another app's link, a pasted mistake, a magic link and the other provider: all passed over.
-            for uri in ["https://example.com/", "not a url at all", Fixture.magicLinkRedirect(grant: Secrets.otherGrant),
-                        Fixture.redirect(grant: Secrets.otherGrant, loginType: "APPLE"), Fixture.redirect()] {
+            for uri in [
+                "https://example.com/", "not a url at all", Fixture.magicLinkRedirect(grant: Secrets.otherGrant),
+                Fixture.redirect(grant: Secrets.otherGrant, loginType: "APPLE"), Fixture.redirect()
+            ] {
                 desktop.deliver(uri)
             }
         }
@@ -174,8 +181,10 @@ struct PendingSignInTests {
         #expect(f.transport.requests.last?.jsonBody["token"] as? String == Secrets.grant)
     }
 
-    @Test(arguments: ["file:///etc/passwd", "smb://fileserver/share", "apt:install-me", "http://example.com/authorize",
-                      "https://user@evil.example@127.0.0.1/x", "javascript:alert(1)", "//no-scheme/x"])
+    @Test(arguments: [
+        "file:///etc/passwd", "smb://fileserver/share", "apt:install-me", "http://example.com/authorize",
+        "https://user@evil.example@127.0.0.1/x", "javascript:alert(1)", "//no-scheme/x"
+    ])
     func anAuthorizeURLThatIsNotAWebPageIsRefusedBeforeAnyBrowserStarts(url: String) async throws {
         let f = try Fixture()
         f.transport.reply(#"{"data":{"google":"\#(url)"}}"#)

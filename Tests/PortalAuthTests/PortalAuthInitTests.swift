@@ -1,13 +1,16 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import PortalAuth
 
 @Suite("PortalAuth construction")
 struct PortalAuthInitTests {
-    private func make(_ id: String = "local-dev", _ redirect: String = Fixture.redirectUrl,
-                      apiHost: String = "api.portalhq.io", transport: ScriptedTransport = ScriptedTransport(),
-                      store: InMemorySessionStore = InMemorySessionStore()) throws -> PortalAuth {
+    private func make(
+        _ id: String = "local-dev", _ redirect: String = Fixture.redirectUrl,
+        apiHost: String = "api.portalhq.io", transport: ScriptedTransport = ScriptedTransport(),
+        store: InMemorySessionStore = InMemorySessionStore()
+    ) throws -> PortalAuth {
         try PortalAuth(authEnvironmentId: id, redirectUrl: redirect, apiHost: apiHost, transport: transport, sessionStore: store)
     }
 
@@ -47,8 +50,9 @@ struct PortalAuthInitTests {
     }
 
     @Test func defaultApiHostIsPortalOverHttps() throws {
-        let auth = try PortalAuth(authEnvironmentId: "env", redirectUrl: Fixture.redirectUrl,
-                                  transport: ScriptedTransport(), sessionStore: InMemorySessionStore())
+        let auth = try PortalAuth(
+            authEnvironmentId: "env", redirectUrl: Fixture.redirectUrl,
+            transport: ScriptedTransport(), sessionStore: InMemorySessionStore())
         #expect(auth.apiBaseURL.absoluteString == "https://api.portalhq.io")
         #expect(auth.prefersEphemeralWebBrowserSession == false)
     }
@@ -64,15 +68,17 @@ struct PortalAuthInitTests {
         ("HTTPS://api.example.com", "https://api.example.com"),
         ("http://127.0.0.1:8790", "http://127.0.0.1:8790"),
         ("http://localhost/", "http://localhost"),
-        ("  api.portalhq.io  ", "https://api.portalhq.io"),
+        ("  api.portalhq.io  ", "https://api.portalhq.io")
     ])
     func apiHostGetsTheRightScheme(apiHost: String, expected: String) throws {
         #expect(try make(apiHost: apiHost).apiBaseURL.absoluteString == expected)
     }
 
-    @Test(arguments: ["", "   ", "http://api.portalhq.io", "http://localhost.evil.example", "ftp://api.portalhq.io",
-                      "api portalhq.io", "api.portalhq.io:notaport", "user@api.portalhq.io", "api.portalhq.io:99999",
-                      "https://", ":8790"])
+    @Test(arguments: [
+        "", "   ", "http://api.portalhq.io", "http://localhost.evil.example", "ftp://api.portalhq.io",
+        "api portalhq.io", "api.portalhq.io:notaport", "user@api.portalhq.io", "api.portalhq.io:99999",
+        "https://", ":8790"
+    ])
     func badApiHostIsRejected(apiHost: String) {
         #expect(throws: PortalAuthError.invalidArgument(name: "apiHost")) { try make(apiHost: apiHost) }
     }

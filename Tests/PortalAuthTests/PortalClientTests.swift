@@ -1,6 +1,7 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import PortalAuth
 
 @Suite("PortalClient and session invalidation", .timeLimit(.minutes(1)))
@@ -49,7 +50,9 @@ struct PortalClientTests {
 
     @Test func concurrent401sFireOnce() async throws {
         let transport = ScriptedTransport()
-        let arrivedA = Signal(), arrivedB = Signal(), release = Signal()
+        let arrivedA = Signal()
+        let arrivedB = Signal()
+        let release = Signal()
         transport.enqueue(.held(arrived: arrivedA, release: release, status: 401, body: Wire.error401))
         transport.enqueue(.held(arrived: arrivedB, release: release, status: 401, body: Wire.error401))
         let client = try makeClient(transport, session())
@@ -131,7 +134,8 @@ struct PortalClientTests {
 
     @Test func badConfigurationIsRejected() {
         #expect(throws: PortalAuthError.invalidArgument(name: "apiHost")) {
-            try PortalClient(session: session(), apiHost: "http://api.portalhq.io", authEnvironmentId: "env", transport: ScriptedTransport())
+            try PortalClient(
+                session: session(), apiHost: "http://api.portalhq.io", authEnvironmentId: "env", transport: ScriptedTransport())
         }
         #expect(throws: PortalAuthError.invalidArgument(name: "authEnvironmentId")) {
             try PortalClient(session: session(), apiHost: "api.portalhq.io", authEnvironmentId: " ", transport: ScriptedTransport())

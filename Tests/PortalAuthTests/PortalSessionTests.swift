@@ -1,5 +1,6 @@
-import Testing
 import AuthTestSupport
+import Testing
+
 @testable import PortalAuth
 
 @Suite("PortalSession")

@@ -1,5 +1,6 @@
-import Testing
 import AuthTestSupport
+import Testing
+
 @testable import PortalAuth
 
 @Suite("Redirect URL matching")
@@ -13,7 +14,7 @@ struct RedirectURLMatchingTests {
         "io.github.portalauth.signin://auth/callback///?a=b",
         "io.github.portalauth.signin://auth/callback#frag",
         "IO.GitHub.PortalAuth.SignIn://AUTH/callback",
-        "  io.github.portalauth.signin://auth/callback  ",
+        "  io.github.portalauth.signin://auth/callback  "
     ])
     func matches(url: String) {
         #expect(RedirectURL.matches(url, redirectUrl: registered))
@@ -26,7 +27,7 @@ struct RedirectURLMatchingTests {
         "io.github.portalauth.signin://auth/callback/extra",
         "evil.app://auth/callback",
         "https://auth/callback",
-        "",
+        ""
     ])
     func doesNotMatch(url: String) {
         #expect(!RedirectURL.matches(url, redirectUrl: registered))
@@ -45,7 +46,7 @@ struct RedirectURLMatchingTests {
         ("myapp:callback", "myapp:callback2", false),
         ("myapp:callback", "myapp://callback", false),
         ("myapp:callback", "otherapp:callback", false),
-        ("myapp:callback", "myapp:callb%61ck", false),
+        ("myapp:callback", "myapp:callb%61ck", false)
     ])
     func aRedirectUrlWithoutAnAuthorityIsComparedLowercasedAsAWhole(registered: String, url: String, matches: Bool) {
         #expect(RedirectURL.matches(url, redirectUrl: registered) == matches)

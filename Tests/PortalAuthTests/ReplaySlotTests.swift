@@ -1,6 +1,7 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import PortalAuth
 
 @Suite("Replay slot: a redirect delivered twice", .timeLimit(.minutes(1)))
@@ -18,7 +19,8 @@ struct ReplaySlotTests {
 
     @Test func concurrentDeliveriesCollapseIntoOneExchange() async throws {
         let f = try Fixture()
-        let arrived = Signal(), release = Signal()
+        let arrived = Signal()
+        let release = Signal()
         f.transport.enqueue(.held(arrived: arrived, release: release, status: 200, body: Wire.session()))
         let first = Task { try await f.auth.handleRedirect(Fixture.redirect()) }
         await arrived.wait()
@@ -54,7 +56,9 @@ struct ReplaySlotTests {
         let f = try Fixture()
         f.transport.reply(401, Wire.error401)
         f.transport.reply(Wire.session())
-        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.oauthTokens)) { try await f.auth.handleRedirect(Fixture.redirect()) }
+        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.oauthTokens)) {
+            try await f.auth.handleRedirect(Fixture.redirect())
+        }
         #expect(try await f.auth.handleRedirect(Fixture.redirect())?.authenticated != nil)
         #expect(f.transport.requests.count == 2)
     }
@@ -73,11 +77,15 @@ struct ReplaySlotTests {
         f.transport.reply(Wire.session())
         let first = try #require(try await f.auth.handleRedirect(Fixture.redirect())?.authenticated)
         first.session.invalidate()
-        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.oauthTokens)) { try await f.auth.handleRedirect(Fixture.redirect()) }
+        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.oauthTokens)) {
+            try await f.auth.handleRedirect(Fixture.redirect())
+        }
         #expect(f.auth.replaySlot.isEmpty)
         // The slot is gone, so the next delivery asks Portal again (which now refuses the spent grant).
         f.transport.reply(401, Wire.error401)
-        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.oauthTokens)) { try await f.auth.handleRedirect(Fixture.redirect()) }
+        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.oauthTokens)) {
+            try await f.auth.handleRedirect(Fixture.redirect())
+        }
         #expect(f.transport.requests.count == 2)
     }
 
@@ -140,7 +148,9 @@ struct ReplaySlotTests {
         f.transport.reply(401, Wire.error401)
         _ = try await f.auth.handleRedirect(Fixture.redirect())
         _ = try await f.auth.handleRedirect(Fixture.redirect(grant: Secrets.otherGrant))
-        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.oauthTokens)) { try await f.auth.handleRedirect(Fixture.redirect()) }
+        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.oauthTokens)) {
+            try await f.auth.handleRedirect(Fixture.redirect())
+        }
         #expect(f.transport.requests.count == 3)
     }
 }

@@ -1,6 +1,7 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import PortalAuth
 
 @Suite("Headers every request carries")
@@ -28,6 +29,9 @@ struct RequestHeadersTests {
         f.transport.reply(#"{"data":{"sent":true}}"#)
         try await f.auth.sendMagicLink(email: "a@example.com")
         let text = try #require(f.transport.requests.first?.bodyText)
-        #expect(text == #"{"email":"a@example.com","fromEmail":"login@example.com","redirectUrl":"io.github.portalauth.signin://auth/callback","templateId":"tpl_1"}"#)
+        #expect(
+            text
+                == #"{"email":"a@example.com","fromEmail":"login@example.com","redirectUrl":"io.github.portalauth.signin://auth/callback","templateId":"tpl_1"}"#
+        )
     }
 }

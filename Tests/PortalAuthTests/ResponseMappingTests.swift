@@ -1,6 +1,7 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import PortalAuth
 
 @Suite("Mapping Portal's answers")
@@ -26,7 +27,9 @@ struct ResponseMappingTests {
     func unparseableBodyIsCouldNotParse(body: String) async throws {
         let f = try Fixture()
         f.transport.reply(body)
-        await #expect(throws: PortalRequestsError.couldNotParseHttpResponse(path: PortalWire.Path.methods)) { try await f.auth.getMethods() }
+        await #expect(throws: PortalRequestsError.couldNotParseHttpResponse(path: PortalWire.Path.methods)) {
+            try await f.auth.getMethods()
+        }
     }
 
     @Test func statusesMapToTheirErrors() async throws {
@@ -37,7 +40,7 @@ struct ResponseMappingTests {
             (500, "boom", .internalServerError(status: 500, detail: "boom")),
             (503, "", .internalServerError(status: 503, detail: "")),
             (302, "", .redirectError(status: 302, detail: "")),
-            (100, "", .couldNotParseHttpResponse(path: PortalWire.Path.methods)),
+            (100, "", .couldNotParseHttpResponse(path: PortalWire.Path.methods))
         ]
         for (status, body, expected) in cases {
             let f = try Fixture()
@@ -48,7 +51,8 @@ struct ResponseMappingTests {
 
     @Test func a429IsRateLimitedOnEveryEndpointWithItsRetryAfter() async throws {
         let f = try Fixture()
-        f.transport.enqueue(.response(HTTPResponse(status: 429, headers: ["Retry-After": "42"], body: Data(#"{"error":"slow down"}"#.utf8))))
+        f.transport.enqueue(
+            .response(HTTPResponse(status: 429, headers: ["Retry-After": "42"], body: Data(#"{"error":"slow down"}"#.utf8))))
         await #expect(throws: PortalAuthError.rateLimited(retryAfterSeconds: 42)) { try await f.auth.getMethods() }
         f.transport.reply(429, "")
         await #expect(throws: PortalAuthError.rateLimited(retryAfterSeconds: nil)) { try await f.auth.handleRedirect(Fixture.redirect()) }

@@ -1,6 +1,7 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import PortalAuth
 
 @Suite("restoreSession")
@@ -21,8 +22,10 @@ struct RestoreSessionTests {
         #expect(f.store.deleteCount == 0)
     }
 
-    @Test(arguments: ["not json", "{}", #"{"clientSessionToken":"pst_x"}"#, #"{"clientSessionToken":" ","endUserId":"eu"}"#,
-                      #"{"clientSessionToken":"pst_x","endUserId":""}"#, #"{"clientSessionToken":1,"endUserId":"eu"}"#])
+    @Test(arguments: [
+        "not json", "{}", #"{"clientSessionToken":"pst_x"}"#, #"{"clientSessionToken":" ","endUserId":"eu"}"#,
+        #"{"clientSessionToken":"pst_x","endUserId":""}"#, #"{"clientSessionToken":1,"endUserId":"eu"}"#
+    ])
     func unreadableEntryIsDeletedAndReadsAsNil(stored: String) async throws {
         let f = try Fixture()
         f.store.put(stored)

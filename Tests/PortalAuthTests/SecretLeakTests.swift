@@ -1,6 +1,7 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import PortalAuth
 
 /// Every error path, fed grants, session tokens and JWTs: none may reach a message or a log line.
@@ -74,8 +75,10 @@ struct SecretLeakTests {
         f.store.failNextLoad(Leaky())
         await collect("sessionStorageFailure on load") { _ = try await f.auth.restoreSession() }
 
-        for jwt in ["eyJhbGciOiJIUzI1NiJ9", Secrets.jwt(claims: ["sub": Secrets.sessionToken]),
-                    Secrets.jwt(claims: ["endUserId": 1]), "eyJhbGciOiJIUzI1NiJ9.eyJ!!!.sig"] {
+        for jwt in [
+            "eyJhbGciOiJIUzI1NiJ9", Secrets.jwt(claims: ["sub": Secrets.sessionToken]),
+            Secrets.jwt(claims: ["endUserId": 1]), "eyJhbGciOiJIUzI1NiJ9.eyJ!!!.sig"
+        ] {
             await collect("invalidUserJwt") { _ = try await f.auth.verifyTotp("123456", userJwt: jwt) }
         }
         f.transport.reply(401, echo)
@@ -91,8 +94,9 @@ struct SecretLeakTests {
         await collect("sessionInvalidated") { _ = try session.getToken() }
         let clientTransport = ScriptedTransport()
         clientTransport.reply(401, echo)
-        let client = try PortalClient(session: PortalSession(clientSessionToken: Secrets.sessionToken, endUserId: "eu_1"),
-                                      apiHost: "127.0.0.1:8790", authEnvironmentId: "local-dev", transport: clientTransport)
+        let client = try PortalClient(
+            session: PortalSession(clientSessionToken: Secrets.sessionToken, endUserId: "eu_1"),
+            apiHost: "127.0.0.1:8790", authEnvironmentId: "local-dev", transport: clientTransport)
         await collect("client unauthorized") { _ = try await client.getClient() }
 
         #expect(errors.count >= 22)
@@ -109,7 +113,7 @@ struct SecretLeakTests {
             PortalRequestsError.clientError(status: 400, detail: Secrets.grant),
             PortalRequestsError.internalServerError(status: 500, detail: Secrets.sessionToken),
             PortalRequestsError.redirectError(status: 302, detail: Secrets.userJwt),
-            SessionStoreError(.other, detail: "value \(Secrets.sessionToken)"),
+            SessionStoreError(.other, detail: "value \(Secrets.sessionToken)")
         ]
         for error in built {
             let localized = (error as? any LocalizedError)?.errorDescription ?? ""

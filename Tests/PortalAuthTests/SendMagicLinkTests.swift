@@ -1,6 +1,7 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import PortalAuth
 
 @Suite("sendMagicLink")
@@ -43,7 +44,9 @@ struct SendMagicLinkTests {
     @Test func status429IsRateLimited() async throws {
         let f = try Fixture()
         f.transport.reply(429, #"{"error":"Too many requests"}"#)
-        await #expect(throws: PortalAuthError.rateLimited(retryAfterSeconds: nil)) { try await f.auth.sendMagicLink(email: "a@example.com") }
+        await #expect(throws: PortalAuthError.rateLimited(retryAfterSeconds: nil)) {
+            try await f.auth.sendMagicLink(email: "a@example.com")
+        }
     }
 
     @Test func status400WithErrorIsAccountAbstractionUnavailable() async throws {
@@ -68,7 +71,9 @@ struct SendMagicLinkTests {
     @Test func status400WithoutErrorBodyIsAClientError() async throws {
         let f = try Fixture()
         f.transport.reply(400, "bad")
-        await #expect(throws: PortalRequestsError.clientError(status: 400, detail: "bad")) { try await f.auth.sendMagicLink(email: "a@example.com") }
+        await #expect(throws: PortalRequestsError.clientError(status: 400, detail: "bad")) {
+            try await f.auth.sendMagicLink(email: "a@example.com")
+        }
     }
 
     @Test func failuresAreNeverRetried() async throws {

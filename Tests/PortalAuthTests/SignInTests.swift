@@ -1,6 +1,7 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import PortalAuth
 
 @Suite("signInWithGoogle / signInWithApple", .timeLimit(.minutes(1)))

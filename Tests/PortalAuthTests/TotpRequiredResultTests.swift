@@ -1,5 +1,6 @@
-import Testing
 import AuthTestSupport
+import Testing
+
 @testable import PortalAuth
 
 @Suite("TotpRequiredResult")
@@ -14,7 +15,8 @@ struct TotpRequiredResultTests {
 
     @Test func noLinkOrNoSecretMeansNoSecret() {
         #expect(TotpRequiredResult(userJwt: Secrets.userJwt, totpLink: nil, endUserId: "eu").totpSecret == nil)
-        #expect(TotpRequiredResult(userJwt: Secrets.userJwt, totpLink: "otpauth://totp/x?issuer=P&secret=", endUserId: "eu").totpSecret == nil)
+        #expect(
+            TotpRequiredResult(userJwt: Secrets.userJwt, totpLink: "otpauth://totp/x?issuer=P&secret=", endUserId: "eu").totpSecret == nil)
     }
 
     @Test func descriptionLeavesTheJwtAndLinkOut() {

@@ -1,6 +1,7 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import PortalAuth
 
 @Suite("verifyTotp", .timeLimit(.minutes(1)))
@@ -29,7 +30,7 @@ struct VerifyTotpTests {
     static let readableJwts: [String: String] = [
         "url-safe, unpadded": Secrets.jwt(claims: ["endUserId": "eu_~?>"]),
         "padded": Secrets.jwt(claims: ["endUserId": "eu_~?>"], padded: true),
-        "standard alphabet": Secrets.jwt(claims: ["endUserId": "eu_~?>"], standardAlphabet: true),
+        "standard alphabet": Secrets.jwt(claims: ["endUserId": "eu_~?>"], standardAlphabet: true)
     ]
 
     @Test(arguments: ["url-safe, unpadded", "padded", "standard alphabet"])
@@ -49,11 +50,13 @@ struct VerifyTotpTests {
         "blank claim": (Secrets.jwt(claims: ["endUserId": "  "]), .endUserId),
         "number claim": (Secrets.jwt(claims: ["endUserId": 42]), .endUserId),
         // Expiry is not one of them: Portal judges it (see below).
-        "no claim, expired": (Secrets.jwt(claims: ["sub": "x", "exp": 601]), .endUserId),
+        "no claim, expired": (Secrets.jwt(claims: ["sub": "x", "exp": 601]), .endUserId)
     ]
 
-    @Test(arguments: ["one segment", "empty claims", "not base64", "not JSON", "JSON array", "no claim", "blank claim", "number claim",
-                      "no claim, expired"])
+    @Test(arguments: [
+        "one segment", "empty claims", "not base64", "not JSON", "JSON array", "no claim", "blank claim", "number claim",
+        "no claim, expired"
+    ])
     func unreadableJwtIsRejectedBeforeAnyRequestNamingTheCheck(label: String) async throws {
         let (jwt, check) = try #require(Self.unreadableJwts[label])
         let f = try Fixture()
@@ -67,7 +70,9 @@ struct VerifyTotpTests {
         let f = try Fixture()
         f.transport.reply(401, Wire.error401)
         f.transport.reply(Wire.totpAccepted())
-        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.totpValidations)) { try await f.auth.verifyTotp("000000", userJwt: Secrets.userJwt) }
+        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.totpValidations)) {
+            try await f.auth.verifyTotp("000000", userJwt: Secrets.userJwt)
+        }
         #expect(f.store.isEmpty)
         let result = try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt)
         #expect(result.session.endUserId == "eu_totp")
@@ -101,7 +106,9 @@ struct VerifyTotpTests {
         let newer = f.store.stored() == Fixture.storedSecret(token: Secrets.otherSessionToken, endUserId: "eu_totp")
         #expect(newer, "the newer session is not the stored one")
         f.transport.reply(401, Wire.error401)
-        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.totpValidations)) { try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt) }
+        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.totpValidations)) {
+            try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt)
+        }
         let stillNewer = f.store.stored() == Fixture.storedSecret(token: Secrets.otherSessionToken, endUserId: "eu_totp")
         #expect(stillNewer, "a stale TOTP retry overwrote the newer session")
         #expect(f.transport.requests.count == 3)
@@ -134,7 +141,9 @@ struct VerifyTotpTests {
         // Make the pending session invalid through the replay slot it also sits in.
         let pending = try #require(f.auth.replaySlot.pendingTotp(for: Secrets.userJwt))
         pending.result.session.invalidate()
-        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.totpValidations)) { try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt) }
+        await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.totpValidations)) {
+            try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt)
+        }
         #expect(f.transport.requests.count == 1)
         #expect(f.auth.replaySlot.pendingTotp(for: Secrets.userJwt) == nil)
     }
@@ -150,8 +159,11 @@ struct VerifyTotpTests {
 
     @Test func tooManyWrongCodesIsRateLimitedWithTheServersDelay() async throws {
         let f = try Fixture()
-        f.transport.enqueue(.response(HTTPResponse(status: 429, headers: ["retry-after": "120"],
-                                                  body: Data(#"{"error":"Too many attempts"}"#.utf8))))
+        f.transport.enqueue(
+            .response(
+                HTTPResponse(
+                    status: 429, headers: ["retry-after": "120"],
+                    body: Data(#"{"error":"Too many attempts"}"#.utf8))))
         await #expect(throws: PortalAuthError.rateLimited(retryAfterSeconds: 120)) {
             try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt)
         }

@@ -1,9 +1,10 @@
-import Foundation
-import Testing
 import AuthTestSupport
+import Foundation
 import PortalAuth
-@testable import SignInAccounts
 import SignInFlow
+import Testing
+
+@testable import SignInAccounts
 
 @MainActor
 @Suite("PortalAccountService: PortalAuth adapted to the flow", .timeLimit(.minutes(1)))
@@ -19,8 +20,12 @@ struct PortalAccountServiceTests {
         #expect(f.service.classify(PortalFixture.redirect()) == .signIn(.provider(.google), .started))
         f.service.deliverToWaitingSignIn(PortalFixture.redirect())
         let outcome = try await signIn.value
-        #expect(outcome == .signedIn(SignedInAccount(id: "eu_1", title: "eu_1",
-                                                     details: [.endUser("eu_1"), .client("cl_1"), .accountAbstraction(false)])))
+        #expect(
+            outcome
+                == .signedIn(
+                    SignedInAccount(
+                        id: "eu_1", title: "eu_1",
+                        details: [.endUser("eu_1"), .client("cl_1"), .accountAbstraction(false)])))
         #expect(f.transport.paths == ["/api/v3/auth/oauth/urls", "/api/v3/auth/oauth/tokens"])
         #expect(f.store.stored() != nil, "the session was not kept")
     }
@@ -48,8 +53,10 @@ struct PortalAccountServiceTests {
 
     @Test func aRedirectAnEarlierRunWaitedForIsAskedAbout() async throws {
         let earlier = InMemoryPendingSignInStore()
-        earlier.save(PendingSignIn(method: .oauth(.google), authEnvironmentId: "local-dev",
-                                   startedAt: Date(timeIntervalSince1970: 1_900_000_000 - 60)))
+        earlier.save(
+            PendingSignIn(
+                method: .oauth(.google), authEnvironmentId: "local-dev",
+                startedAt: Date(timeIntervalSince1970: 1_900_000_000 - 60)))
         let f = try PortalFixture(pendingSignIns: earlier)
         #expect(f.service.classify(PortalFixture.redirect()) == .signIn(.provider(.google), .startedBeforeRestart))
         #expect(f.service.classify(PortalFixture.redirect(loginType: "APPLE")) == .signIn(.provider(.apple), .unsolicited))
@@ -114,8 +121,9 @@ struct PortalAccountServiceTests {
 
     @Test func aConfigurationTheCoreRefusedIsReportedByEveryCall() async throws {
         let desktop = FakeDesktop()
-        let service = PortalAccountService(core: .failure(PortalAuthError.invalidArgument(name: "authEnvironmentId")),
-                                           browser: RememberingBrowser(FakeBrowser()), desktop: desktop)
+        let service = PortalAccountService(
+            core: .failure(PortalAuthError.invalidArgument(name: "authEnvironmentId")),
+            browser: RememberingBrowser(FakeBrowser()), desktop: desktop)
         await #expect(throws: PortalAuthError.invalidArgument(name: "authEnvironmentId")) { try await service.signIn(with: .google) }
         await #expect(throws: PortalAuthError.invalidArgument(name: "authEnvironmentId")) { try await service.restore() }
         #expect(service.classify(PortalFixture.redirect()) == .notOurs)

@@ -1,10 +1,11 @@
 import AuthBase
-import Foundation
-import Testing
 import AuthTestSupport
-@testable import SignInAccounts
+import Foundation
 import SignInFlow
+import Testing
 import TurnkeyAuth
+
+@testable import SignInAccounts
 
 @MainActor
 @Suite("TurnkeyAccountService: TurnkeyAuth adapted to the flow", .timeLimit(.minutes(1)))
@@ -19,8 +20,11 @@ struct TurnkeyAccountServiceTests {
         guard case .signedIn(let account) = try await task.value else { throw TurnkeyFixture.Unexpected() }
         #expect(account.id == "default")
         #expect(account.title == "alice · Discord")
-        #expect(account.details == [.organization("sub-org-1800000000"), .user("alice"), .provider(.discord),
-                                    .sessionExpires(TK.start.addingTimeInterval(900))])
+        #expect(
+            account.details == [
+                .organization("sub-org-1800000000"), .user("alice"), .provider(.discord),
+                .sessionExpires(TK.start.addingTimeInterval(900))
+            ])
         #expect(f.sessions.jwt("default") != nil && f.pending.items.items.isEmpty)
     }
 

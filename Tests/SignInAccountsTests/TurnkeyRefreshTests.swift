@@ -1,10 +1,11 @@
 import AuthBase
-import Foundation
-import Testing
 import AuthTestSupport
-@testable import SignInAccounts
+import Foundation
 import SignInFlow
+import Testing
 import TurnkeyAuth
+
+@testable import SignInAccounts
 
 @MainActor
 @Suite("Turnkey sessions renew before they expire, on a test clock", .timeLimit(.minutes(1)))
@@ -12,12 +13,14 @@ struct TurnkeyRefreshTests {
     /// stamp_login answered with a session for the new key the request names, lasting `lifetime` from `clock`.
     private func replyRefresh(_ f: TurnkeyFixture, lifetime: TimeInterval = 900) {
         let clock = f.clock
-        f.transport.enqueue(.answer { request in
-            let parameters = request.jsonBody["parameters"] as? [String: Any]
-            let jwt = TK.sessionJwt(publicKey: parameters?["publicKey"] as? String ?? "",
-                                    expiresAt: clock.now.addingTimeInterval(lifetime))
-            return (200, TK.activity(session: jwt))
-        })
+        f.transport.enqueue(
+            .answer { request in
+                let parameters = request.jsonBody["parameters"] as? [String: Any]
+                let jwt = TK.sessionJwt(
+                    publicKey: parameters?["publicKey"] as? String ?? "",
+                    expiresAt: clock.now.addingTimeInterval(lifetime))
+                return (200, TK.activity(session: jwt))
+            })
     }
 
     @Test func aSessionIsRenewedOnANewKeyAThirdOfItsLifeBeforeItExpires() async throws {
@@ -61,7 +64,7 @@ struct TurnkeyRefreshTests {
     @Test func aRefusedRefreshEndsTheSessionAndTheFlowReturnsToSignIn() async throws {
         let f = try TurnkeyFixture()
         try f.storeSession("default")
-        f.transport.reply(TK.walletKit())   // the sign-in page's providers
+        f.transport.reply(TK.walletKit()) // the sign-in page's providers
         f.replyFacts()
         let flow = SignInFlow(service: f.service)
         flow.start()

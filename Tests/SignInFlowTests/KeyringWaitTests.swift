@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import SignInFlow
+import Testing
 
 /// Without a keyring service nothing that would spend a grant starts: the sign-in page waits (its
 /// controls insensitive, the advice in the banner) until the service appears or Try Again finds it.
@@ -126,8 +126,8 @@ final class KeyringWaitTests {
     }
 }
 
-private extension Page {
-    var isSignedIn: Bool {
+extension Page {
+    fileprivate var isSignedIn: Bool {
         if case .signedIn = self { return true }
         return false
     }

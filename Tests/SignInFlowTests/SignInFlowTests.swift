@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import SignInFlow
+import Testing
 
 /// The sign-in window's state machine, driven like the window drives it, with a scripted service.
 @MainActor
@@ -70,9 +70,10 @@ final class SignInFlowTests {
         service.classifications[google] = .signIn(.provider(.google), .unsolicited)
         flow.start()
         flow.receive(google)
-        #expect(await until {
-            flow.page == .confirmRedirect(ConfirmRedirect(method: .provider(.google), replacesAccount: nil))
-        })
+        #expect(
+            await until {
+                flow.page == .confirmRedirect(ConfirmRedirect(method: .provider(.google), replacesAccount: nil))
+            })
         #expect(service.calls == ["restore"])
     }
 
@@ -88,9 +89,10 @@ final class SignInFlowTests {
         service.classifications[google] = .signIn(.provider(.google), .startedBeforeRestart)
         service.completeResults[google] = .success(.signedIn(FakeAccountService.alice))
         flow.start(uris: [google])
-        #expect(await until {
-            flow.page == .confirmRedirect(ConfirmRedirect(method: .provider(.google), replacesAccount: nil, startedBeforeRestart: true))
-        })
+        #expect(
+            await until {
+                flow.page == .confirmRedirect(ConfirmRedirect(method: .provider(.google), replacesAccount: nil, startedBeforeRestart: true))
+            })
         #expect(service.calls == ["restore"], "something was sent before the person chose")
         flow.continueConfirmed()
         #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
@@ -103,7 +105,8 @@ final class SignInFlowTests {
         flow.submitPasted(google)
         #expect(flow.page == .waitingForBrowser(provider: .google, pasteProblem: .anotherSignIn))
         flow.receive(google)
-        #expect(flow.page == .confirmRedirect(ConfirmRedirect(method: .provider(.google), replacesAccount: nil, startedBeforeRestart: true)))
+        #expect(
+            flow.page == .confirmRedirect(ConfirmRedirect(method: .provider(.google), replacesAccount: nil, startedBeforeRestart: true)))
         #expect(!service.calls.contains("deliver(\(google))"))
     }
 
@@ -254,9 +257,10 @@ final class SignInFlowTests {
         #expect(flow.isSigningOut)
         #expect(flow.page == signedIn(FakeAccountService.alice), "nothing happens while the sign-out runs")
         service.releaseSignOut()
-        #expect(await until {
-            flow.page == .confirmRedirect(ConfirmRedirect(method: .provider(.google), replacesAccount: nil))
-        })
+        #expect(
+            await until {
+                flow.page == .confirmRedirect(ConfirmRedirect(method: .provider(.google), replacesAccount: nil))
+            })
         #expect(!service.calls.contains { $0.hasPrefix("complete") })
     }
 
@@ -320,7 +324,10 @@ final class SignInFlowTests {
         flow.start()
         #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
         flow.addAccount()
-        guard case .signIn(let state) = flow.page else { Issue.record("not on the sign-in page"); return }
+        guard case .signIn(let state) = flow.page else {
+            Issue.record("not on the sign-in page")
+            return
+        }
         #expect(state.canGoBack)
         flow.signIn(with: .google)
         #expect(await until { service.isSignInRunning })
@@ -368,7 +375,8 @@ final class SignInFlowTests {
         service.restoreResult = .success([FakeAccountService.alice])
         flow.start()
         #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
-        let refreshed = SignedInAccount(id: "eu-alice", title: "eu-alice", details: [.sessionExpires(Date(timeIntervalSince1970: 2_000_000_000))])
+        let refreshed = SignedInAccount(
+            id: "eu-alice", title: "eu-alice", details: [.sessionExpires(Date(timeIntervalSince1970: 2_000_000_000))])
         service.onAccountUpdated?(refreshed)
         #expect(flow.page == signedIn(refreshed))
     }

@@ -1,6 +1,7 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import TurnkeyAuth
 
 @Suite("loginURL: the authorize URL per provider and what is kept for the callback", .timeLimit(.minutes(1)))
@@ -16,7 +17,9 @@ struct AuthorizeURLTests {
         #expect(url.query("clientId") == "emulator-turnkey-\(provider.rawValue)")
         #expect(url.query("redirectUri") == "http://127.0.0.1:8790/turnkey/oauth-redirect?scheme=io.github.portalauth.signin")
         // Java-encoded, as the allow lists compare it.
-        #expect(url.absoluteString.contains("redirectUri=http%3A%2F%2F127.0.0.1%3A8790%2Fturnkey%2Foauth-redirect%3Fscheme%3Dio.github.portalauth.signin&"))
+        #expect(
+            url.absoluteString.contains(
+                "redirectUri=http%3A%2F%2F127.0.0.1%3A8790%2Fturnkey%2Foauth-redirect%3Fscheme%3Dio.github.portalauth.signin&"))
         #expect(url.query("nonce") == TK.nonce(login.publicKey))
         #expect(url.query("state") == login.state)
         #expect(url.query("flow") == "desktop" && url.query("lang") == "de")
@@ -30,8 +33,11 @@ struct AuthorizeURLTests {
         let login = try await f.startSignIn(provider, additionalState: ["ignored": "yes"])
         let url = login.authorizeUrl
         #expect(url.absoluteString.hasPrefix("http://127.0.0.1:8790/idp/\(provider.rawValue)/authorize?"))
-        #expect(url.queryItems.map(\.0) == ["client_id", "redirect_uri", "response_type", "code_challenge",
-                                            "code_challenge_method", "scope", "state"])
+        #expect(
+            url.queryItems.map(\.0) == [
+                "client_id", "redirect_uri", "response_type", "code_challenge",
+                "code_challenge_method", "scope", "state"
+            ])
         #expect(url.absoluteString.contains("redirect_uri=io.github.portalauth.signin%3A%2F%2F&"))
         #expect(url.absoluteString.contains("&scope=\(scope)&"))
         #expect(url.query("client_id") == "emulator-turnkey-\(provider.rawValue)")
@@ -48,7 +54,8 @@ struct AuthorizeURLTests {
 
     @Test func theVerifierIs43Base64URLCharactersFrom32RandomBytesAndNewEachTime() async throws {
         let f = try Fixture()
-        let first = try await f.startSignIn(.discord), second = try await f.startSignIn(.x)
+        let first = try await f.startSignIn(.discord)
+        let second = try await f.startSignIn(.x)
         let verifiers = [first, second].compactMap { f.pending.records[$0.state]?["codeVerifier"] as? String }
         #expect(verifiers.count == 2 && verifiers[0] != verifiers[1])
         for verifier in verifiers {
@@ -60,7 +67,8 @@ struct AuthorizeURLTests {
 
     @Test func everySignInHasAFreshKeyAndAnUnguessableState() async throws {
         let f = try Fixture()
-        var states: Set<String> = [], keys: Set<String> = []
+        var states: Set<String> = []
+        var keys: Set<String> = []
         for provider in TurnkeyProvider.allCases + TurnkeyProvider.allCases {
             let login = try await f.startSignIn(provider)
             states.insert(login.state)
@@ -125,11 +133,13 @@ struct AuthorizeURLTests {
 
     @Test func theRedirectPageIsTheConfiguredOneThenWalletKitsThenTurnkeys() async throws {
         let configured = try Fixture { $0.redirectUri = "https://signin.example.com/turnkey-redirect" }
-        #expect(try await configured.startSignIn(.google).authorizeUrl.query("redirectUri")
+        #expect(
+            try await configured.startSignIn(.google).authorizeUrl.query("redirectUri")
                 == "https://signin.example.com/turnkey-redirect?scheme=io.github.portalauth.signin")
         let fallback = try Fixture()
         fallback.transport.reply(TK.walletKit(redirectUrl: nil))
-        #expect(try await fallback.auth.loginURL(for: .apple).authorizeUrl.query("redirectUri")
+        #expect(
+            try await fallback.auth.loginURL(for: .apple).authorizeUrl.query("redirectUri")
                 == "https://oauth-redirect.turnkey.com?scheme=io.github.portalauth.signin")
         let hostile = try Fixture()
         hostile.transport.reply(TK.walletKit(redirectUrl: "http://evil.example.com/redirect"))
@@ -170,7 +180,10 @@ struct AuthorizeURLTests {
         let f = try Fixture()
         f.transport.reply(TK.walletKit(providers: ["google", "x", "facebook", "GOOGLE"]))
         #expect(try await f.auth.providers() == TurnkeyProviders(enabledProviders: [.google, .x], organizationId: TK.parentOrganization))
-        let configured = try Fixture { $0.enabledProviders = [.apple]; $0.organizationId = "org-mine" }
+        let configured = try Fixture {
+            $0.enabledProviders = [.apple]
+            $0.organizationId = "org-mine"
+        }
         #expect(try await configured.auth.providers() == TurnkeyProviders(enabledProviders: [.apple], organizationId: "org-mine"))
         #expect(configured.transport.requests.isEmpty)
     }

@@ -1,6 +1,7 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import TurnkeyAuth
 
 @Suite("completeOAuth: account, then login or signup, then the stored session", .timeLimit(.minutes(1)))
@@ -32,8 +33,9 @@ struct CompleteOAuthTests {
         #expect(login["publicKey"] as? String == key)
         #expect(login["invalidateExisting"] as? Bool == false)
         for request in f.transport.requests { #expect(request.headers["X-Auth-Proxy-Config-ID"] == "local-dev") }
-        expectSameSecret(f.sessions.jwt(), TK.sessionJwt(publicKey: key, organizationId: "sub-org-7", userId: "user-7"),
-                         "the stored session JWT")
+        expectSameSecret(
+            f.sessions.jwt(), TK.sessionJwt(publicKey: key, organizationId: "sub-org-7", userId: "user-7"),
+            "the stored session JWT")
     }
 
     @Test func aNewUserIsSignedUpThenLoggedInWithoutAnOrganization() async throws {
@@ -45,8 +47,11 @@ struct CompleteOAuthTests {
         f.transport.reply(TK.session(TK.sessionJwt(publicKey: key)))
         let result = try await f.auth.completeOAuth(oidcToken: token, publicKey: key, providerName: "apple")
         #expect(result.action == .signup)
-        #expect(f.transport.paths == ["/turnkey/auth-proxy/v1/account", "/turnkey/auth-proxy/v1/signup_v2",
-                                      "/turnkey/auth-proxy/v1/oauth_login"])
+        #expect(
+            f.transport.paths == [
+                "/turnkey/auth-proxy/v1/account", "/turnkey/auth-proxy/v1/signup_v2",
+                "/turnkey/auth-proxy/v1/oauth_login"
+            ])
         let signup = f.transport.requests[1].jsonBody
         #expect((signup["apiKeys"] as? [Any])?.isEmpty == true && (signup["authenticators"] as? [Any])?.isEmpty == true)
         #expect(signup["organizationName"] as? String == "sub-org-1800000000")
@@ -95,8 +100,9 @@ struct CompleteOAuthTests {
         let second = try await keyInStore(f)
         f.transport.reply(TK.account("sub-org-1"))
         f.transport.reply(TK.session(TK.sessionJwt(publicKey: second)))
-        _ = try await f.auth.completeOAuth(oidcToken: TK.oidcToken(nonce: TK.nonce(second)), publicKey: second,
-                                           providerName: "google", sessionKey: "b")
+        _ = try await f.auth.completeOAuth(
+            oidcToken: TK.oidcToken(nonce: TK.nonce(second)), publicKey: second,
+            providerName: "google", sessionKey: "b")
         #expect(!(f.transport.requests.suffix(2).compactMap(\.bodyText).joined().contains("web-client")))
 
         // Another provider's secondaries stay out.
@@ -104,7 +110,8 @@ struct CompleteOAuthTests {
         f.transport.reply(TK.account(nil))
         f.transport.reply(TK.signedUp)
         f.transport.reply(TK.session(TK.sessionJwt(publicKey: x)))
-        _ = try await f.auth.completeOAuth(oidcToken: TK.oidcToken(nonce: TK.nonce(x)), publicKey: x, providerName: "twitter", sessionKey: "c")
+        _ = try await f.auth.completeOAuth(
+            oidcToken: TK.oidcToken(nonce: TK.nonce(x)), publicKey: x, providerName: "twitter", sessionKey: "c")
         #expect((f.transport.requests[f.transport.requests.count - 2].jsonBody["oauthProviders"] as? [Any])?.count == 1)
     }
 
@@ -126,7 +133,8 @@ struct CompleteOAuthTests {
         let key = try await keyInStore(f)
         f.transport.reply(TK.account("sub-org-1"))
         f.transport.reply(TK.session(TK.sessionJwt(publicKey: key, expiresAt: f.now.addingTimeInterval(900))))
-        #expect(try await f.auth.completeOAuth(oidcToken: TK.oidcToken(for: key), publicKey: key, sessionKey: "main").session.publicKey == key)
+        #expect(
+            try await f.auth.completeOAuth(oidcToken: TK.oidcToken(for: key), publicKey: key, sessionKey: "main").session.publicKey == key)
     }
 
     @Test func aPublicKeyWithoutItsPrivateKeyIsRefusedBeforeAnythingIsSent() async throws {
@@ -174,10 +182,12 @@ struct CompleteOAuthTests {
         let f = try Fixture()
         let key = try await keyInStore(f)
         let other = try await keyInStore(f)
-        for token in [TK.oidcToken(nonce: TK.nonce(other), tknonce: TK.nonce(other)),
-                      TK.oidcToken(nonce: nil, tknonce: TK.nonce(other)),
-                      TK.oidcToken(nonce: "", tknonce: ""),
-                      TK.oidcToken(nonce: TK.nonce(key).uppercased(), tknonce: TK.nonce(key).uppercased())] {
+        for token in [
+            TK.oidcToken(nonce: TK.nonce(other), tknonce: TK.nonce(other)),
+            TK.oidcToken(nonce: nil, tknonce: TK.nonce(other)),
+            TK.oidcToken(nonce: "", tknonce: ""),
+            TK.oidcToken(nonce: TK.nonce(key).uppercased(), tknonce: TK.nonce(key).uppercased())
+        ] {
             await #expect(throws: TurnkeyAuthError.nonceMismatch) {
                 try await f.auth.completeOAuth(oidcToken: token, publicKey: key)
             }
@@ -200,9 +210,11 @@ struct CompleteOAuthTests {
     /// The answers by what they lack; the bodies are built inside, so no JWT is printed as a test argument.
     @Test(arguments: ["session", "exp", "jwt"])
     func anUnusableSessionAnswerIsMalformed(missing: String) async throws {
-        let bodies = ["session": [#"{"session":""}"#, #"{}"#],
-                      "exp": [TK.session(Secrets.jwt(claims: ["public_key": "x", "organization_id": "o", "user_id": "u"]))],
-                      "jwt": [TK.session("not.a.jwt")]]
+        let bodies = [
+            "session": [#"{"session":""}"#, #"{}"#],
+            "exp": [TK.session(Secrets.jwt(claims: ["public_key": "x", "organization_id": "o", "user_id": "u"]))],
+            "jwt": [TK.session("not.a.jwt")]
+        ]
         for body in bodies[missing] ?? [] { try await expectMalformed(body: body, missing: missing) }
     }
 
@@ -245,12 +257,14 @@ struct CompleteOAuthTests {
         let f = try Fixture()
         let login = try await f.startSignIn(.google)
         let token = TK.oidcToken(for: login.publicKey)
-        let success = try #require(try await f.auth.handleRedirect(Fixture.idTokenCallback(token, state: login.state)) { _ in }?.oauthSuccess)
+        let success = try #require(
+            try await f.auth.handleRedirect(Fixture.idTokenCallback(token, state: login.state)) { _ in }?.oauthSuccess)
         f.transport.reply(TK.account(nil))
         f.transport.reply(TK.signedUp)
         f.transport.reply(TK.session(TK.sessionJwt(publicKey: login.publicKey)))
-        let result = try await f.auth.completeOAuth(oidcToken: success.oidcToken, publicKey: success.publicKey,
-                                                    providerName: success.providerName, sessionKey: "later")
+        let result = try await f.auth.completeOAuth(
+            oidcToken: success.oidcToken, publicKey: success.publicKey,
+            providerName: success.providerName, sessionKey: "later")
         #expect(result.action == .signup && result.session.sessionKey == "later")
         #expect(f.pending.items.items.isEmpty, "the waiting key now belongs to a session")
         #expect(f.keys.publicKeys == [login.publicKey])

@@ -1,6 +1,7 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import TurnkeyAuth
 
 @Suite("Configuration: what a TurnkeyAuth may be built with", .timeLimit(.minutes(1)))
@@ -8,10 +9,12 @@ struct ConfigurationTests {
     private func make(_ change: (inout TurnkeyConfiguration) -> Void) throws -> TurnkeyAuth {
         var configuration = Fixture.configuration()
         change(&configuration)
-        return try TurnkeyAuth(configuration: configuration, transport: ScriptedTransport(),
-                               stores: TurnkeyStores(sessions: InMemorySessionStore(), keys: InMemoryKeyStore(),
-                                                     pending: InMemoryPendingStore()),
-                               crypto: FakeCrypto())
+        return try TurnkeyAuth(
+            configuration: configuration, transport: ScriptedTransport(),
+            stores: TurnkeyStores(
+                sessions: InMemorySessionStore(), keys: InMemoryKeyStore(),
+                pending: InMemoryPendingStore()),
+            crypto: FakeCrypto())
     }
 
     @Test func creatingOneSendsNothingAndTouchesNoStore() throws {
@@ -25,7 +28,7 @@ struct ConfigurationTests {
         ("http://localhost:8790/turnkey/auth-proxy/", true), ("HTTPS://AuthProxy.Turnkey.com", true),
         ("http://authproxy.turnkey.com", false), ("ftp://authproxy.turnkey.com", false), ("", false), ("  ", false),
         ("authproxy.turnkey.com", false), ("https://authproxy.turnkey.com?x=1", false), ("https://a@authproxy.turnkey.com", false),
-        ("https://authproxy.turnkey.com#top", false), ("http://127.0.0.2", false),
+        ("https://authproxy.turnkey.com#top", false), ("http://127.0.0.2", false)
     ])
     func serviceURLsMustBeHTTPSOrLoopback(url: String, accepted: Bool) {
         let result = TurnkeyConfiguration.serviceURL(url)
@@ -99,8 +102,9 @@ struct ConfigurationTests {
     }
 
     @Test func theDefaultsAreTurnkeysOwnPages() {
-        let configuration = TurnkeyConfiguration(authProxyUrl: "https://authproxy.turnkey.com", authProxyConfigId: "c",
-                                                 apiUrl: "https://api.turnkey.com")
+        let configuration = TurnkeyConfiguration(
+            authProxyUrl: "https://authproxy.turnkey.com", authProxyConfigId: "c",
+            apiUrl: "https://api.turnkey.com")
         #expect(configuration.oauthOriginUrl == "https://oauth-origin.turnkey.com")
         #expect(configuration.discordAuthorizeUrl == "https://discord.com/oauth2/authorize")
         #expect(configuration.xAuthorizeUrl == "https://x.com/i/oauth2/authorize")

@@ -1,5 +1,6 @@
-import Testing
 import AuthTestSupport
+import Testing
+
 @testable import TurnkeyAuth
 
 /// The unit tests' SHA-256 is the real one, so nonces computed with it mean what they say.

@@ -1,6 +1,7 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import TurnkeyAuth
 
 @Suite("Turnkey's error shape and statuses as facts", .timeLimit(.minutes(1)))
@@ -18,7 +19,8 @@ struct ErrorMappingTests {
 
     @Test func statusesAndTheTurnkeyErrorBodyBecomeFacts() async throws {
         let unauthorized = try await providersError(401, TK.error(16, "unknown auth proxy config ID"))
-        #expect(unauthorized as? TurnkeyRequestError == .unauthorized(path: "/v1/wallet_kit_config", message: "unknown auth proxy config ID"))
+        #expect(
+            unauthorized as? TurnkeyRequestError == .unauthorized(path: "/v1/wallet_kit_config", message: "unknown auth proxy config ID"))
         let rejected = try await providersError(400, TK.error(3, "bad request"))
         #expect(rejected as? TurnkeyRequestError == .rejected(status: 400, path: "/v1/wallet_kit_config", code: 3, message: "bad request"))
         let limited = try await providersError(429, "{}", headers: ["Retry-After": "12"])

@@ -1,17 +1,20 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import TurnkeyAuth
 
 @Suite("handleRedirect: which callbacks are ours, state, nonce and the code exchange", .timeLimit(.minutes(1)))
 struct HandleRedirectTests {
     @Test func urlsThatAreNotTurnkeyCallbacksAreNotOurs() async throws {
         let f = try Fixture()
-        for url in ["", "io.github.portalauth.signin://auth/callback?token=\(Secrets.grant)&login_type=GOOGLE",
-                    "io.github.portalauth.signin://auth/callback?error=oauth_failed&state=x",
-                    "other.app://?id_token=\(Secrets.oidcToken)&state=s", "https://example.com/?code=c&state=s",
-                    "io.github.portalauth.signin://", "io.github.portalauth.signin://?state=only",
-                    Fixture.appRedirect + "?code=c&state=s&pad=" + String(repeating: "a", count: 8200)] {
+        for url in [
+            "", "io.github.portalauth.signin://auth/callback?token=\(Secrets.grant)&login_type=GOOGLE",
+            "io.github.portalauth.signin://auth/callback?error=oauth_failed&state=x",
+            "other.app://?id_token=\(Secrets.oidcToken)&state=s", "https://example.com/?code=c&state=s",
+            "io.github.portalauth.signin://", "io.github.portalauth.signin://?state=only",
+            Fixture.appRedirect + "?code=c&state=s&pad=" + String(repeating: "a", count: 8200)
+        ] {
             #expect(try await f.auth.handleRedirect(url) == nil)
         }
         #expect(f.transport.requests.isEmpty)
@@ -37,9 +40,11 @@ struct HandleRedirectTests {
         let f = try Fixture()
         let login = try await f.startSignIn(.google)
         let token = TK.oidcToken(for: login.publicKey)
-        for url in [Fixture.idTokenCallback(token, state: "forged-state"), Fixture.appRedirect + "?id_token=\(token)",
-                    Fixture.appRedirect + "?code=\(Secrets.providerCode)&state=", Fixture.codeCallback(state: "guess"),
-                    Fixture.appRedirect + "?error=access_denied&state=unknown"] {
+        for url in [
+            Fixture.idTokenCallback(token, state: "forged-state"), Fixture.appRedirect + "?id_token=\(token)",
+            Fixture.appRedirect + "?code=\(Secrets.providerCode)&state=", Fixture.codeCallback(state: "guess"),
+            Fixture.appRedirect + "?error=access_denied&state=unknown"
+        ] {
             await #expect(throws: TurnkeyAuthError.unknownState) { try await f.auth.handleRedirect(url) }
         }
         #expect(f.transport.paths == ["/turnkey/auth-proxy/v1/wallet_kit_config"], "nothing beyond loginURL's request")
@@ -65,7 +70,8 @@ struct HandleRedirectTests {
         let f = try Fixture()
         let login = try await f.startSignIn(.google)
         do {
-            _ = try await f.auth.handleRedirect(Fixture.appRedirect + "?error=\(String(repeating: "y", count: 300))+\(Secrets.oidcToken)&state=\(login.state)")
+            _ = try await f.auth.handleRedirect(
+                Fixture.appRedirect + "?error=\(String(repeating: "y", count: 300))+\(Secrets.oidcToken)&state=\(login.state)")
             Issue.record("expected a provider error")
         } catch TurnkeyAuthError.providerError(.google, let error) {
             #expect(error == String(repeating: "y", count: 100))
@@ -110,9 +116,11 @@ struct HandleRedirectTests {
     @Test func anIdTokenForAnotherKeyIsRefusedBeforeAnythingIsSent() async throws {
         let f = try Fixture()
         let login = try await f.startSignIn(.apple)
-        let wrong = [TK.oidcToken(nonce: TK.nonce(Secrets.publicKeyHex)), TK.oidcToken(nonce: nil),
-                     TK.oidcToken(nonce: TK.nonce(login.publicKey).uppercased()),
-                     TK.oidcToken(nonce: TK.nonce(Secrets.publicKeyHex), tknonce: TK.nonce(Secrets.publicKeyHex))]
+        let wrong = [
+            TK.oidcToken(nonce: TK.nonce(Secrets.publicKeyHex)), TK.oidcToken(nonce: nil),
+            TK.oidcToken(nonce: TK.nonce(login.publicKey).uppercased()),
+            TK.oidcToken(nonce: TK.nonce(Secrets.publicKeyHex), tknonce: TK.nonce(Secrets.publicKeyHex))
+        ]
         for token in wrong {
             await #expect(throws: TurnkeyAuthError.nonceMismatch) {
                 try await f.auth.handleRedirect(Fixture.idTokenCallback(token, state: login.state))
@@ -253,8 +261,9 @@ struct HandleRedirectTests {
         #expect(f.keys.publicKeys == [login.publicKey], "the key waits for completeOAuth")
 
         // Another process (a new instance) cannot use the spent state.
-        let other = try TurnkeyAuth(configuration: Fixture.configuration(), transport: f.transport,
-                                    stores: TurnkeyStores(sessions: f.sessions, keys: f.keys, pending: f.pending), crypto: f.crypto)
+        let other = try TurnkeyAuth(
+            configuration: Fixture.configuration(), transport: f.transport,
+            stores: TurnkeyStores(sessions: f.sessions, keys: f.keys, pending: f.pending), crypto: f.crypto)
         await #expect(throws: TurnkeyAuthError.unknownState) {
             try await other.handleRedirect(Fixture.idTokenCallback(token, state: login.state))
         }
@@ -266,7 +275,9 @@ struct HandleRedirectTests {
         let login = try await f.startSignIn(.google)
         let handedOver = Box(false)
         await #expect(throws: TurnkeyAuthError.nonceMismatch) {
-            try await f.auth.handleRedirect(Fixture.idTokenCallback(TK.oidcToken(nonce: TK.nonce(Secrets.publicKeyHex)), state: login.state)) { _ in
+            try await f.auth.handleRedirect(
+                Fixture.idTokenCallback(TK.oidcToken(nonce: TK.nonce(Secrets.publicKeyHex)), state: login.state)
+            ) { _ in
                 handedOver.withLock { $0 = true }
             }
         }
@@ -277,8 +288,9 @@ struct HandleRedirectTests {
     @Test func thePendingSignInSurvivesIntoAnotherInstance() async throws {
         let f = try Fixture()
         let login = try await f.startSignIn(.discord)
-        let later = try TurnkeyAuth(configuration: Fixture.configuration(), transport: f.transport,
-                                    stores: TurnkeyStores(sessions: f.sessions, keys: f.keys, pending: f.pending), crypto: f.crypto)
+        let later = try TurnkeyAuth(
+            configuration: Fixture.configuration(), transport: f.transport,
+            stores: TurnkeyStores(sessions: f.sessions, keys: f.keys, pending: f.pending), crypto: f.crypto)
         f.transport.reply(TK.oauth2(TK.oidcToken(for: login.publicKey)))
         f.transport.reply(TK.account("sub-org-1"))
         f.transport.reply(TK.session(TK.sessionJwt(publicKey: login.publicKey)))
@@ -290,6 +302,7 @@ struct HandleRedirectTests {
         let portalRedirect = "io.github.portalauth.signin://auth/callback?token=\(Secrets.grant)&login_type=GOOGLE"
         #expect(f.auth.callback(in: portalRedirect) == nil)
         #expect(f.auth.callback(in: "IO.GITHUB.PORTALAUTH.SIGNIN://?code=c&state=s") != nil, "the scheme is case-insensitive")
-        #expect(!URLText(Fixture.appRedirect + "?id_token=t&state=s").sameTarget(as: URLText("io.github.portalauth.signin://auth/callback")))
+        #expect(
+            !URLText(Fixture.appRedirect + "?id_token=t&state=s").sameTarget(as: URLText("io.github.portalauth.signin://auth/callback")))
     }
 }

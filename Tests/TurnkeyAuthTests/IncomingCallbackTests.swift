@@ -1,6 +1,7 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import TurnkeyAuth
 
 @Suite("incoming callbacks: what the app may ask before anything is sent", .timeLimit(.minutes(1)))
@@ -10,7 +11,8 @@ struct IncomingCallbackTests {
         #expect(f.auth.incomingCallback("io.github.portalauth.signin://auth/callback?token=\(Secrets.grant)&login_type=GOOGLE") == nil)
         #expect(f.auth.incomingCallback("other.app://?code=c&state=s") == nil)
         #expect(f.auth.incomingCallback(Fixture.codeCallback(state: "s1")) == TurnkeyIncomingCallback(state: "s1", isError: false))
-        #expect(f.auth.incomingCallback(Fixture.appRedirect + "?error=access_denied&state=s2")
+        #expect(
+            f.auth.incomingCallback(Fixture.appRedirect + "?error=access_denied&state=s2")
                 == TurnkeyIncomingCallback(state: "s2", isError: true))
         #expect(f.transport.requests.isEmpty && f.pending.items.operations.isEmpty, "classifying sends and reads nothing")
     }
@@ -22,18 +24,23 @@ struct IncomingCallbackTests {
         let x = try await f.startSignIn(.x)
         #expect(Set(try await f.auth.pendingSignIns().map(\.state)) == [discord.state, x.state])
         f.advance(seconds: 1801)
-        #expect(try await f.auth.pendingSignIns() == [TurnkeyPendingSignIn(state: x.state, provider: .x)],
-                "the Discord sign-in is more than an hour old")
+        #expect(
+            try await f.auth.pendingSignIns() == [TurnkeyPendingSignIn(state: x.state, provider: .x)],
+            "the Discord sign-in is more than an hour old")
     }
 
     @Test func onlyTheInstanceThatStartedASignInAwaitsIt() async throws {
         let f = try Fixture()
         let login = try await f.startSignIn(.google)
         let callback = Fixture.idTokenCallback(TK.oidcToken(for: login.publicKey), state: login.state)
-        #expect(f.auth.incomingCallback(callback) == TurnkeyIncomingCallback(state: login.state, isError: false, provider: .google,
-                                                                              standing: .awaited))
+        #expect(
+            f.auth.incomingCallback(callback)
+                == TurnkeyIncomingCallback(
+                    state: login.state, isError: false, provider: .google,
+                    standing: .awaited))
         #expect(f.auth.standing(of: callback) == .awaited)
-        #expect(f.auth.incomingCallback(Fixture.codeCallback(state: "not-issued"))
+        #expect(
+            f.auth.incomingCallback(Fixture.codeCallback(state: "not-issued"))
                 == TurnkeyIncomingCallback(state: "not-issued", isError: false, provider: nil, standing: .unsolicited))
 
         // The app quit, was killed or crashed while it waited: the next run finds the stored record
@@ -41,8 +48,11 @@ struct IncomingCallbackTests {
         let restarted = try f.restarted()
         #expect(restarted.incomingCallback(callback)?.provider == nil)
         #expect(try await restarted.pendingSignIns() == [TurnkeyPendingSignIn(state: login.state, provider: .google)])
-        #expect(restarted.incomingCallback(callback) == TurnkeyIncomingCallback(state: login.state, isError: false, provider: .google,
-                                                                                standing: .earlierRun))
+        #expect(
+            restarted.incomingCallback(callback)
+                == TurnkeyIncomingCallback(
+                    state: login.state, isError: false, provider: .google,
+                    standing: .earlierRun))
     }
 
     @Test func aCancelledSignInIsNoLongerAwaited() async throws {
@@ -69,7 +79,7 @@ struct IncomingCallbackTests {
         let login = try await f.startSignIn(.discord)
         try await f.auth.cancelSignIn(state: login.state)
         #expect(f.pending.items.items.isEmpty && f.keys.publicKeys.isEmpty)
-        try await f.auth.cancelSignIn(state: login.state)   // nothing left to end: not an error
+        try await f.auth.cancelSignIn(state: login.state) // nothing left to end: not an error
         let sent = f.transport.requests.count
         await #expect(throws: TurnkeyAuthError.unknownState) { try await f.auth.handleRedirect(Fixture.codeCallback(state: login.state)) }
         #expect(f.transport.requests.count == sent, "nothing sent for the cancelled state")
@@ -84,8 +94,11 @@ struct IncomingCallbackTests {
         let callback = Fixture.idTokenCallback(TK.oidcToken(for: login.publicKey), state: login.state)
         _ = try await f.auth.handleRedirect(callback)
         #expect(f.auth.hasFinished(state: login.state))
-        #expect(f.auth.incomingCallback(callback) == TurnkeyIncomingCallback(state: login.state, isError: false, provider: .google,
-                                                                              standing: .repeated))
+        #expect(
+            f.auth.incomingCallback(callback)
+                == TurnkeyIncomingCallback(
+                    state: login.state, isError: false, provider: .google,
+                    standing: .repeated))
         let sent = f.transport.requests.count
         _ = try await f.auth.handleRedirect(callback)
         #expect(f.transport.requests.count == sent, "the repeat replays the result")

@@ -1,5 +1,6 @@
-import Testing
 import AuthTestSupport
+import Testing
+
 @testable import TurnkeyAuth
 
 @Suite("Nonce: SHA-256 of the public key's hex text", .timeLimit(.minutes(1)))

@@ -1,6 +1,7 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import TurnkeyAuth
 
 @Suite("refreshSession: stamp_login with the old key for a new one", .timeLimit(.minutes(1)))
@@ -13,11 +14,13 @@ struct RefreshTests {
     /// Answers `stamp_login` with `status` and, once completed, a session for the key it asked for.
     private func answerStampLogin(_ f: Fixture, status: String = "ACTIVITY_STATUS_COMPLETED", expiresIn: TimeInterval = 900) {
         let now = f.now
-        f.transport.enqueue(.answer { request in
-            let session = status == "ACTIVITY_STATUS_COMPLETED"
-                ? TK.sessionJwt(publicKey: Self.requestedKey(request), expiresAt: now.addingTimeInterval(expiresIn)) : nil
-            return (200, TK.activity(status: status, session: session))
-        })
+        f.transport.enqueue(
+            .answer { request in
+                let session =
+                    status == "ACTIVITY_STATUS_COMPLETED"
+                    ? TK.sessionJwt(publicKey: Self.requestedKey(request), expiresAt: now.addingTimeInterval(expiresIn)) : nil
+                return (200, TK.activity(status: status, session: session))
+            })
     }
 
     @Test func theNewSessionOnANewKeyReplacesTheOldUnderTheSameSessionKey() async throws {
@@ -44,8 +47,10 @@ struct RefreshTests {
         let stamp = try #require(try JSONSerialization.jsonObject(with: Data(stampBytes)) as? [String: String])
         #expect(stamp["publicKey"] == old.publicKey)
         let signature = try #require(stamp["signature"].flatMap(Hex.decode))
-        #expect(f.crypto.p256Verify(signature, message: Array(request.body ?? Data()),
-                                    publicKey: try f.crypto.p256PublicKey(privateKey: oldPrivateKey)))
+        #expect(
+            f.crypto.p256Verify(
+                signature, message: Array(request.body ?? Data()),
+                publicKey: try f.crypto.p256PublicKey(privateKey: oldPrivateKey)))
 
         #expect(refreshed.publicKey != old.publicKey)
         #expect(refreshed.sessionKey == "main")
@@ -86,18 +91,27 @@ struct RefreshTests {
         try await f.signIn()
         let requestedKey = Box("")
         let now = f.now
-        f.transport.enqueue(.answer { request in
-            requestedKey.withLock { $0 = Self.requestedKey(request) }
-            return (200, TK.activity(status: "ACTIVITY_STATUS_PENDING", id: "act-9"))
-        })
+        f.transport.enqueue(
+            .answer { request in
+                requestedKey.withLock { $0 = Self.requestedKey(request) }
+                return (200, TK.activity(status: "ACTIVITY_STATUS_PENDING", id: "act-9"))
+            })
         f.transport.reply(TK.activity(status: "ACTIVITY_STATUS_PENDING", id: "act-9"))
-        f.transport.enqueue(.answer { _ in
-            (200, TK.activity(session: TK.sessionJwt(publicKey: requestedKey.current, expiresAt: now.addingTimeInterval(900)), id: "act-9"))
-        })
+        f.transport.enqueue(
+            .answer { _ in
+                (
+                    200,
+                    TK.activity(
+                        session: TK.sessionJwt(publicKey: requestedKey.current, expiresAt: now.addingTimeInterval(900)), id: "act-9")
+                )
+            })
         let refreshed = try await f.auth.refreshSession()
         #expect(refreshed.publicKey == requestedKey.current)
-        #expect(f.transport.paths.suffix(3) == ["/turnkey/api/public/v1/submit/stamp_login", "/turnkey/api/public/v1/query/get_activity",
-                                                "/turnkey/api/public/v1/query/get_activity"])
+        #expect(
+            f.transport.paths.suffix(3) == [
+                "/turnkey/api/public/v1/submit/stamp_login", "/turnkey/api/public/v1/query/get_activity",
+                "/turnkey/api/public/v1/query/get_activity"
+            ])
         #expect(f.transport.requests.last?.bodyText == #"{"activityId":"act-9","organizationId":"sub-org-1"}"#)
         #expect(f.sleeps.current == [.seconds(1), .seconds(1)])
     }
@@ -145,10 +159,15 @@ struct RefreshTests {
         let f = try Fixture()
         let old = try await f.signIn().session
         f.transport.reply(TK.activity(session: TK.sessionJwt(publicKey: Secrets.publicKeyHex)))
-        await #expect(throws: TurnkeyAuthError.sessionKeyMismatch(path: "/public/v1/submit/stamp_login")) { try await f.auth.refreshSession() }
+        await #expect(throws: TurnkeyAuthError.sessionKeyMismatch(path: "/public/v1/submit/stamp_login")) {
+            try await f.auth.refreshSession()
+        }
         f.transport.reply(TK.activity(session: nil))
-        await #expect(throws: TurnkeyAuthError.malformedResponse(path: "/public/v1/submit/stamp_login",
-                                                                missing: "activity.result.stampLoginResult.session")) {
+        await #expect(
+            throws: TurnkeyAuthError.malformedResponse(
+                path: "/public/v1/submit/stamp_login",
+                missing: "activity.result.stampLoginResult.session")
+        ) {
             try await f.auth.refreshSession()
         }
         #expect(try await f.auth.session() == old)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TurnkeyAuth
 
 @Suite("Replay memory: how far a callback got, by state")

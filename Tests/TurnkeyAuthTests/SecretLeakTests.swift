@@ -1,6 +1,7 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import TurnkeyAuth
 
 /// Every error path, fed session JWTs, OIDC tokens, codes, verifiers and private keys: none may
@@ -13,7 +14,10 @@ struct TurnkeySecretLeakTests {
 
     @Test func everyErrorPathKeepsSecretsOut() async throws {
         let f = try Fixture()
-        let echo = TK.error(16, "refused \(Secrets.oidcToken) \(Secrets.turnkeySessionJwt) \(Secrets.pkceVerifier) \(Secrets.privateKeyHex) \(Secrets.providerCode)")
+        let echo = TK.error(
+            16,
+            "refused \(Secrets.oidcToken) \(Secrets.turnkeySessionJwt) \(Secrets.pkceVerifier) \(Secrets.privateKeyHex) \(Secrets.providerCode)"
+        )
         var errors: [any Error] = []
         func collect(_ label: String, _ body: () async throws -> Void) async {
             do {
@@ -35,7 +39,8 @@ struct TurnkeySecretLeakTests {
             }
         }
         await collect("provider error echoing secrets") {
-            _ = try await f.auth.handleRedirect(Fixture.appRedirect + "?error=\(Secrets.providerCode)+\(Secrets.oidcToken)&state=\(discord.state)")
+            _ = try await f.auth.handleRedirect(
+                Fixture.appRedirect + "?error=\(Secrets.providerCode)+\(Secrets.oidcToken)&state=\(discord.state)")
         }
         await collect("unknown state") { _ = try await f.auth.handleRedirect(Fixture.codeCallback(state: Secrets.pkceVerifier)) }
         let google = try await f.startSignIn(.google)
@@ -46,8 +51,12 @@ struct TurnkeySecretLeakTests {
             _ = try await f.auth.completeOAuth(oidcToken: Secrets.oidcToken, publicKey: session.session.publicKey, sessionKey: "main")
         }
         await collect("keyNotFound") { _ = try await f.auth.completeOAuth(oidcToken: Secrets.oidcToken, publicKey: Secrets.publicKeyHex) }
-        await collect("invalid token") { _ = try await f.auth.completeOAuth(oidcToken: Secrets.privateKeyHex, publicKey: session.session.publicKey) }
-        struct Leaky: Error, CustomStringConvertible { var description: String { "leaky \(Secrets.turnkeySessionJwt) \(Secrets.privateKeyHex)" } }
+        await collect("invalid token") {
+            _ = try await f.auth.completeOAuth(oidcToken: Secrets.privateKeyHex, publicKey: session.session.publicKey)
+        }
+        struct Leaky: Error, CustomStringConvertible {
+            var description: String { "leaky \(Secrets.turnkeySessionJwt) \(Secrets.privateKeyHex)" }
+        }
         f.keys.items.failNext("load", Leaky())
         await collect("key store failure") { _ = try await f.auth.whoami(sessionKey: "main") }
         f.transport.reply(401, echo)
@@ -69,16 +78,18 @@ struct TurnkeySecretLeakTests {
         let login = try await f.startSignIn(.discord)
         f.transport.reply(TK.oauth2(TK.oidcToken(for: login.publicKey)))
         _ = try await f.auth.handleRedirect(Fixture.codeCallback(state: login.state)) { _ in }
-        f.transport.enqueue(.answer { request in
-            let key = (request.jsonBody["parameters"] as? [String: Any])?["publicKey"] as? String ?? ""
-            return (200, TK.activity(session: TK.sessionJwt(publicKey: key)))
-        })
+        f.transport.enqueue(
+            .answer { request in
+                let key = (request.jsonBody["parameters"] as? [String: Any])?["publicKey"] as? String ?? ""
+                return (200, TK.activity(session: TK.sessionJwt(publicKey: key)))
+            })
         _ = try await f.auth.refreshSession(sessionKey: "google")
         f.transport.reply(TK.whoami)
         _ = try await f.auth.whoami(sessionKey: "x")
         try await f.auth.signOut(sessionKey: "apple")
         try await f.auth.purgeExpired()
-        let secrets = Array(f.sessions.items.items.values) + Array(f.keys.items.items.values)
+        let secrets =
+            Array(f.sessions.items.items.values) + Array(f.keys.items.items.values)
             + f.pending.records.values.compactMap { $0["codeVerifier"] as? String }
         #expect(secrets.count >= 8)
         let leaked = f.logger.lines.contains { line in containsAnySecret(line) || secrets.contains { line.contains($0) } }
@@ -91,14 +102,15 @@ struct TurnkeySecretLeakTests {
         expectNoSecret(success.description, "OAuthSuccess")
         let session = try TurnkeySession(jwt: Secrets.turnkeySessionJwt, sessionKey: "default")
         expectNoSecret(session.description, "TurnkeySession")
-        expectNoSecret(String(describing: SigningKey(privateKey: Hex.decode(Secrets.privateKeyHex)!, publicKeyHex: Secrets.publicKeyHex)),
-                       "SigningKey")
+        expectNoSecret(
+            String(describing: SigningKey(privateKey: Hex.decode(Secrets.privateKeyHex)!, publicKeyHex: Secrets.publicKeyHex)),
+            "SigningKey")
         let built: [any Error] = [
             TurnkeyAuthError.providerError(.x, error: Secrets.providerCode),
             TurnkeyAuthError.storageFailure(.key, SessionStoreError(.other, detail: Secrets.privateKeyHex)),
             TurnkeyAuthError.invalidOidcToken(detail: Secrets.oidcToken),
             TurnkeyRequestError.unauthorized(path: "/v1/oauth_login", message: Secrets.pkceVerifier),
-            TurnkeyRequestError.rejected(status: 400, path: "/", code: 3, message: Secrets.turnkeySessionJwt),
+            TurnkeyRequestError.rejected(status: 400, path: "/", code: 3, message: Secrets.turnkeySessionJwt)
         ]
         for error in built {
             expectNoSecret((error as? any LocalizedError)?.errorDescription ?? "", "description")

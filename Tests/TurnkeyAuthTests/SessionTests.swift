@@ -1,6 +1,7 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import TurnkeyAuth
 
 @Suite("Sessions: expiry from the JWT, restore, list, sign-out, purge", .timeLimit(.minutes(1)))
@@ -19,9 +20,10 @@ struct SessionTests {
         let f = try Fixture()
         try await f.signIn(sessionKey: "kept")
         let requests = f.transport.requests.count
-        let later = try TurnkeyAuth(configuration: Fixture.configuration(), transport: f.transport,
-                                    stores: TurnkeyStores(sessions: f.sessions, keys: f.keys, pending: f.pending), crypto: f.crypto,
-                                    clock: TurnkeyClock(now: { Fixture.start }, sleep: { _ in }))
+        let later = try TurnkeyAuth(
+            configuration: Fixture.configuration(), transport: f.transport,
+            stores: TurnkeyStores(sessions: f.sessions, keys: f.keys, pending: f.pending), crypto: f.crypto,
+            clock: TurnkeyClock(now: { Fixture.start }, sleep: { _ in }))
         #expect(try await later.session(sessionKey: "kept")?.userId == "user-1")
         #expect(f.transport.requests.count == requests)
     }
@@ -118,8 +120,11 @@ struct SessionTests {
         let result = try await f.signIn(sessionKey: "main")
         f.transport.reply(TK.whoami)
         let whoami = try await f.auth.whoami(sessionKey: "main")
-        #expect(whoami == TurnkeyWhoami(organizationId: "sub-org-1", organizationName: "sub-org-1800000000",
-                                        userId: "user-1", username: "alice@example.com"))
+        #expect(
+            whoami
+                == TurnkeyWhoami(
+                    organizationId: "sub-org-1", organizationName: "sub-org-1800000000",
+                    userId: "user-1", username: "alice@example.com"))
         let request = try #require(f.transport.requests.last)
         #expect(request.url.absoluteString == "http://127.0.0.1:8790/turnkey/api/public/v1/query/whoami")
         #expect(request.bodyText == #"{"organizationId":"sub-org-1"}"#)
@@ -127,8 +132,10 @@ struct SessionTests {
         let decoded = try #require(try JSONSerialization.jsonObject(with: Data(stamp)) as? [String: String])
         #expect(decoded["publicKey"] == result.session.publicKey)
         let signature = try #require(decoded["signature"].flatMap(Hex.decode))
-        #expect(f.crypto.p256Verify(signature, message: Array(request.body ?? Data()), publicKey: try #require(Hex.decode(result.session.publicKey))),
-                "the stamp signs the exact body that was sent")
+        #expect(
+            f.crypto.p256Verify(
+                signature, message: Array(request.body ?? Data()), publicKey: try #require(Hex.decode(result.session.publicKey))),
+            "the stamp signs the exact body that was sent")
     }
 
     @Test func whoamiNeedsALiveSession() async throws {
@@ -143,7 +150,9 @@ struct SessionTests {
     @Test func userIsStampedAndNamesTheProvidersItSignsInWith() async throws {
         let f = try Fixture()
         let result = try await f.signIn(sessionKey: "main")
-        f.transport.reply(#"{"user":{"userId":"user-1","userName":"alice","userEmail":"alice@example.com","oauthProviders":[{"providerName":"Discord","issuer":"https://auth.turnkey.com"},{"providerName":"twitter"},{"providerName":"discord"},{"providerName":"OpenID Connect Provider 1800000000"}]}}"#)
+        f.transport.reply(
+            #"{"user":{"userId":"user-1","userName":"alice","userEmail":"alice@example.com","oauthProviders":[{"providerName":"Discord","issuer":"https://auth.turnkey.com"},{"providerName":"twitter"},{"providerName":"discord"},{"providerName":"OpenID Connect Provider 1800000000"}]}}"#
+        )
         let user = try await f.auth.user(sessionKey: "main")
         #expect(user == TurnkeyUser(userId: "user-1", userName: "alice", userEmail: "alice@example.com", providers: [.discord, .x]))
         let request = try #require(f.transport.requests.last)

@@ -1,6 +1,7 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import TurnkeyAuth
 
 @Suite("handleOAuth and the SDK-named four: browser, the in-flight session, one at a time", .timeLimit(.minutes(1)))
@@ -24,14 +25,16 @@ struct SignInTests {
     private func replyLogin(_ f: Fixture, provider: TurnkeyProvider) {
         f.transport.reply(TK.walletKit())
         if provider.usesPKCE {
-            f.transport.enqueue(.answer { request in
-                (200, TK.oauth2(TK.oidcToken(nonce: request.jsonBody["nonce"] as? String)))
-            })
+            f.transport.enqueue(
+                .answer { request in
+                    (200, TK.oauth2(TK.oidcToken(nonce: request.jsonBody["nonce"] as? String)))
+                })
         }
         f.transport.reply(TK.account("sub-org-1"))
-        f.transport.enqueue(.answer { request in
-            (200, TK.session(TK.sessionJwt(publicKey: request.jsonBody["publicKey"] as? String ?? "")))
-        })
+        f.transport.enqueue(
+            .answer { request in
+                (200, TK.session(TK.sessionJwt(publicKey: request.jsonBody["publicKey"] as? String ?? "")))
+            })
     }
 
     @Test(arguments: TurnkeyProvider.allCases)

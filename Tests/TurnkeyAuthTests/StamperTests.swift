@@ -1,6 +1,7 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import TurnkeyAuth
 
 @Suite("Stamper: X-Stamp over the exact body bytes", .timeLimit(.minutes(1)))

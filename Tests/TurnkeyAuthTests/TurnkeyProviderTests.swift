@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TurnkeyAuth
 
 /// `TurnkeyProvider` is the table's view of the providers Turnkey offers: nothing of its own.
@@ -40,8 +41,9 @@ struct TurnkeyProviderTests {
     /// Pending sign-ins wait in the keyring for an hour: the record's provider is spelled as before
     /// (the identifier, `x` not `twitter`), and a record naming no provider is not the stored shape.
     @Test func aPendingRecordSpellsTheProviderByItsIdentifier() throws {
-        let pending = PendingSignIn(state: "s", provider: .x, publicKey: "02ab", clientId: "c", redirectUri: "r",
-                                    codeVerifier: nil, createdAt: 0)
+        let pending = PendingSignIn(
+            state: "s", provider: .x, publicKey: "02ab", clientId: "c", redirectUri: "r",
+            codeVerifier: nil, createdAt: 0)
         #expect(pending.encoded().contains(#""provider":"x""#))
         #expect(PendingSignIn.decode(pending.encoded()) == pending)
         let unknown = pending.encoded().replacingOccurrences(of: #""provider":"x""#, with: #""provider":"github""#)

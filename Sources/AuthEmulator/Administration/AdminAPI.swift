@@ -11,27 +11,38 @@ extension Administration {
 
     func adminState(_ request: EmulatorRequest) -> EmulatorResponse {
         let environments: [[String: Any]] = portal.environments.map {
-            ["id": $0.id, "authMethods": $0.authMethods.map(\.rawValue), "redirectUrls": $0.redirectUrls,
-             "providersWithoutCredentials": $0.providersWithoutCredentials.map(\.rawValue),
-             "autoCreateWallet": $0.autoCreateWallet, "accountAbstraction": $0.accountAbstraction,
-             "callbackUrl": portal.callbackURL(environmentId: $0.id)]
+            [
+                "id": $0.id, "authMethods": $0.authMethods.map(\.rawValue), "redirectUrls": $0.redirectUrls,
+                "providersWithoutCredentials": $0.providersWithoutCredentials.map(\.rawValue),
+                "autoCreateWallet": $0.autoCreateWallet, "accountAbstraction": $0.accountAbstraction,
+                "callbackUrl": portal.callbackURL(environmentId: $0.id)
+            ]
         }
         let userList: [[String: Any]] = portal.users.ordered.map {
-            ["environmentId": $0.environmentId, "email": $0.email, "name": $0.name, "endUserId": $0.endUserId,
-             "clientId": $0.clientId, "needsTotp": $0.needsTotp, "totpEnrolled": $0.totpEnrolled]
+            [
+                "environmentId": $0.environmentId, "email": $0.email, "name": $0.name, "endUserId": $0.endUserId,
+                "clientId": $0.clientId, "needsTotp": $0.needsTotp, "totpEnrolled": $0.totpEnrolled
+            ]
         }
         let sessionList: [[String: Any]] = portal.sessions.all.map {
-            ["environmentId": $0.environmentId, "endUserId": $0.endUserId, "clientId": $0.clientId,
-             "isAccountAbstracted": $0.isAccountAbstracted, "createdAt": $0.createdAt]
+            [
+                "environmentId": $0.environmentId, "endUserId": $0.endUserId, "clientId": $0.clientId,
+                "isAccountAbstracted": $0.isAccountAbstracted, "createdAt": $0.createdAt
+            ]
         }
         let appleReceipts: [[String: Any]] = portal.appleSubjects.receipts.map { receipt in
             var entry: [String: Any] = ["environmentId": receipt.environmentId, "sub": receipt.sub, "emailInForm": receipt.emailInForm]
             if let email = receipt.endUserEmail,
-               let user = portal.users.user(environmentId: receipt.environmentId, email: email) { entry["endUserId"] = user.endUserId }
+                let user = portal.users.user(environmentId: receipt.environmentId, email: email)
+            {
+                entry["endUserId"] = user.endUserId
+            }
             return entry
         }
-        return .data(["environments": environments, "users": userList, "sessions": sessionList,
-                      "appleCallbacks": appleReceipts, "now": now])
+        return .data([
+            "environments": environments, "users": userList, "sessions": sessionList,
+            "appleCallbacks": appleReceipts, "now": now
+        ])
     }
 
     func adminOutbox(_ request: EmulatorRequest) -> EmulatorResponse {
@@ -83,8 +94,10 @@ extension Administration {
             guard let seconds, seconds >= 1, seconds <= 600, seconds == seconds.rounded() else {
                 throw ResponseError(400, "seconds must be a whole number from 1 to 600.")
             }
-            faults.add(Fault(path: path, kind: kind, remaining: Int(count), status: Int(status), seconds: Int(seconds),
-                             pendingAnswers: Int(pendingAnswers)))
+            faults.add(
+                Fault(
+                    path: path, kind: kind, remaining: Int(count), status: Int(status), seconds: Int(seconds),
+                    pendingAnswers: Int(pendingAnswers)))
         }
         return .data(faults.faults.map(\.json))
     }
@@ -112,9 +125,11 @@ extension Administration {
             throw ResponseError(400, error.description)
         }
         portal.environments[index] = environment
-        return .data(["id": environment.id, "authMethods": environment.authMethods.map(\.rawValue),
-                      "redirectUrls": environment.redirectUrls,
-                      "providersWithoutCredentials": environment.providersWithoutCredentials.map(\.rawValue)])
+        return .data([
+            "id": environment.id, "authMethods": environment.authMethods.map(\.rawValue),
+            "redirectUrls": environment.redirectUrls,
+            "providersWithoutCredentials": environment.providersWithoutCredentials.map(\.rawValue)
+        ])
     }
 
     func adminUserTotp(email rawEmail: String, _ request: EmulatorRequest) throws -> EmulatorResponse {
@@ -123,8 +138,10 @@ extension Administration {
         let candidates = portal.users.ordered.filter { $0.email == email && (environmentId == nil || $0.environmentId == environmentId) }
         guard let user = candidates.first else { throw ResponseError(404, "No user \(email) in this emulator.") }
         guard user.needsTotp else { throw ResponseError(404, "\(email) does not use TOTP.") }
-        return .data(["secret": user.totpSecretBase32, "code": Totp.code(secret: user.totpSecret, step: Totp.step(at: now)),
-                      "environmentId": user.environmentId, "enrolled": user.totpEnrolled])
+        return .data([
+            "secret": user.totpSecretBase32, "code": Totp.code(secret: user.totpSecret, step: Totp.step(at: now)),
+            "environmentId": user.environmentId, "enrolled": user.totpEnrolled
+        ])
     }
 
     /// Not in the contract but handy for "session revoked" tests: drops all sessions, or one end user's.

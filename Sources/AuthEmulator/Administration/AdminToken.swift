@@ -19,7 +19,8 @@ struct AdminToken {
     /// The error never repeats the value.
     static func chosen(_ text: String) throws -> AdminToken {
         guard (32...256).contains(text.count), text.allSatisfy(allowed.contains) else {
-            throw TokenError(message: "PORTAL_AUTH_EMULATOR_ADMIN_TOKEN must be 32 to 256 characters from A-Z, a-z, 0-9, '-', '_', '.' and '~'")
+            throw TokenError(
+                message: "PORTAL_AUTH_EMULATOR_ADMIN_TOKEN must be 32 to 256 characters from A-Z, a-z, 0-9, '-', '_', '.' and '~'")
         }
         return AdminToken(value: text)
     }
@@ -60,8 +61,10 @@ enum AdminTokenFile {
             }
             var info = stat()
             guard lstat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid(),
-                  info.st_mode & 0o077 == 0 else {
-                throw AdminToken.TokenError(message: "\(folder) must be a folder only you can use (mode 0700); choose another with --admin-token-file")
+                info.st_mode & 0o077 == 0
+            else {
+                throw AdminToken.TokenError(
+                    message: "\(folder) must be a folder only you can use (mode 0700); choose another with --admin-token-file")
             }
         }
         if unlink(path) != 0 && errno != ENOENT {
@@ -80,7 +83,8 @@ enum AdminTokenFile {
     /// Removes the file at exit, unless another emulator has written its own token there since.
     static func remove(_ token: AdminToken, at path: String) {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-              text.trimmingCharacters(in: .whitespacesAndNewlines) == token.value else { return }
+            text.trimmingCharacters(in: .whitespacesAndNewlines) == token.value
+        else { return }
         unlink(path)
     }
 }

@@ -13,8 +13,10 @@ final class Administration {
     private(set) var requests = RequestLog()
     private(set) var faults = FaultQueue()
 
-    init(adminToken: AdminToken, context: EmulatorContext, portal: PortalBackend, turnkey: TurnkeyBackend,
-         identityProviders: IdentityProviders) {
+    init(
+        adminToken: AdminToken, context: EmulatorContext, portal: PortalBackend, turnkey: TurnkeyBackend,
+        identityProviders: IdentityProviders
+    ) {
         self.adminToken = adminToken
         self.context = context
         self.portal = portal
@@ -54,10 +56,12 @@ final class Administration {
         }
         if request.path == "/", let offered = request.query["token"] {
             guard adminToken.matches(offered) else { return Self.unauthorized }
-            return EmulatorResponse(status: 303, contentType: nil, body: Data(), headers: [
-                ("Location", "/"), ("Cache-Control", "no-store"), ("Referrer-Policy", "no-referrer"),
-                ("Set-Cookie", "\(cookieName)=\(adminToken.value); Path=/; HttpOnly; SameSite=Strict"),
-            ])
+            return EmulatorResponse(
+                status: 303, contentType: nil, body: Data(),
+                headers: [
+                    ("Location", "/"), ("Cache-Control", "no-store"), ("Referrer-Policy", "no-referrer"),
+                    ("Set-Cookie", "\(cookieName)=\(adminToken.value); Path=/; HttpOnly; SameSite=Strict")
+                ])
         }
         if adminToken.matches(request.bearerToken) { return nil }
         if request.path == "/", adminToken.matches(request.cookie(cookieName)) { return nil }
@@ -65,8 +69,9 @@ final class Administration {
     }
 
     private static var unauthorized: EmulatorResponse {
-        EmulatorResponse(status: 401, contentType: nil, body: Data(),
-                         headers: [("WWW-Authenticate", "Bearer realm=\"portal-auth-emulator\""), ("Cache-Control", "no-store")])
+        EmulatorResponse(
+            status: 401, contentType: nil, body: Data(),
+            headers: [("WWW-Authenticate", "Bearer realm=\"portal-auth-emulator\""), ("Cache-Control", "no-store")])
     }
 
     static func isoDate(_ date: Date) -> String {

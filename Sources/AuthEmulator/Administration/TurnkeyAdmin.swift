@@ -6,18 +6,25 @@ import Foundation
 extension Administration {
     func adminTurnkey(_ request: EmulatorRequest) -> EmulatorResponse {
         let configs: [[String: Any]] = turnkey.config.authProxyConfigs.map { config in
-            ["id": config.id, "organizationId": config.organizationId, "organizationName": config.organizationName,
-             "enabledProviders": config.enabledProviders.map(\.rawValue),
-             "sessionExpirationSeconds": config.sessionExpirationSeconds,
-             "clients": config.clients.map { entry -> [String: Any] in
-                 ["provider": entry.provider.rawValue, "clientId": entry.client.clientId,
-                  "secondaryClientIds": entry.client.secondaryClientIds, "redirectUris": identityProviders.allowedRedirectUris(entry.client)]
-             }]
+            [
+                "id": config.id, "organizationId": config.organizationId, "organizationName": config.organizationName,
+                "enabledProviders": config.enabledProviders.map(\.rawValue),
+                "sessionExpirationSeconds": config.sessionExpirationSeconds,
+                "clients": config.clients.map { entry -> [String: Any] in
+                    [
+                        "provider": entry.provider.rawValue, "clientId": entry.client.clientId,
+                        "secondaryClientIds": entry.client.secondaryClientIds,
+                        "redirectUris": identityProviders.allowedRedirectUris(entry.client)
+                    ]
+                }
+            ]
         }
         let organizations: [[String: Any]] = turnkey.directory.organizations.map {
-            ["organizationId": $0.organizationId, "organizationName": $0.organizationName,
-             "parentOrganizationId": $0.parentOrganizationId, "authProxyConfigId": $0.authProxyConfigId,
-             "userIds": [$0.user.userId], "createdAt": $0.createdAt]
+            [
+                "organizationId": $0.organizationId, "organizationName": $0.organizationName,
+                "parentOrganizationId": $0.parentOrganizationId, "authProxyConfigId": $0.authProxyConfigId,
+                "userIds": [$0.user.userId], "createdAt": $0.createdAt
+            ]
         }
         let users: [[String: Any]] = turnkey.directory.organizations.map { organization in
             let user = organization.user
@@ -25,24 +32,29 @@ extension Administration {
                 "userId": user.userId, "organizationId": organization.organizationId, "userName": user.userName,
                 "oauthProviders": user.oauthProviders.map {
                     ["providerName": $0.providerName, "issuer": $0.issuer, "audience": $0.audience, "subject": $0.subject]
-                },
+                }
             ]
             if let email = user.userEmail { entry["userEmail"] = email }
             return entry
         }
         let sessions: [[String: Any]] = turnkey.directory.liveSessions(now: now).map {
-            ["publicKey": $0.publicKey, "organizationId": $0.organizationId, "userId": $0.userId,
-             "sessionType": $0.sessionType, "createdAt": $0.createdAt, "expiresAt": $0.expiresAt]
+            [
+                "publicKey": $0.publicKey, "organizationId": $0.organizationId, "userId": $0.userId,
+                "sessionType": $0.sessionType, "createdAt": $0.createdAt, "expiresAt": $0.expiresAt
+            ]
         }
         let issuers: [String: Any] = [
-            "google": context.identityProviderIssuer(.google), "apple": context.identityProviderIssuer(.apple), "turnkey": context.turnkeyIssuer,
+            "google": context.identityProviderIssuer(.google), "apple": context.identityProviderIssuer(.apple),
+            "turnkey": context.turnkeyIssuer
         ]
         let jwks: [String: Any] = [
             "identityProviders": baseURL + OIDCTokens.KeyFamily.identityProviders.jwksPath,
-            "turnkey": baseURL + OIDCTokens.KeyFamily.turnkey.jwksPath,
+            "turnkey": baseURL + OIDCTokens.KeyFamily.turnkey.jwksPath
         ]
-        return .data(["authProxyConfigs": configs, "organizations": organizations, "users": users, "sessions": sessions,
-                      "issuers": issuers, "jwks": jwks, "now": now])
+        return .data([
+            "authProxyConfigs": configs, "organizations": organizations, "users": users, "sessions": sessions,
+            "issuers": issuers, "jwks": jwks, "now": now
+        ])
     }
 
     /// The dashboard's Turnkey sections.
@@ -67,14 +79,14 @@ extension Administration {
                 + "<td>\(session.expiresAt - now) s</td></tr>"
         }.joined(separator: "\n")
         return """
-        <h2>Turnkey Auth Proxy configs</h2>
-        <table><tr><th>Config ID</th><th>Parent organization</th><th>Client IDs</th><th>Sessions last</th></tr>
-        \(configRows)
-        </table>
-        <h2>Turnkey sub-organizations</h2>
-        \(organizationRows.isEmpty ? "<p class=\"muted\">No sign-ups yet.</p>" : "<table><tr><th>Organization</th><th>User</th><th>Identities (provider · audience · subject)</th></tr>\n\(organizationRows)\n</table>")
-        <h2>Turnkey live sessions</h2>
-        \(sessionRows.isEmpty ? "<p class=\"muted\">No live sessions.</p>" : "<table><tr><th>Session public key</th><th>User</th><th>Expires in</th></tr>\n\(sessionRows)\n</table>")
-        """
+            <h2>Turnkey Auth Proxy configs</h2>
+            <table><tr><th>Config ID</th><th>Parent organization</th><th>Client IDs</th><th>Sessions last</th></tr>
+            \(configRows)
+            </table>
+            <h2>Turnkey sub-organizations</h2>
+            \(organizationRows.isEmpty ? "<p class=\"muted\">No sign-ups yet.</p>" : "<table><tr><th>Organization</th><th>User</th><th>Identities (provider · audience · subject)</th></tr>\n\(organizationRows)\n</table>")
+            <h2>Turnkey live sessions</h2>
+            \(sessionRows.isEmpty ? "<p class=\"muted\">No live sessions.</p>" : "<table><tr><th>Session public key</th><th>User</th><th>Expires in</th></tr>\n\(sessionRows)\n</table>")
+            """
     }
 }

@@ -68,8 +68,8 @@ struct EmulatorConfig: Equatable {
             accountAbstraction: true,
             users: [
                 .init(email: "alice@example.com", name: "Alice Example", needsTotp: false),
-                .init(email: "totp@example.com", name: "Tess Totp", needsTotp: true),
-            ]),
+                .init(email: "totp@example.com", name: "Tess Totp", needsTotp: true)
+            ])
     ])
 
     func environment(_ id: String) -> EnvironmentConfig? { environments.first { $0.id == id } }
@@ -127,8 +127,9 @@ enum ConfigLoader {
 
         let redirectUrls = try redirectUrlList(object["redirectUrls"], field: "\(field).redirectUrls")
 
-        let providersWithoutCredentials = try methodList(object["providersWithoutCredentials"], field: "\(field).providersWithoutCredentials",
-                                                         required: false)
+        let providersWithoutCredentials = try methodList(
+            object["providersWithoutCredentials"], field: "\(field).providersWithoutCredentials",
+            required: false)
         let autoCreateWallet = try optionalBool(fields, "autoCreateWallet", field: field, default: true)
         let accountAbstraction = try optionalBool(fields, "accountAbstraction", field: field, default: false)
 
@@ -154,9 +155,10 @@ enum ConfigLoader {
                 users.append(.init(email: email, name: userFields.string("name") ?? "", needsTotp: needsTotp))
             }
         }
-        return EnvironmentConfig(id: id, authMethods: authMethods, redirectUrls: redirectUrls,
-                                 autoCreateWallet: autoCreateWallet, accountAbstraction: accountAbstraction,
-                                 providersWithoutCredentials: providersWithoutCredentials, users: users)
+        return EnvironmentConfig(
+            id: id, authMethods: authMethods, redirectUrls: redirectUrls,
+            autoCreateWallet: autoCreateWallet, accountAbstraction: accountAbstraction,
+            providersWithoutCredentials: providersWithoutCredentials, users: users)
     }
     /// The allow list of redirect URLs, compared byte for byte as Portal does: a custom scheme
     /// (`myapp://auth/callback`) or a loopback one (`http://127.0.0.1:8791/auth/callback`).
@@ -174,12 +176,13 @@ enum ConfigLoader {
         return redirectUrls
     }
 
-
     /// An array of sign-in method names (GOOGLE, APPLE, EMAIL_MAGIC_LINK), duplicates dropped; `[]`
     /// when absent and not `required`. Also reads the admin API's environment changes.
     static func methodList(_ value: Any?, field: String, required: Bool) throws -> [AuthMethod] {
         guard let value else {
-            if required { throw ConfigError(field: field, problem: "must be an array of \(EmulatorConfig.knownAuthMethods.joined(separator: ", "))") }
+            if required {
+                throw ConfigError(field: field, problem: "must be an array of \(EmulatorConfig.knownAuthMethods.joined(separator: ", "))")
+            }
             return []
         }
         guard let methods = value as? [Any] else {
@@ -188,7 +191,8 @@ enum ConfigLoader {
         var list: [AuthMethod] = []
         for (index, method) in methods.enumerated() {
             guard let name = method as? String, let known = AuthMethod(rawValue: name) else {
-                throw ConfigError(field: "\(field)[\(index)]", problem: "must be one of \(EmulatorConfig.knownAuthMethods.joined(separator: ", "))")
+                throw ConfigError(
+                    field: "\(field)[\(index)]", problem: "must be one of \(EmulatorConfig.knownAuthMethods.joined(separator: ", "))")
             }
             if !list.contains(known) { list.append(known) }
         }

@@ -80,9 +80,13 @@ struct TurnkeyConfig: Equatable {
         let hostedRedirect = ["/turnkey/oauth-redirect?scheme=\(appScheme)"]
         let appRedirect = ["\(appScheme)://"]
         func client(_ provider: IdentityProvider, _ redirectUris: [String]) -> (IdentityProvider, OAuthClient) {
-            (provider, OAuthClient(clientId: "emulator-turnkey-\(provider.rawValue)",
-                                   secondaryClientIds: ["emulator-turnkey-\(provider.rawValue)-secondary"],
-                                   redirectUris: redirectUris))
+            (
+                provider,
+                OAuthClient(
+                    clientId: "emulator-turnkey-\(provider.rawValue)",
+                    secondaryClientIds: ["emulator-turnkey-\(provider.rawValue)-secondary"],
+                    redirectUris: redirectUris)
+            )
         }
         return TurnkeyConfig(
             authProxyConfigs: [
@@ -91,8 +95,10 @@ struct TurnkeyConfig: Equatable {
                     organizationId: derivedOrganizationId(configId: "local-dev"),
                     organizationName: defaultOrganizationName(configId: "local-dev"),
                     sessionExpirationSeconds: defaultSessionExpirationSeconds,
-                    clients: [client(.google, hostedRedirect), client(.apple, hostedRedirect),
-                              client(.discord, appRedirect), client(.x, appRedirect)]),
+                    clients: [
+                        client(.google, hostedRedirect), client(.apple, hostedRedirect),
+                        client(.discord, appRedirect), client(.x, appRedirect)
+                    ])
             ],
             users: [Account(email: "alice@example.com", name: "Alice Example")])
     }()
@@ -125,22 +131,28 @@ enum TurnkeyConfigLoader {
         return TurnkeyConfig(authProxyConfigs: configs, users: try parseUsers(object["users"], field: "\(field).users"))
     }
 
-    private static func parseAuthProxyConfig(_ item: Any, field: String,
-                                             seenClientIds: inout Set<String>) throws -> TurnkeyConfig.AuthProxyConfig {
+    private static func parseAuthProxyConfig(
+        _ item: Any, field: String,
+        seenClientIds: inout Set<String>
+    ) throws -> TurnkeyConfig.AuthProxyConfig {
         guard let object = item as? [String: Any] else { throw ConfigError(field: field, problem: "must be an object") }
         let fields = JSONFields(object: object)
         guard let id = fields.string("id"), ConfigLoader.isIdentifier(id) else {
             throw ConfigError(field: "\(field).id", problem: "must be a non-empty string of letters, digits, '-' or '_'")
         }
-        let organizationId = try optionalString(fields, "organizationId", field: field)
+        let organizationId =
+            try optionalString(fields, "organizationId", field: field)
             ?? TurnkeyConfig.derivedOrganizationId(configId: id)
-        let organizationName = try optionalString(fields, "organizationName", field: field)
+        let organizationName =
+            try optionalString(fields, "organizationName", field: field)
             ?? TurnkeyConfig.defaultOrganizationName(configId: id)
         var expiration = TurnkeyConfig.defaultSessionExpirationSeconds
         if fields.has("sessionExpirationSeconds") {
             guard let seconds = fields.number("sessionExpirationSeconds"), seconds == seconds.rounded(),
-                  (1...31_536_000).contains(seconds) else {
-                throw ConfigError(field: "\(field).sessionExpirationSeconds", problem: "must be a whole number of seconds from 1 to 31536000")
+                (1...31_536_000).contains(seconds)
+            else {
+                throw ConfigError(
+                    field: "\(field).sessionExpirationSeconds", problem: "must be a whole number of seconds from 1 to 31536000")
             }
             expiration = Int(seconds)
         }
@@ -157,8 +169,9 @@ enum TurnkeyConfigLoader {
             let client = try parseClient(value, field: "\(field).providers.\(provider.rawValue)", seenClientIds: &seenClientIds)
             clients.append((provider, client))
         }
-        return .init(id: id, organizationId: organizationId, organizationName: organizationName,
-                     sessionExpirationSeconds: expiration, clients: clients)
+        return .init(
+            id: id, organizationId: organizationId, organizationName: organizationName,
+            sessionExpirationSeconds: expiration, clients: clients)
     }
 
     private static func parseClient(_ value: Any, field: String, seenClientIds: inout Set<String>) throws -> TurnkeyConfig.OAuthClient {
@@ -180,7 +193,8 @@ enum TurnkeyConfigLoader {
         }
         for (name, id) in [("clientId", clientId)] + secondary.enumerated().map({ ("secondaryClientIds[\($0.offset)]", $0.element) }) {
             guard seenClientIds.insert(id).inserted else {
-                throw ConfigError(field: "\(field).\(name)", problem: "duplicate client ID \"\(id)\" (each client ID belongs to one provider and config)")
+                throw ConfigError(
+                    field: "\(field).\(name)", problem: "duplicate client ID \"\(id)\" (each client ID belongs to one provider and config)")
             }
         }
         guard let uris = object["redirectUris"] as? [Any], !uris.isEmpty else {
@@ -189,9 +203,12 @@ enum TurnkeyConfigLoader {
         var redirectUris: [String] = []
         for (index, item) in uris.enumerated() {
             guard let text = item as? String, text.hasPrefix("/") || text.contains(":"),
-                  text == text.trimmingCharacters(in: .whitespacesAndNewlines) else {
-                throw ConfigError(field: "\(field).redirectUris[\(index)]",
-                                  problem: "must be an absolute URI such as myapp:// or a path on the emulator such as /turnkey/oauth-redirect?scheme=myapp")
+                text == text.trimmingCharacters(in: .whitespacesAndNewlines)
+            else {
+                throw ConfigError(
+                    field: "\(field).redirectUris[\(index)]",
+                    problem:
+                        "must be an absolute URI such as myapp:// or a path on the emulator such as /turnkey/oauth-redirect?scheme=myapp")
             }
             redirectUris.append(text)
         }

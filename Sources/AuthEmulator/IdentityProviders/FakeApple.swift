@@ -16,12 +16,12 @@ final class FakeApple {
 
     private final class Account {
         let sub: String
-        var relayEmail: [String: String] = [:]          // per environment or Turnkey client ID
-        var consentedSharing: [String: Bool] = [:]      // per environment: shared the real email?
+        var relayEmail: [String: String] = [:] // per environment or Turnkey client ID
+        var consentedSharing: [String: Bool] = [:] // per environment: shared the real email?
         init(sub: String) { self.sub = sub }
     }
 
-    private var accounts: [String: Account] = [:]        // by the real Apple ID email
+    private var accounts: [String: Account] = [:] // by the real Apple ID email
 
     func authorize(appleIdEmail: String, shareEmail: Bool, environmentId: String) -> Assertion {
         let account = self.account(appleIdEmail)
@@ -47,7 +47,10 @@ final class FakeApple {
 
     private func account(_ appleIdEmail: String) -> Account {
         if let existing = accounts[appleIdEmail] { return existing }
-        let created = Account(sub: "001\(Int.random(in: 100_000...999_999)).\(Crypto.sha256Hex(Crypto.randomToken()).prefix(32)).0\(Int.random(in: 100...999))")
+        let created = Account(
+            sub:
+                "001\(Int.random(in: 100_000...999_999)).\(Crypto.sha256Hex(Crypto.randomToken()).prefix(32)).0\(Int.random(in: 100...999))"
+        )
         accounts[appleIdEmail] = created
         return created
     }

@@ -22,9 +22,11 @@ final class OAuth2CodeStore {
 
     func issue(provider: IdentityProvider, clientId: String, redirectUri: String, codeChallenge: String, email: String) -> String {
         let code = "\(provider.rawValue)c_" + Crypto.randomToken()
-        codes.put(OAuth2Authorization(provider: provider, clientId: clientId, redirectUri: redirectUri,
-                                      codeChallenge: codeChallenge, email: email),
-                  for: code, lifetimeSeconds: Self.lifetimeSeconds)
+        codes.put(
+            OAuth2Authorization(
+                provider: provider, clientId: clientId, redirectUri: redirectUri,
+                codeChallenge: codeChallenge, email: email),
+            for: code, lifetimeSeconds: Self.lifetimeSeconds)
         return code
     }
 
@@ -39,11 +41,12 @@ final class OAuth2CodeStore {
 enum ProviderAccounts {
     /// Google: 21 digits; Discord: an 18-digit snowflake; X: a 19-digit user ID.
     static func numericId(_ provider: IdentityProvider, email: String) -> String {
-        let length = switch provider {
-        case .google: 21
-        case .discord: 18
-        case .x, .apple: 19
-        }
+        let length =
+            switch provider {
+            case .google: 21
+            case .discord: 18
+            case .x, .apple: 19
+            }
         let digest = Crypto.sha256Hex("\(provider.rawValue)-account|\(Emails.normalize(email))")
         let digits = digest.unicodeScalars.map { String(Int($0.value) % 10) }.joined()
         return "1" + digits.prefix(length - 1)

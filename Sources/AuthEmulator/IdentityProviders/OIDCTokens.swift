@@ -1,6 +1,6 @@
 import AuthBase
-import Foundation
 import AuthPlatform
+import Foundation
 
 /// The JWTs the emulator signs (ES256, keys made at start-up and kept for the process's life):
 /// - the fake Google's and Apple's OIDC `id_token`s, with the identity provider key, published at
@@ -60,7 +60,7 @@ final class OIDCTokens {
         let point = key.uncompressedPublicKey
         let jwk: [String: Any] = [
             "kty": "EC", "crv": "P-256", "alg": "ES256", "use": "sig", "kid": key.kid,
-            "x": Base64URL.encode(point[1..<33]), "y": Base64URL.encode(point[33..<65]),
+            "x": Base64URL.encode(point[1..<33]), "y": Base64URL.encode(point[33..<65])
         ]
         return JSON.encode(["keys": [jwk]])
     }
@@ -102,32 +102,35 @@ final class OIDCTokens {
     func verify(_ token: String, now: Int, jwksForIssuer: (String) -> Data?) throws(Refusal) -> Verified {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
-              let headerBytes = Base64URL.decode(parts[0]),
-              let header = JSON.object(from: Data(headerBytes)),
-              header["alg"] as? String == "ES256",
-              let claims = try? JWTClaims(jwt: token) else { throw .malformed }
+            let headerBytes = Base64URL.decode(parts[0]),
+            let header = JSON.object(from: Data(headerBytes)),
+            header["alg"] as? String == "ES256",
+            let claims = try? JWTClaims(jwt: token)
+        else { throw .malformed }
         guard let issuer = claims.string("iss"), let jwks = jwksForIssuer(issuer) else { throw .unknownIssuer }
         guard let kid = header["kid"] as? String,
-              let publicKey = Self.publicKey(kid: kid, in: jwks),
-              let raw = Base64URL.decode(parts[2]),
-              let der = ECDSASignature.der(fromRaw: raw),
-              libcrypto.p256Verify(der, message: Array((parts[0] + "." + parts[1]).utf8), publicKey: publicKey)
+            let publicKey = Self.publicKey(kid: kid, in: jwks),
+            let raw = Base64URL.decode(parts[2]),
+            let der = ECDSASignature.der(fromRaw: raw),
+            libcrypto.p256Verify(der, message: Array((parts[0] + "." + parts[1]).utf8), publicKey: publicKey)
         else { throw .badSignature }
         guard let exp = claims.number("exp") else { throw .missingClaim("exp") }
         guard now < Int(exp) else { throw .expired }
         guard let audience = claims.strings("aud").first else { throw .missingClaim("aud") }
         guard let subject = claims.string("sub"), !subject.isEmpty else { throw .missingClaim("sub") }
-        return Verified(claims: claims, issuer: issuer, audience: audience, subject: subject,
-                        nonce: claims.string("nonce"), tknonce: claims.string("tknonce"), expiresAt: Int(exp))
+        return Verified(
+            claims: claims, issuer: issuer, audience: audience, subject: subject,
+            nonce: claims.string("nonce"), tknonce: claims.string("tknonce"), expiresAt: Int(exp))
     }
 
     /// `04 || x || y` of the P-256 key `kid` in a JWKS document.
     private static func publicKey(kid: String, in jwks: Data) -> [UInt8]? {
         guard let keys = JSON.object(from: jwks)?["keys"] as? [[String: Any]],
-              let jwk = keys.first(where: { $0["kid"] as? String == kid }),
-              jwk["kty"] as? String == "EC", jwk["crv"] as? String == "P-256",
-              let x = (jwk["x"] as? String).flatMap(Base64URL.decode), x.count == 32,
-              let y = (jwk["y"] as? String).flatMap(Base64URL.decode), y.count == 32 else { return nil }
+            let jwk = keys.first(where: { $0["kid"] as? String == kid }),
+            jwk["kty"] as? String == "EC", jwk["crv"] as? String == "P-256",
+            let x = (jwk["x"] as? String).flatMap(Base64URL.decode), x.count == 32,
+            let y = (jwk["y"] as? String).flatMap(Base64URL.decode), y.count == 32
+        else { return nil }
         return [0x04] + x + y
     }
 }

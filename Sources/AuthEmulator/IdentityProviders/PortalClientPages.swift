@@ -14,15 +14,21 @@ extension IdentityProviders {
     func submitPortalGooglePage(_ request: EmulatorRequest) -> EmulatorResponse {
         let form = request.form
         guard let redirectUri = form["redirect_uri"], portalEnvironment(forCallback: redirectUri) != nil,
-              let state = form["state"], !state.isEmpty else {
-            return .html(400, Html.errorPage(title: "Invalid request", message: "The sign-in request is missing its redirect_uri or state. Start the sign-in again from the app."))
+            let state = form["state"], !state.isEmpty
+        else {
+            return .html(
+                400,
+                Html.errorPage(
+                    title: "Invalid request",
+                    message: "The sign-in request is missing its redirect_uri or state. Start the sign-in again from the app."))
         }
         if form["action"] != "continue" {
             return .redirect(to: FormEncoding.appendingQuery(redirectUri, [("error", "access_denied"), ("state", state)]))
         }
         guard let email = chosenEmail(form) else {
-            return portalChooser(.google, request, fields: form, selectAccount: true,
-                                 error: "Choose an account or type an email address.", status: 400)
+            return portalChooser(
+                .google, request, fields: form, selectAccount: true,
+                error: "Choose an account or type an email address.", status: 400)
         }
         let code = google.issueCode(email: email)
         var response = EmulatorResponse.redirect(to: FormEncoding.appendingQuery(redirectUri, [("code", code), ("state", state)]))
@@ -30,14 +36,22 @@ extension IdentityProviders {
         return response
     }
 
-    func portalChooser(_ provider: ProviderPages.Provider, _ request: EmulatorRequest, fields: [String: String],
-                               selectAccount: Bool, error: String? = nil, status: Int = 200) -> EmulatorResponse {
+    func portalChooser(
+        _ provider: ProviderPages.Provider, _ request: EmulatorRequest, fields: [String: String],
+        selectAccount: Bool, error: String? = nil, status: Int = 200
+    ) -> EmulatorResponse {
         guard let redirectUri = fields["redirect_uri"], let environment = portalEnvironment(forCallback: redirectUri) else {
-            return .html(400, Html.errorPage(title: "redirect_uri not registered",
-                                             message: "This sign-in request does not come from the emulator's Portal callback. Start the sign-in again from the app."))
+            return .html(
+                400,
+                Html.errorPage(
+                    title: "redirect_uri not registered",
+                    message: "This sign-in request does not come from the emulator's Portal callback. Start the sign-in again from the app."
+                ))
         }
         guard let state = fields["state"], !state.isEmpty else {
-            return .html(400, Html.errorPage(title: "Missing state", message: "The sign-in request has no state. Start the sign-in again from the app."))
+            return .html(
+                400,
+                Html.errorPage(title: "Missing state", message: "The sign-in request has no state. Start the sign-in again from the app."))
         }
         var accounts = environment.users.map { (email: $0.email, name: $0.name) }
         let remembered = rememberedAccount(request)

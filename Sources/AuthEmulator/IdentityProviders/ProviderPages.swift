@@ -33,15 +33,17 @@ enum ProviderPages {
             let remembered = account.email == chooser.selectedEmail ? "<span class=\"tag\">Last used</span>" : ""
             let name = account.name.isEmpty ? account.email : account.name
             return """
-            <li><label for="account-\(index)">
-            <input type="radio" id="account-\(index)" name="email" value="\(Html.escape(account.email))"\(checked)>
-            <span class="avatar" aria-hidden="true">\(initial)</span>
-            <span class="who"><span class="name">\(Html.escape(name))</span><span class="mail">\(Html.escape(account.email))</span></span>
-            \(remembered)</label></li>
-            """
+                <li><label for="account-\(index)">
+                <input type="radio" id="account-\(index)" name="email" value="\(Html.escape(account.email))"\(checked)>
+                <span class="avatar" aria-hidden="true">\(initial)</span>
+                <span class="who"><span class="name">\(Html.escape(name))</span><span class="mail">\(Html.escape(account.email))</span></span>
+                \(remembered)</label></li>
+                """
         }.joined(separator: "\n")
         let error = chooser.errorMessage.map { "<p class=\"error\" role=\"alert\">\(Html.escape($0))</p>" } ?? ""
-        let sharing = provider == .apple ? """
+        let sharing =
+            provider == .apple
+            ? """
             <fieldset>
             <legend>Email address the app receives</legend>
             <label><input type="radio" name="share" value="share" checked> Share My Email</label>
@@ -51,29 +53,29 @@ enum ProviderPages {
             """ : ""
         let scopes = provider.issuesIdTokens ? "" : scopeList(provider, chooser.scope)
         let body = """
-        <main class="card \(provider.rawValue)">
-        <p class="banner">Local test environment — not the real \(provider.displayName)</p>
-        <div class="brand">\(brand(provider))</div>
-        <h1>\(heading(provider))</h1>
-        <p class="sub">\(provider.issuesIdTokens ? "to continue to the app" : "An app wants to access your \(provider.displayName) account") (portal-auth-emulator)</p>
-        \(error)
-        <form method="post" action="\(Html.escape(chooser.formAction))">
-        \(hidden)
-        \(scopes)
-        <ul class="accounts">
-        \(accountItems)
-        </ul>
-        <label class="other" for="custom_email">Use another account</label>
-        <input type="email" id="custom_email" name="custom_email" value="\(Html.escape(chooser.typedEmail))" placeholder="name@example.com" autocomplete="off">
-        \(sharing)
-        <div class="actions">
-        <button type="submit" class="primary" name="action" value="continue">\(provider.issuesIdTokens ? "Continue" : "Authorize")</button>
-        <button type="submit" class="secondary" name="action" value="cancel">Cancel</button>
-        </div>
-        </form>
-        <footer>Nothing you enter here leaves this computer.</footer>
-        </main>
-        """
+            <main class="card \(provider.rawValue)">
+            <p class="banner">Local test environment — not the real \(provider.displayName)</p>
+            <div class="brand">\(brand(provider))</div>
+            <h1>\(heading(provider))</h1>
+            <p class="sub">\(provider.issuesIdTokens ? "to continue to the app" : "An app wants to access your \(provider.displayName) account") (portal-auth-emulator)</p>
+            \(error)
+            <form method="post" action="\(Html.escape(chooser.formAction))">
+            \(hidden)
+            \(scopes)
+            <ul class="accounts">
+            \(accountItems)
+            </ul>
+            <label class="other" for="custom_email">Use another account</label>
+            <input type="email" id="custom_email" name="custom_email" value="\(Html.escape(chooser.typedEmail))" placeholder="name@example.com" autocomplete="off">
+            \(sharing)
+            <div class="actions">
+            <button type="submit" class="primary" name="action" value="continue">\(provider.issuesIdTokens ? "Continue" : "Authorize")</button>
+            <button type="submit" class="secondary" name="action" value="cancel">Cancel</button>
+            </div>
+            </form>
+            <footer>Nothing you enter here leaves this computer.</footer>
+            </main>
+            """
         return Html.page(title: "Sign in – \(provider.displayName) (local test)", style: style(provider), body: body)
     }
 
@@ -111,7 +113,7 @@ enum ProviderPages {
             "email": "Access your email address",
             "tweet.read": "Read posts you can see",
             "users.read": "Read profile information of accounts you can see",
-            "offline.access": "Stay connected until you revoke access",
+            "offline.access": "Stay connected until you revoke access"
         ]
         let items = scope.split(separator: " ").map { name in
             "<li>\(Html.escape(descriptions[String(name)] ?? String(name)))</li>"
@@ -121,50 +123,50 @@ enum ProviderPages {
     }
 
     private static let googleWordmark = """
-    <span style="color:#4285f4">G</span><span style="color:#ea4335">o</span><span style="color:#fbbc05">o</span><span style="color:#4285f4">g</span><span style="color:#34a853">l</span><span style="color:#ea4335">e</span>
-    """
+        <span style="color:#4285f4">G</span><span style="color:#ea4335">o</span><span style="color:#fbbc05">o</span><span style="color:#4285f4">g</span><span style="color:#34a853">l</span><span style="color:#ea4335">e</span>
+        """
 
     private static let googleStyle = """
-    .brand{font-size:24px;font-weight:500;letter-spacing:-.5px}
-    """
+        .brand{font-size:24px;font-weight:500;letter-spacing:-.5px}
+        """
 
     private static let appleStyle = """
-    .brand{font-size:20px;font-weight:600;color:#1d1d1f}
-    .apple .avatar{background:#1d1d1f}
-    .apple button.primary{background:#1d1d1f}
-    .apple button.secondary{color:#1d1d1f}
-    .apple .accounts label:hover{background:#f5f5f7}
-    """
+        .brand{font-size:20px;font-weight:600;color:#1d1d1f}
+        .apple .avatar{background:#1d1d1f}
+        .apple button.primary{background:#1d1d1f}
+        .apple button.secondary{color:#1d1d1f}
+        .apple .accounts label:hover{background:#f5f5f7}
+        """
 
     private static let scopesStyle = """
-    .scopes{border-top:1px solid #e3e3e3;border-bottom:1px solid #e3e3e3;margin:0 0 14px;padding:6px 0}
-    .scopes p{margin:6px 0;font-weight:600;font-size:13px;text-transform:uppercase;letter-spacing:.3px}
-    .scopes ul{margin:0 0 6px;padding-left:20px}
-    """
+        .scopes{border-top:1px solid #e3e3e3;border-bottom:1px solid #e3e3e3;margin:0 0 14px;padding:6px 0}
+        .scopes p{margin:6px 0;font-weight:600;font-size:13px;text-transform:uppercase;letter-spacing:.3px}
+        .scopes ul{margin:0 0 6px;padding-left:20px}
+        """
 
     private static let discordStyle = """
-    body{background:#5865f2}
-    .discord{background:#313338;color:#dbdee1}
-    .discord .brand{font-size:22px;font-weight:800;color:#fff;letter-spacing:.5px}
-    .discord h1{color:#f2f3f5}
-    .discord .sub,.discord .who .mail,.discord .tag,.discord footer{color:#b5bac1}
-    .discord .accounts,.discord .accounts li{border-color:#3f4147}
-    .discord .accounts label:hover{background:#2b2d31}
-    .discord .avatar{background:#5865f2}
-    .discord input[type=email]{background:#1e1f22;color:#dbdee1;border-color:#1e1f22}
-    .discord button{border-radius:4px}
-    .discord button.primary{background:#5865f2}
-    .discord button.secondary{color:#f2f3f5;border-color:transparent}
-    .discord .scopes{border-color:#3f4147}
-    """
+        body{background:#5865f2}
+        .discord{background:#313338;color:#dbdee1}
+        .discord .brand{font-size:22px;font-weight:800;color:#fff;letter-spacing:.5px}
+        .discord h1{color:#f2f3f5}
+        .discord .sub,.discord .who .mail,.discord .tag,.discord footer{color:#b5bac1}
+        .discord .accounts,.discord .accounts li{border-color:#3f4147}
+        .discord .accounts label:hover{background:#2b2d31}
+        .discord .avatar{background:#5865f2}
+        .discord input[type=email]{background:#1e1f22;color:#dbdee1;border-color:#1e1f22}
+        .discord button{border-radius:4px}
+        .discord button.primary{background:#5865f2}
+        .discord button.secondary{color:#f2f3f5;border-color:transparent}
+        .discord .scopes{border-color:#3f4147}
+        """
 
     private static let xStyle = """
-    .x .brand{font-size:30px;font-weight:700;color:#0f1419;line-height:1}
-    .x h1{font-weight:800;color:#0f1419}
-    .x .avatar{background:#0f1419}
-    .x button{border-radius:9999px}
-    .x button.primary{background:#0f1419}
-    .x button.secondary{color:#0f1419;border-color:#cfd9de}
-    .x .accounts label:hover{background:#f7f9f9}
-    """
+        .x .brand{font-size:30px;font-weight:700;color:#0f1419;line-height:1}
+        .x h1{font-weight:800;color:#0f1419}
+        .x .avatar{background:#0f1419}
+        .x button{border-radius:9999px}
+        .x button.primary{background:#0f1419}
+        .x button.secondary{color:#0f1419;border-color:#cfd9de}
+        .x .accounts label:hover{background:#f7f9f9}
+        """
 }

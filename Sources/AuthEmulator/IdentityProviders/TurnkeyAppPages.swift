@@ -41,8 +41,9 @@ extension IdentityProviders {
             return .redirect(to: authorization.redirect([("error", "access_denied")]))
         }
         guard let email = chosenEmail(form) else {
-            return turnkeyChooser(authorization, request, typedEmail: form["custom_email"] ?? "", selectAccount: true,
-                                  error: "Choose an account or type an email address.", status: 400)
+            return turnkeyChooser(
+                authorization, request, typedEmail: form["custom_email"] ?? "", selectAccount: true,
+                error: "Choose an account or type an email address.", status: 400)
         }
         let answer: (String, String)
         if provider.issuesIdTokens {
@@ -51,9 +52,13 @@ extension IdentityProviders {
             }
             answer = ("id_token", idToken)
         } else {
-            answer = ("code", oauth2Codes.issue(provider: provider, clientId: authorization.clientId,
-                                                redirectUri: authorization.redirectUri,
-                                                codeChallenge: authorization.codeChallenge, email: email))
+            answer = (
+                "code",
+                oauth2Codes.issue(
+                    provider: provider, clientId: authorization.clientId,
+                    redirectUri: authorization.redirectUri,
+                    codeChallenge: authorization.codeChallenge, email: email)
+            )
         }
         var response = EmulatorResponse.redirect(to: authorization.redirect([answer]))
         response.headers.append(("Set-Cookie", rememberCookie(email, provider: provider)))
@@ -88,28 +93,45 @@ extension IdentityProviders {
         let response: EmulatorResponse
     }
 
-    private func turnkeyAuthorization(_ provider: IdentityProvider, _ fields: [String: String]) throws(PageRefusal) -> TurnkeyAuthorization {
+    private func turnkeyAuthorization(_ provider: IdentityProvider, _ fields: [String: String]) throws(PageRefusal) -> TurnkeyAuthorization
+    {
         let clientId = fields["client_id"] ?? ""
         guard let registered = turnkeyApps.registeredClient(provider, clientId: clientId) else {
-            throw PageRefusal(response: .html(400, Html.errorPage(
-                title: "client_id not registered", message: "This \(provider.displayName) sign-in names a client ID the emulator does not know. Check the app's Turnkey configuration.")))
+            throw PageRefusal(
+                response: .html(
+                    400,
+                    Html.errorPage(
+                        title: "client_id not registered",
+                        message:
+                            "This \(provider.displayName) sign-in names a client ID the emulator does not know. Check the app's Turnkey configuration."
+                    )))
         }
         guard let redirectUri = fields["redirect_uri"], allowedRedirectUris(registered.client).contains(redirectUri) else {
-            throw PageRefusal(response: .html(400, Html.errorPage(
-                title: "redirect_uri not registered", message: "This \(provider.displayName) sign-in asks to return to an address that is not registered for its client ID.")))
+            throw PageRefusal(
+                response: .html(
+                    400,
+                    Html.errorPage(
+                        title: "redirect_uri not registered",
+                        message:
+                            "This \(provider.displayName) sign-in asks to return to an address that is not registered for its client ID.")))
         }
         let state = fields["state"].flatMap { $0.isEmpty ? nil : $0 }
         let responseTypes = (fields["response_type"] ?? "").split(separator: " ").map(String.init)
         var formFields = [("client_id", clientId), ("redirect_uri", redirectUri), ("response_type", responseTypes.joined(separator: " "))]
         if let state { formFields.append(("state", state)) }
         func refuse(_ error: String, _ description: String) -> PageRefusal {
-            let location = FormEncoding.appendingQuery(redirectUri, [("error", error), ("error_description", description)] + (state.map { [("state", $0)] } ?? []))
+            let location = FormEncoding.appendingQuery(
+                redirectUri, [("error", error), ("error_description", description)] + (state.map { [("state", $0)] } ?? []))
             return PageRefusal(response: .redirect(to: location))
         }
-        var nonce = "", codeChallenge = "", scope = ""
+        var nonce = ""
+        var codeChallenge = ""
+        var scope = ""
         var tknonce: String?
         if provider.issuesIdTokens {
-            guard responseTypes.contains("id_token") else { throw refuse("unsupported_response_type", "response_type must include id_token") }
+            guard responseTypes.contains("id_token") else {
+                throw refuse("unsupported_response_type", "response_type must include id_token")
+            }
             nonce = fields["nonce"] ?? ""
             guard !nonce.isEmpty else { throw refuse("invalid_request", "nonce is required with response_type id_token") }
             formFields.append(("nonce", nonce))
@@ -123,14 +145,17 @@ extension IdentityProviders {
             scope = fields["scope"] ?? ""
             formFields += [("code_challenge", codeChallenge), ("code_challenge_method", "S256"), ("scope", scope)]
         }
-        return TurnkeyAuthorization(provider: provider, clientId: clientId, redirectUri: redirectUri, state: state,
-                                    nonce: nonce, tknonce: tknonce, codeChallenge: codeChallenge, scope: scope, formFields: formFields)
+        return TurnkeyAuthorization(
+            provider: provider, clientId: clientId, redirectUri: redirectUri, state: state,
+            nonce: nonce, tknonce: tknonce, codeChallenge: codeChallenge, scope: scope, formFields: formFields)
     }
 
     // MARK: the page and the token
 
-    private func turnkeyChooser(_ authorization: TurnkeyAuthorization, _ request: EmulatorRequest, typedEmail: String,
-                                selectAccount: Bool, error: String? = nil, status: Int = 200) -> EmulatorResponse {
+    private func turnkeyChooser(
+        _ authorization: TurnkeyAuthorization, _ request: EmulatorRequest, typedEmail: String,
+        selectAccount: Bool, error: String? = nil, status: Int = 200
+    ) -> EmulatorResponse {
         var accounts = turnkeyApps.users.map { (email: $0.email, name: $0.name) }
         let remembered = rememberedAccount(request)
         if let remembered, !accounts.contains(where: { $0.email == remembered }) {
@@ -154,7 +179,7 @@ extension IdentityProviders {
         let provider = authorization.provider
         var claims: [String: Any] = [
             "iss": context.identityProviderIssuer(provider), "aud": authorization.clientId,
-            "iat": now, "exp": now + OIDCTokens.lifetimeSeconds, "nonce": authorization.nonce, "email_verified": true,
+            "iat": now, "exp": now + OIDCTokens.lifetimeSeconds, "nonce": authorization.nonce, "email_verified": true
         ]
         if let tknonce = authorization.tknonce { claims["tknonce"] = tknonce }
         if provider == .apple {
@@ -175,12 +200,14 @@ extension IdentityProviders {
 enum PKCE {
     /// 43 to 128 characters of `A-Z a-z 0-9 - . _ ~` (a verifier; an S256 challenge is 43 of them).
     static func isWellFormed(_ value: String) -> Bool {
-        (43...128).contains(value.utf8.count) && value.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
-            default: false
+        (43...128).contains(value.utf8.count)
+            && value.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                    UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                    true
+                default: false
+                }
             }
-        }
     }
 }

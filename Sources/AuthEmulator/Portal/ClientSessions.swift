@@ -15,8 +15,9 @@ final class SessionRegistry {
 
     func create(for user: EndUser, isAccountAbstracted: Bool, now: Int) -> String {
         let token = "pst_" + Crypto.randomToken(bytes: 32)
-        sessions[token] = ClientSession(environmentId: user.environmentId, endUserId: user.endUserId,
-                                        clientId: user.clientId, isAccountAbstracted: isAccountAbstracted, createdAt: now)
+        sessions[token] = ClientSession(
+            environmentId: user.environmentId, endUserId: user.endUserId,
+            clientId: user.clientId, isAccountAbstracted: isAccountAbstracted, createdAt: now)
         order.append(token)
         return token
     }

@@ -4,7 +4,7 @@ import Foundation
 /// The one-time grant a redirect hands to the app (`pg_…`), exchanged for a session or a user JWT.
 struct Grant: Sendable {
     enum Kind: Equatable, Sendable {
-        case oauth(AuthMethod)   // .google or .apple
+        case oauth(AuthMethod) // .google or .apple
         case magicLink
 
         /// The sign-in method that issued it.
@@ -31,8 +31,9 @@ final class GrantStore {
 
     func issue(environmentId: String, endUserId: String, kind: Grant.Kind, isAccountAbstracted: Bool) -> String {
         let token = "pg_" + Crypto.randomToken()
-        live.put(Grant(environmentId: environmentId, endUserId: endUserId, kind: kind, isAccountAbstracted: isAccountAbstracted),
-                 for: token, lifetimeSeconds: Self.lifetimeSeconds)
+        live.put(
+            Grant(environmentId: environmentId, endUserId: endUserId, kind: kind, isAccountAbstracted: isAccountAbstracted),
+            for: token, lifetimeSeconds: Self.lifetimeSeconds)
         return token
     }
 

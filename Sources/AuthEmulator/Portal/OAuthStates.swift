@@ -19,8 +19,9 @@ final class OAuthStateStore {
 
     func create(environmentId: String, redirectUrl: String, isAccountAbstracted: Bool) -> String {
         let state = Crypto.randomToken()
-        let pending = PendingAuthorization(environmentId: environmentId, redirectUrl: redirectUrl,
-                                           isAccountAbstracted: isAccountAbstracted)
+        let pending = PendingAuthorization(
+            environmentId: environmentId, redirectUrl: redirectUrl,
+            isAccountAbstracted: isAccountAbstracted)
         issued[state] = pending
         unused.put(pending, for: state, lifetimeSeconds: Self.lifetimeSeconds)
         return state

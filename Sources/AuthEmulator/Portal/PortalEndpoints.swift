@@ -13,8 +13,10 @@ extension PortalBackend {
 
     func getMethods(_ request: EmulatorRequest) throws -> EmulatorResponse {
         let environment = try requireEnvironment(request).get()
-        return .payload(PortalWire.Methods(allowedAuthMethods: environment.authMethods.map(\.rawValue),
-                                           autoCreateWallet: environment.autoCreateWallet))
+        return .payload(
+            PortalWire.Methods(
+                allowedAuthMethods: environment.authMethods.map(\.rawValue),
+                autoCreateWallet: environment.autoCreateWallet))
     }
 
     func getOAuthURLs(_ request: EmulatorRequest) throws -> EmulatorResponse {
@@ -28,16 +30,21 @@ extension PortalBackend {
         }
         // Portal checks every enabled provider's credentials before it builds any URL.
         if let provider = environment.enabledProviderWithoutCredentials {
-            throw ResponseError(401, "\(provider.rawValue) is enabled for this environment but has no client credentials; add them in the Portal dashboard.")
+            throw ResponseError(
+                401, "\(provider.rawValue) is enabled for this environment but has no client credentials; add them in the Portal dashboard."
+            )
         }
         let accountAbstracted = try requestedAccountAbstraction(request.query["isAccountAbstracted"], environment)
-        let state = oauthStates.create(environmentId: environment.id, redirectUrl: redirectUrl,
-                                       isAccountAbstracted: accountAbstracted)
+        let state = oauthStates.create(
+            environmentId: environment.id, redirectUrl: redirectUrl,
+            isAccountAbstracted: accountAbstracted)
         let callback = JavaURLEncoder.encode(callbackURL(environmentId: environment.id))
-        let google = environment.googleEnabled
+        let google =
+            environment.googleEnabled
             ? "\(baseURL)/idp/google/authorize?client_id=emulator-google-\(environment.id)&redirect_uri=\(callback)"
                 + "&state=\(state)&response_type=code&scope=openid%20email" : nil
-        let apple = environment.appleEnabled
+        let apple =
+            environment.appleEnabled
             ? "\(baseURL)/idp/apple/authorize?client_id=emulator-apple-\(environment.id)&redirect_uri=\(callback)"
                 + "&state=\(state)&response_type=code&response_mode=form_post&scope=name%20email" : nil
         return .payload(PortalWire.OAuthUrls(google: google, apple: apple))
@@ -57,7 +64,8 @@ extension PortalBackend {
             throw ResponseError(400, "The token field is required.")
         }
         guard let grant = grants.redeem(token, environmentId: environment.id, accepts: accepts),
-              let user = users.user(environmentId: environment.id, endUserId: grant.endUserId) else {
+            let user = users.user(environmentId: environment.id, endUserId: grant.endUserId)
+        else {
             throw ResponseError(401, "The sign-in token is invalid, expired or already used.")
         }
         // A method switched off after the grant was issued no longer signs anyone in.
@@ -65,23 +73,28 @@ extension PortalBackend {
             throw ResponseError(401, "\(grant.kind.method.rawValue) sign-in is no longer enabled for this environment.")
         }
         if user.needsTotp {
-            let claims = JwtSigner.Claims(endUserId: user.endUserId, authEnvironmentId: environment.id,
-                                          isAccountAbstracted: grant.isAccountAbstracted,
-                                          issuedAt: now, expiresAt: now + JwtSigner.lifetimeSeconds)
-            return .payload(PortalWire.Grant(
-                endUserId: user.endUserId, userJwt: jwt.sign(claims),
-                totpLink: user.totpEnrolled ? nil : Totp.link(email: user.email, secretBase32: user.totpSecretBase32)))
+            let claims = JwtSigner.Claims(
+                endUserId: user.endUserId, authEnvironmentId: environment.id,
+                isAccountAbstracted: grant.isAccountAbstracted,
+                issuedAt: now, expiresAt: now + JwtSigner.lifetimeSeconds)
+            return .payload(
+                PortalWire.Grant(
+                    endUserId: user.endUserId, userJwt: jwt.sign(claims),
+                    totpLink: user.totpEnrolled ? nil : Totp.link(email: user.email, secretBase32: user.totpSecretBase32)))
         }
         let session = sessions.create(for: user, isAccountAbstracted: grant.isAccountAbstracted, now: now)
-        return .payload(PortalWire.Grant(endUserId: user.endUserId, clientId: user.clientId, clientSessionToken: session,
-                                         isAccountAbstracted: grant.isAccountAbstracted))
+        return .payload(
+            PortalWire.Grant(
+                endUserId: user.endUserId, clientId: user.clientId, clientSessionToken: session,
+                isAccountAbstracted: grant.isAccountAbstracted))
     }
 
     func validateTotp(_ request: EmulatorRequest) throws -> EmulatorResponse {
         let environment = try requireEnvironment(request).get()
         guard let token = request.bearerToken, let claims = jwt.verify(token, now: now),
-              claims.authEnvironmentId == environment.id,
-              let user = users.user(environmentId: environment.id, endUserId: claims.endUserId) else {
+            claims.authEnvironmentId == environment.id,
+            let user = users.user(environmentId: environment.id, endUserId: claims.endUserId)
+        else {
             throw ResponseError(401, "The user JWT is missing, invalid or expired; sign in again.")
         }
         let body = try request.jsonFields()
@@ -91,7 +104,8 @@ extension PortalBackend {
             throw ResponseError(429, "Too many wrong codes. Wait a few minutes, then try again.")
         }
         guard let step = Totp.matchingStep(secret: user.totpSecret, code: code, at: now),
-              step > (user.lastAcceptedTotpStep ?? Int.min) else {
+            step > (user.lastAcceptedTotpStep ?? Int.min)
+        else {
             totpFailures.record(throttleKey, now: now)
             throw ResponseError(401, "The code is wrong or was already used. Enter the current code from your authenticator app.")
         }
@@ -99,8 +113,10 @@ extension PortalBackend {
         user.totpEnrolled = true
         totpFailures.clear(throttleKey)
         let session = sessions.create(for: user, isAccountAbstracted: claims.isAccountAbstracted, now: now)
-        return .payload(PortalWire.TotpValidation(clientId: user.clientId, clientSessionToken: session,
-                                                  isAccountAbstracted: claims.isAccountAbstracted))
+        return .payload(
+            PortalWire.TotpValidation(
+                clientId: user.clientId, clientSessionToken: session,
+                isAccountAbstracted: claims.isAccountAbstracted))
     }
 
     func sendMagicLink(_ request: EmulatorRequest) throws -> EmulatorResponse {
@@ -127,10 +143,15 @@ extension PortalBackend {
             throw ResponseError(429, "Too many magic links for this address. Wait a minute, then try again.")
         }
         let user = users.findOrCreate(environmentId: environment.id, email: email)
-        let grant = grants.issue(environmentId: environment.id, endUserId: user.endUserId, kind: .magicLink,
-                                 isAccountAbstracted: accountAbstracted)
-        let link = FormEncoding.appendingQuery(redirectUrl, [(PortalWire.RedirectQuery.token, grant),
-                                                             (PortalWire.RedirectQuery.authMethod, AuthMethod.emailMagicLink.rawValue)])
+        let grant = grants.issue(
+            environmentId: environment.id, endUserId: user.endUserId, kind: .magicLink,
+            isAccountAbstracted: accountAbstracted)
+        let link = FormEncoding.appendingQuery(
+            redirectUrl,
+            [
+                (PortalWire.RedirectQuery.token, grant),
+                (PortalWire.RedirectQuery.authMethod, AuthMethod.emailMagicLink.rawValue)
+            ])
         outbox.send(.init(email: email, link: link, sentAt: context.clock.now))
         return .payload(PortalWire.MagicLinkSent(sent: true))
     }
@@ -138,11 +159,14 @@ extension PortalBackend {
     func getClient(_ request: EmulatorRequest) throws -> EmulatorResponse {
         let environment = try requireEnvironment(request).get()
         guard let token = request.bearerToken, let session = sessions.session(token),
-              session.environmentId == environment.id else {
+            session.environmentId == environment.id
+        else {
             throw ResponseError(401, "The session is unknown or was revoked; sign in again.")
         }
-        return .payload(PortalWire.Client(id: session.clientId, endUserId: session.endUserId,
-                                          isAccountAbstracted: session.isAccountAbstracted))
+        return .payload(
+            PortalWire.Client(
+                id: session.clientId, endUserId: session.endUserId,
+                isAccountAbstracted: session.isAccountAbstracted))
     }
 
     /// `isAccountAbstracted=true` needs an environment with account abstraction (400 otherwise, as Portal).

@@ -17,7 +17,8 @@ enum Totp {
         let message = withUnsafeBytes(of: &counter) { Array($0) }
         let mac = Crypto.hmacSHA1(key: secret, message: message)
         let offset = Int(mac[mac.count - 1] & 0x0f)
-        let value = (UInt32(mac[offset] & 0x7f) << 24) | (UInt32(mac[offset + 1]) << 16)
+        let value =
+            (UInt32(mac[offset] & 0x7f) << 24) | (UInt32(mac[offset + 1]) << 16)
             | (UInt32(mac[offset + 2]) << 8) | UInt32(mac[offset + 3])
         let code = value % 1_000_000
         return String(format: "%06u", code)

@@ -18,13 +18,16 @@ struct JwtSigner {
 
     func sign(_ claims: Claims) -> String {
         let header = Base64URL.encode(Array(JSON.encode(["alg": "HS256", "typ": "JWT"])))
-        let payload = Base64URL.encode(Array(JSON.encode([
-            "endUserId": claims.endUserId,
-            "authEnvironmentId": claims.authEnvironmentId,
-            "isAccountAbstracted": claims.isAccountAbstracted,
-            "iat": claims.issuedAt,
-            "exp": claims.expiresAt,
-        ] as [String: Any])))
+        let payload = Base64URL.encode(
+            Array(
+                JSON.encode(
+                    [
+                        "endUserId": claims.endUserId,
+                        "authEnvironmentId": claims.authEnvironmentId,
+                        "isAccountAbstracted": claims.isAccountAbstracted,
+                        "iat": claims.issuedAt,
+                        "exp": claims.expiresAt
+                    ] as [String: Any])))
         let signingInput = header + "." + payload
         return signingInput + "." + Base64URL.encode(Crypto.hmacSHA256(key: key, message: Array(signingInput.utf8)))
     }
@@ -35,10 +38,12 @@ struct JwtSigner {
         guard parts.count == 3, let signature = Base64URL.decode(parts[2]) else { return nil }
         let expected = Crypto.hmacSHA256(key: key, message: Array((parts[0] + "." + parts[1]).utf8))
         guard Crypto.equal(signature, expected), let claims = try? JWTClaims(jwt: token),
-              let endUserId = claims.string("endUserId"), let environment = claims.string("authEnvironmentId"),
-              let iat = claims.number("iat"), let exp = claims.number("exp"), now < Int(exp) else { return nil }
-        return Claims(endUserId: endUserId, authEnvironmentId: environment,
-                      isAccountAbstracted: claims.values["isAccountAbstracted"]?.boolValue ?? false,
-                      issuedAt: Int(iat), expiresAt: Int(exp))
+            let endUserId = claims.string("endUserId"), let environment = claims.string("authEnvironmentId"),
+            let iat = claims.number("iat"), let exp = claims.number("exp"), now < Int(exp)
+        else { return nil }
+        return Claims(
+            endUserId: endUserId, authEnvironmentId: environment,
+            isAccountAbstracted: claims.values["isAccountAbstracted"]?.boolValue ?? false,
+            issuedAt: Int(iat), expiresAt: Int(exp))
     }
 }

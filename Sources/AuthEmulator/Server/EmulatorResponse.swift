@@ -29,11 +29,13 @@ struct EmulatorResponse {
     }
 
     static func html(_ status: Int, _ page: String) -> EmulatorResponse {
-        EmulatorResponse(status: status, contentType: "text/html; charset=utf-8", body: Data(page.utf8),
-                         headers: [("Cache-Control", "no-store")])
+        EmulatorResponse(
+            status: status, contentType: "text/html; charset=utf-8", body: Data(page.utf8),
+            headers: [("Cache-Control", "no-store")])
     }
     static func redirect(to location: String) -> EmulatorResponse {
-        EmulatorResponse(status: 302, contentType: nil, body: Data(),
-                         headers: [("Location", location), ("Cache-Control", "no-store")])
+        EmulatorResponse(
+            status: 302, contentType: nil, body: Data(),
+            headers: [("Location", location), ("Cache-Control", "no-store")])
     }
 }

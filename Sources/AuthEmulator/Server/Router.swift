@@ -22,8 +22,10 @@ final class Router {
     private let identityProviders: IdentityProviders
     private let administration: Administration
 
-    init(context: EmulatorContext, portal: PortalBackend, turnkey: TurnkeyBackend, identityProviders: IdentityProviders,
-         administration: Administration) {
+    init(
+        context: EmulatorContext, portal: PortalBackend, turnkey: TurnkeyBackend, identityProviders: IdentityProviders,
+        administration: Administration
+    ) {
         self.context = context
         self.portal = portal
         self.turnkey = turnkey
@@ -34,7 +36,9 @@ final class Router {
     /// Entry point for every request: size limit, injected faults, routing, request log.
     func handle(_ request: EmulatorRequest) -> RequestOutcome {
         let isAdmin = request.path.hasPrefix("/emulator/")
-        let log = { (status: Int) in if !isAdmin { self.administration.requests.record(method: request.method, path: request.path, status: status) } }
+        let log = { (status: Int) in
+            if !isAdmin { self.administration.requests.record(method: request.method, path: request.path, status: status) }
+        }
 
         if let refusal = hostRefusal(request) {
             log(refusal.status)
@@ -50,13 +54,15 @@ final class Router {
                 log(fault.status)
                 return .respond(.error(fault.status, "Injected fault: \(fault.status) from the emulator.", path: request.path))
             case .hang:
-                return .hold(seconds: fault.seconds, respond: {
-                    let response = self.route(request)
-                    log(response.status)
-                    return response
-                }, abandoned: { log(0) })
+                return .hold(
+                    seconds: fault.seconds,
+                    respond: {
+                        let response = self.route(request)
+                        log(response.status)
+                        return response
+                    }, abandoned: { log(0) })
             case .drop:
-                _ = route(request)   // the work is committed, the answer never arrives
+                _ = route(request) // the work is committed, the answer never arrives
                 log(0)
                 return .drop
             case .pending:
@@ -108,11 +114,15 @@ final class Router {
         case PortalWire.Path.clientsMe: return ["GET": portal.getClient]
         // Google's and Apple's pages serve both backends, told apart by the client ID.
         case "/idp/google/authorize":
-            return ["GET": { idp.isTurnkeyClient(.google, $0.query) ? idp.showTurnkeyAppPage(.google, $0) : idp.showPortalPage(.google, $0) },
-                    "POST": { idp.isTurnkeyClient(.google, $0.form) ? idp.submitTurnkeyAppPage(.google, $0) : idp.submitPortalGooglePage($0) }]
+            return [
+                "GET": { idp.isTurnkeyClient(.google, $0.query) ? idp.showTurnkeyAppPage(.google, $0) : idp.showPortalPage(.google, $0) },
+                "POST": { idp.isTurnkeyClient(.google, $0.form) ? idp.submitTurnkeyAppPage(.google, $0) : idp.submitPortalGooglePage($0) }
+            ]
         case "/idp/apple/authorize":
-            return ["GET": { idp.isTurnkeyClient(.apple, $0.query) ? idp.showTurnkeyAppPage(.apple, $0) : idp.showPortalPage(.apple, $0) },
-                    "POST": { idp.submitTurnkeyAppPage(.apple, $0) }]
+            return [
+                "GET": { idp.isTurnkeyClient(.apple, $0.query) ? idp.showTurnkeyAppPage(.apple, $0) : idp.showPortalPage(.apple, $0) },
+                "POST": { idp.submitTurnkeyAppPage(.apple, $0) }
+            ]
         case "/idp/discord/authorize":
             return ["GET": { idp.showTurnkeyAppPage(.discord, $0) }, "POST": { idp.submitTurnkeyAppPage(.discord, $0) }]
         case "/idp/x/authorize":
@@ -144,15 +154,18 @@ final class Router {
         if path.hasPrefix(callbackPrefix) {
             let environmentId = String(path.dropFirst(callbackPrefix.count))
             guard !environmentId.isEmpty, !environmentId.contains("/") else { return nil }
-            return ["GET": { self.portal.googleCallback(environmentId: environmentId, $0) },
-                    "POST": { self.portal.appleCallback(environmentId: environmentId, $0) }]
+            return [
+                "GET": { self.portal.googleCallback(environmentId: environmentId, $0) },
+                "POST": { self.portal.appleCallback(environmentId: environmentId, $0) }
+            ]
         }
         let environmentsPrefix = "/emulator/v1/environments/"
         if path.hasPrefix(environmentsPrefix), path.count > environmentsPrefix.count {
             let id = String(path.dropFirst(environmentsPrefix.count))
             return ["POST": { try self.administration.adminEnvironment(id: id, $0) }]
         }
-        let usersPrefix = "/emulator/v1/users/", totpSuffix = "/totp"
+        let usersPrefix = "/emulator/v1/users/"
+        let totpSuffix = "/totp"
         if path.hasPrefix(usersPrefix), path.hasSuffix(totpSuffix), path.count > usersPrefix.count + totpSuffix.count {
             let email = String(path.dropFirst(usersPrefix.count).dropLast(totpSuffix.count))
             return ["GET": { try self.administration.adminUserTotp(email: email, $0) }]

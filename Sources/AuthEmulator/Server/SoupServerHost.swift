@@ -1,7 +1,7 @@
 import AuthPlatform
 import CEmulatorServer
-import GLibSupport
 import Foundation
+import GLibSupport
 
 /// The only file that touches libsoup: turns SoupServerMessages into EmulatorRequests and writes
 /// EmulatorResponses back (or holds / drops the connection for injected faults).
@@ -14,12 +14,14 @@ final class SoupServerHost {
     /// Listens on 127.0.0.1:`port` (0 = any free port) and returns the bound port. With `tls`
     /// (certificate and key PEM files) every connection is https.
     func listen(port: UInt16, tls: (certificate: String, key: String)? = nil, idleSeconds: UInt32) throws -> UInt16 {
-        let server = portal_emu_server_new({ message, path, rawQuery, userData in
-            guard let message, let userData else { return }
-            let host = Unmanaged<SoupServerHost>.fromOpaque(userData).takeUnretainedValue()
-            host.serve(message, path: path.map { String(cString: $0) } ?? "/",
-                       rawQuery: rawQuery.map { String(cString: $0) } ?? "")
-        }, Unmanaged.passUnretained(self).toOpaque(), gsize(Emulator.maxBodyBytes), guint(idleSeconds))
+        let server = portal_emu_server_new(
+            { message, path, rawQuery, userData in
+                guard let message, let userData else { return }
+                let host = Unmanaged<SoupServerHost>.fromOpaque(userData).takeUnretainedValue()
+                host.serve(
+                    message, path: path.map { String(cString: $0) } ?? "/",
+                    rawQuery: rawQuery.map { String(cString: $0) } ?? "")
+            }, Unmanaged.passUnretained(self).toOpaque(), gsize(Emulator.maxBodyBytes), guint(idleSeconds))
         self.server = server
         var error: UnsafeMutablePointer<GError>?
         if let tls, portal_emu_server_use_tls(server, tls.certificate, tls.key, &error) == 0 {
@@ -51,15 +53,17 @@ final class SoupServerHost {
         case .hold(let seconds, let respond, let abandoned):
             let box = Unmanaged.passRetained(HoldBox(respond: respond, abandoned: abandoned, host: self)).toOpaque()
             // Called exactly once, so the box is released exactly once.
-            portal_emu_message_hold(message, guint(seconds), { message, clientGone, userData in
-                guard let message, let userData else { return }
-                let box = Unmanaged<HoldBox>.fromOpaque(userData).takeRetainedValue()
-                if clientGone != 0 {
-                    box.abandoned()
-                } else {
-                    box.host.write(box.respond(), to: message)
-                }
-            }, box)
+            portal_emu_message_hold(
+                message, guint(seconds),
+                { message, clientGone, userData in
+                    guard let message, let userData else { return }
+                    let box = Unmanaged<HoldBox>.fromOpaque(userData).takeRetainedValue()
+                    if clientGone != 0 {
+                        box.abandoned()
+                    } else {
+                        box.host.write(box.respond(), to: message)
+                    }
+                }, box)
         }
     }
 
@@ -81,7 +85,8 @@ final class SoupServerHost {
 
         var body = Data()
         if let requestBody = soup_server_message_get_request_body(message),
-           let bytes = soup_message_body_flatten(requestBody) {
+            let bytes = soup_message_body_flatten(requestBody)
+        {
             var size: gsize = 0
             if let data = g_bytes_get_data(bytes, &size), size > 0 { body = Data(bytes: data, count: Int(size)) }
             g_bytes_unref(bytes)
@@ -98,8 +103,9 @@ final class SoupServerHost {
         for (name, value) in response.headers { portal_emu_message_add_header(message, name, value) }
         if let contentType = response.contentType {
             response.body.withUnsafeBytes { raw in
-                soup_server_message_set_response(message, contentType, SOUP_MEMORY_COPY,
-                                                 raw.bindMemory(to: CChar.self).baseAddress, gsize(raw.count))
+                soup_server_message_set_response(
+                    message, contentType, SOUP_MEMORY_COPY,
+                    raw.bindMemory(to: CChar.self).baseAddress, gsize(raw.count))
             }
         }
     }

@@ -47,7 +47,8 @@ enum Crypto {
     /// RFC 4648 base32 without padding (what authenticator apps and oathtool read).
     static func base32(_ bytes: [UInt8]) -> String {
         var out = ""
-        var buffer = 0, bits = 0
+        var buffer = 0
+        var bits = 0
         for byte in bytes {
             buffer = (buffer << 8) | Int(byte)
             bits += 8

@@ -9,7 +9,8 @@ enum JSON {
     /// A JSON object body, or nil when the body is not one.
     static func object(from data: Data) -> [String: Any]? {
         guard !data.isEmpty,
-              let value = try? JSONSerialization.jsonObject(with: data, options: []) else { return nil }
+            let value = try? JSONSerialization.jsonObject(with: data, options: [])
+        else { return nil }
         return value as? [String: Any]
     }
 }

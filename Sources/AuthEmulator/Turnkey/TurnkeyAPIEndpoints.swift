@@ -12,9 +12,11 @@ extension TurnkeyBackend {
         let body = try request.turnkeyBody(TurnkeyWire.WhoamiRequest.self)
         let session = try stampSession(publicKey: signer, organizationId: body.organizationId)
         let organization = try sessionOrganization(session)
-        return .turnkey(TurnkeyWire.WhoamiResponse(organizationId: organization.organizationId,
-                                                   organizationName: organization.organizationName,
-                                                   userId: organization.user.userId, username: organization.user.userName))
+        return .turnkey(
+            TurnkeyWire.WhoamiResponse(
+                organizationId: organization.organizationId,
+                organizationName: organization.organizationName,
+                userId: organization.user.userId, username: organization.user.userName))
     }
 
     func getUser(_ request: EmulatorRequest) throws(TurnkeyError) -> EmulatorResponse {
@@ -27,13 +29,16 @@ extension TurnkeyBackend {
         var fields: [String: JSONValue] = [
             "userId": .string(user.userId), "userName": .string(user.userName),
             "authenticators": .array([]), "apiKeys": .array([]), "userTags": .array([]),
-            "oauthProviders": .array(user.oauthProviders.map { provider in
-                .object(["providerId": .string(provider.providerId), "providerName": .string(provider.providerName),
-                         "issuer": .string(provider.issuer), "audience": .string(provider.audience),
-                         "subject": .string(provider.subject),
-                         "createdAt": Self.timestamp(provider.createdAt), "updatedAt": Self.timestamp(provider.createdAt)])
-            }),
-            "createdAt": Self.timestamp(user.createdAt), "updatedAt": Self.timestamp(user.createdAt),
+            "oauthProviders": .array(
+                user.oauthProviders.map { provider in
+                    .object([
+                        "providerId": .string(provider.providerId), "providerName": .string(provider.providerName),
+                        "issuer": .string(provider.issuer), "audience": .string(provider.audience),
+                        "subject": .string(provider.subject),
+                        "createdAt": Self.timestamp(provider.createdAt), "updatedAt": Self.timestamp(provider.createdAt)
+                    ])
+                }),
+            "createdAt": Self.timestamp(user.createdAt), "updatedAt": Self.timestamp(user.createdAt)
         ]
         if let email = user.userEmail { fields["userEmail"] = .string(email) }
         return .turnkey(TurnkeyWire.GetUserResponse(user: .object(fields)))
@@ -57,14 +62,18 @@ extension TurnkeyBackend {
             throw .invalidArgument("parameters.expirationSeconds must be a whole number of seconds from 1 to 31536000, as a string")
         }
         let organization = try sessionOrganization(session)
-        let jwt = try startSession(publicKey: parameters.publicKey, organization: organization,
-                                   expirationSeconds: seconds, invalidateExisting: parameters.invalidateExisting)
+        let jwt = try startSession(
+            publicKey: parameters.publicKey, organization: organization,
+            expirationSeconds: seconds, invalidateExisting: parameters.invalidateExisting)
         let activity = TurnkeyActivity(
             activityId: Identifiers.random(), organizationId: organization.organizationId, type: body.type,
             fingerprint: "sha256:" + Hex.encode(context.libcrypto.sha256(Array(request.body))), createdAt: now,
-            intent: .object(["stampLoginIntent": .object([
-                "publicKey": .string(parameters.publicKey), "expirationSeconds": .string(parameters.expirationSeconds),
-                "invalidateExisting": .bool(parameters.invalidateExisting)])]),
+            intent: .object([
+                "stampLoginIntent": .object([
+                    "publicKey": .string(parameters.publicKey), "expirationSeconds": .string(parameters.expirationSeconds),
+                    "invalidateExisting": .bool(parameters.invalidateExisting)
+                ])
+            ]),
             result: .object(["stampLoginResult": .object(["session": .string(jwt)])]),
             pendingReads: request.pendingActivityReads)
         directory.record(activity)
@@ -99,7 +108,7 @@ extension TurnkeyBackend {
             "status": .string(pending ? Self.activityPending : Self.activityCompleted), "type": .string(activity.type),
             "fingerprint": .string(activity.fingerprint), "canApprove": .bool(false), "canReject": .bool(false),
             "createdAt": Self.timestamp(activity.createdAt), "updatedAt": Self.timestamp(pending ? activity.createdAt : now),
-            "intent": activity.intent, "result": pending ? .object([:]) : activity.result, "votes": .array([]),
+            "intent": activity.intent, "result": pending ? .object([:]) : activity.result, "votes": .array([])
         ])
     }
 

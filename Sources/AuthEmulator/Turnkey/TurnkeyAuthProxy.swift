@@ -16,12 +16,13 @@ extension TurnkeyBackend {
     func walletKitConfig(_ request: EmulatorRequest) throws(TurnkeyError) -> EmulatorResponse {
         let config = try authProxyConfig(request)
         _ = try request.turnkeyBody(TurnkeyWire.Empty.self)
-        return .turnkey(TurnkeyWire.WalletKitConfig(
-            enabledProviders: config.enabledProviders.map(\.rawValue),
-            sessionExpirationSeconds: String(config.sessionExpirationSeconds),
-            organizationId: config.organizationId,
-            oauthClientIds: Dictionary(uniqueKeysWithValues: config.clients.map { ($0.provider.rawValue, $0.client.clientId) }),
-            oauthRedirectUrl: baseURL + TurnkeyWire.EmulatorPath.oauthRedirect))
+        return .turnkey(
+            TurnkeyWire.WalletKitConfig(
+                enabledProviders: config.enabledProviders.map(\.rawValue),
+                sessionExpirationSeconds: String(config.sessionExpirationSeconds),
+                organizationId: config.organizationId,
+                oauthClientIds: Dictionary(uniqueKeysWithValues: config.clients.map { ($0.provider.rawValue, $0.client.clientId) }),
+                oauthRedirectUrl: baseURL + TurnkeyWire.EmulatorPath.oauthRedirect))
     }
 
     /// The sub-organization of the token's user, if there is one: `{"organizationId":…}` or `{}`.
@@ -32,8 +33,9 @@ extension TurnkeyBackend {
             throw .invalidArgument("filterType must be \(TurnkeyWire.oidcTokenFilter) (the only filter the emulator supports)")
         }
         let token = try verifiedToken(body.filterValue, field: "filterValue")
-        let organization = directory.organization(parent: config.organizationId, issuer: token.issuer,
-                                                audience: token.audience, subject: token.subject)
+        let organization = directory.organization(
+            parent: config.organizationId, issuer: token.issuer,
+            audience: token.audience, subject: token.subject)
         return .turnkey(TurnkeyWire.AccountResponse(organizationId: organization?.organizationId))
     }
 
@@ -72,7 +74,7 @@ extension TurnkeyBackend {
         var claims: [String: Any] = [
             "iss": context.turnkeyIssuer, "aud": body.clientId,
             "sub": "\(provider.rawValue):\(ProviderAccounts.numericId(provider, email: authorization.email))",
-            "iat": now, "exp": now + OIDCTokens.lifetimeSeconds,
+            "iat": now, "exp": now + OIDCTokens.lifetimeSeconds
         ]
         if let nonce = body.nonce, !nonce.isEmpty { claims["nonce"] = nonce }
         // Discord's `email` scope shares the address; X's scopes do not.
@@ -97,7 +99,9 @@ extension TurnkeyBackend {
             switch (entry.oidcToken, entry.oidcClaims) {
             case (let token?, nil):
                 let verified = try verifiedToken(token, field: "\(field).oidcToken")
-                guard let provider = context.provider(of: verified), config.client(provider)?.allClientIds.contains(verified.audience) == true else {
+                guard let provider = context.provider(of: verified),
+                    config.client(provider)?.allClientIds.contains(verified.audience) == true
+                else {
                     throw .unauthenticated("\(field).oidcToken: its audience is not a client ID of Auth Proxy config \(config.id)")
                 }
                 identities.append((entry.providerName, verified.issuer, verified.audience, verified.subject))
@@ -119,10 +123,16 @@ extension TurnkeyBackend {
             identities.append((entry.providerName, entry.claims.iss, entry.claims.aud, entry.claims.sub))
         }
         var unique: [(providerName: String, issuer: String, audience: String, subject: String)] = []
-        for identity in identities where !unique.contains(where: { $0.issuer == identity.issuer && $0.audience == identity.audience && $0.subject == identity.subject }) {
-            if let holder = directory.organization(parent: config.organizationId, issuer: identity.issuer,
-                                                 audience: identity.audience, subject: identity.subject) {
-                throw .alreadyExists("this OIDC identity (issuer, audience \(identity.audience), subject) already belongs to sub-organization \(holder.organizationId)")
+        for identity in identities
+        where !unique.contains(where: { $0.issuer == identity.issuer && $0.audience == identity.audience && $0.subject == identity.subject }
+        ) {
+            if let holder = directory.organization(
+                parent: config.organizationId, issuer: identity.issuer,
+                audience: identity.audience, subject: identity.subject)
+            {
+                throw .alreadyExists(
+                    "this OIDC identity (issuer, audience \(identity.audience), subject) already belongs to sub-organization \(holder.organizationId)"
+                )
             }
             unique.append(identity)
         }
@@ -130,9 +140,10 @@ extension TurnkeyBackend {
         if let userEmail, !Emails.isPlausible(userEmail) { throw .invalidArgument("userEmail must be an email address") }
         let organizationName = body.organizationName.flatMap { $0.isEmpty ? nil : $0 } ?? "sub-org-\(now)"
         let userName = body.userName.flatMap { $0.isEmpty ? nil : $0 } ?? userEmail ?? "user-\(now)"
-        let organization = directory.createSubOrganization(name: organizationName, parent: config.organizationId,
-                                                         authProxyConfigId: config.id, userName: userName, userEmail: userEmail,
-                                                         identities: unique, now: now)
+        let organization = directory.createSubOrganization(
+            name: organizationName, parent: config.organizationId,
+            authProxyConfigId: config.id, userName: userName, userEmail: userEmail,
+            identities: unique, now: now)
         return .turnkey(TurnkeyWire.SignupResponse(organizationId: organization.organizationId, userId: organization.user.userId))
     }
 
@@ -144,17 +155,22 @@ extension TurnkeyBackend {
         try requirePublicKey(body.publicKey, field: "publicKey")
         let token = try verifiedToken(body.oidcToken, field: "oidcToken")
         try requireBound(token, to: body.publicKey)
-        guard let organization = directory.organization(parent: config.organizationId, issuer: token.issuer,
-                                                      audience: token.audience, subject: token.subject) else {
+        guard
+            let organization = directory.organization(
+                parent: config.organizationId, issuer: token.issuer,
+                audience: token.audience, subject: token.subject)
+        else {
             let knownAudience = context.provider(of: token).flatMap(config.client)?.clientId == token.audience
             if knownAudience { throw .notFound("no sub-organization has a user with this OIDC identity; sign up first") }
-            throw .unauthenticated("the OIDC token's audience is neither a client ID of Auth Proxy config \(config.id) nor registered on a sub-organization")
+            throw .unauthenticated(
+                "the OIDC token's audience is neither a client ID of Auth Proxy config \(config.id) nor registered on a sub-organization")
         }
         if let requested = body.organizationId, !requested.isEmpty, requested != organization.organizationId {
             throw .unauthenticated("the OIDC token's user does not belong to organization \(requested)")
         }
-        let session = try startSession(publicKey: body.publicKey, organization: organization,
-                                       expirationSeconds: config.sessionExpirationSeconds, invalidateExisting: body.invalidateExisting)
+        let session = try startSession(
+            publicKey: body.publicKey, organization: organization,
+            expirationSeconds: config.sessionExpirationSeconds, invalidateExisting: body.invalidateExisting)
         return .turnkey(TurnkeyWire.OAuthLoginResponse(session: session))
     }
 
@@ -175,22 +191,26 @@ extension TurnkeyBackend {
     // MARK: shared with the API
 
     /// Records the session and returns its JWT: exp, public_key (as sent), session_type, user_id, organization_id.
-    func startSession(publicKey: String, organization: SubOrganization, expirationSeconds: Int,
-                      invalidateExisting: Bool) throws(TurnkeyError) -> String {
+    func startSession(
+        publicKey: String, organization: SubOrganization, expirationSeconds: Int,
+        invalidateExisting: Bool
+    ) throws(TurnkeyError) -> String {
         let expiresAt = now + expirationSeconds
         let jwt = try sign([
             "exp": expiresAt, "public_key": publicKey, "session_type": TurnkeySession.readWrite,
-            "user_id": organization.user.userId, "organization_id": organization.organizationId,
+            "user_id": organization.user.userId, "organization_id": organization.organizationId
         ])
-        directory.startSession(publicKey: publicKey, organizationId: organization.organizationId, userId: organization.user.userId,
-                             invalidateExisting: invalidateExisting, now: now, expiresAt: expiresAt)
+        directory.startSession(
+            publicKey: publicKey, organizationId: organization.organizationId, userId: organization.user.userId,
+            invalidateExisting: invalidateExisting, now: now, expiresAt: expiresAt)
         return jwt
     }
 
     /// A compressed P-256 public key in lower-case hex (66 characters) that is a point on the curve.
     func requirePublicKey(_ hex: String, field: String) throws(TurnkeyError) {
         guard hex.utf8.count == 66, hex == hex.lowercased(), let bytes = Hex.decode(hex), [0x02, 0x03].contains(bytes[0]),
-              (try? context.libcrypto.p256UncompressedPublicKey(bytes)) != nil else {
+            (try? context.libcrypto.p256UncompressedPublicKey(bytes)) != nil
+        else {
             throw .invalidArgument("\(field) must be a compressed P-256 public key in lower-case hex (66 characters)")
         }
     }

@@ -14,11 +14,17 @@ extension TurnkeyBackend {
             return .html(400, Html.errorPage(title: "Unknown provider", message: "The provider parameter must be google or apple."))
         }
         for name in ["clientId", "redirectUri", "nonce"] where (query[name] ?? "").isEmpty {
-            return .html(400, Html.errorPage(title: "Missing \(name)", message: "The sign-in link has no \(name) parameter. Start the sign-in again from the app."))
+            return .html(
+                400,
+                Html.errorPage(
+                    title: "Missing \(name)", message: "The sign-in link has no \(name) parameter. Start the sign-in again from the app."))
         }
-        var items = [("client_id", query["clientId"] ?? ""), ("redirect_uri", query["redirectUri"] ?? ""),
-                     ("response_type", "code id_token")]
-        items += provider == .google
+        var items = [
+            ("client_id", query["clientId"] ?? ""), ("redirect_uri", query["redirectUri"] ?? ""),
+            ("response_type", "code id_token")
+        ]
+        items +=
+            provider == .google
             ? [("scope", "openid email profile"), ("nonce", query["nonce"] ?? ""), ("prompt", "select_account")]
             : [("response_mode", "fragment"), ("nonce", query["nonce"] ?? "")]
         if let state = query["state"], !state.isEmpty { items.append(("state", state)) }
@@ -32,7 +38,10 @@ extension TurnkeyBackend {
         var scheme = request.query["scheme"] ?? ""
         if scheme.hasSuffix("://") { scheme.removeLast(3) }
         guard Self.isURIScheme(scheme) else {
-            return .html(400, Html.errorPage(title: "Missing scheme", message: "The redirect has no valid scheme parameter, so it cannot return to an app."))
+            return .html(
+                400,
+                Html.errorPage(
+                    title: "Missing scheme", message: "The redirect has no valid scheme parameter, so it cannot return to an app."))
         }
         let forwarded = pairs.filter { QueryString.decode($0.name) != "scheme" }.map { pair in
             String(decoding: pair.name, as: UTF8.self) + "=" + String(decoding: pair.value, as: UTF8.self)
@@ -43,6 +52,8 @@ extension TurnkeyBackend {
     /// RFC 3986 §3.1: a letter, then letters, digits, `+`, `-` or `.`.
     private static func isURIScheme(_ text: String) -> Bool {
         guard let first = text.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
-        return text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)) }
+        return text.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0))
+        }
     }
 }

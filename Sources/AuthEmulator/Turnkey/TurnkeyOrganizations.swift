@@ -39,8 +39,10 @@ final class SubOrganization {
     let user: TurnkeyUser
     let createdAt: Int
 
-    init(organizationId: String, organizationName: String, parentOrganizationId: String,
-         authProxyConfigId: String, user: TurnkeyUser, createdAt: Int) {
+    init(
+        organizationId: String, organizationName: String, parentOrganizationId: String,
+        authProxyConfigId: String, user: TurnkeyUser, createdAt: Int
+    ) {
         self.organizationId = organizationId
         self.organizationName = organizationName
         self.parentOrganizationId = parentOrganizationId
@@ -76,8 +78,10 @@ final class TurnkeyActivity {
     let result: JSONValue
     var pendingReads: Int
 
-    init(activityId: String, organizationId: String, type: String, fingerprint: String, createdAt: Int,
-         intent: JSONValue, result: JSONValue, pendingReads: Int) {
+    init(
+        activityId: String, organizationId: String, type: String, fingerprint: String, createdAt: Int,
+        intent: JSONValue, result: JSONValue, pendingReads: Int
+    ) {
         self.activityId = activityId
         self.organizationId = organizationId
         self.type = type
@@ -107,18 +111,24 @@ final class TurnkeyDirectory {
     }
 
     /// A new sub-organization with its one user and the identities signup registered (checked unique before).
-    func createSubOrganization(name: String, parent: String, authProxyConfigId: String, userName: String, userEmail: String?,
-                               identities: [(providerName: String, issuer: String, audience: String, subject: String)],
-                               now: Int) -> SubOrganization {
+    func createSubOrganization(
+        name: String, parent: String, authProxyConfigId: String, userName: String, userEmail: String?,
+        identities: [(providerName: String, issuer: String, audience: String, subject: String)],
+        now: Int
+    ) -> SubOrganization {
         let organizationId = Identifiers.random()
-        let user = TurnkeyUser(userId: Identifiers.random(), organizationId: organizationId,
-                               userName: userName, userEmail: userEmail, createdAt: now)
-        let organization = SubOrganization(organizationId: organizationId, organizationName: name, parentOrganizationId: parent,
-                                           authProxyConfigId: authProxyConfigId, user: user, createdAt: now)
+        let user = TurnkeyUser(
+            userId: Identifiers.random(), organizationId: organizationId,
+            userName: userName, userEmail: userEmail, createdAt: now)
+        let organization = SubOrganization(
+            organizationId: organizationId, organizationName: name, parentOrganizationId: parent,
+            authProxyConfigId: authProxyConfigId, user: user, createdAt: now)
         for identity in identities {
-            user.register(OAuthProviderRecord(providerId: Identifiers.random(), providerName: identity.providerName,
-                                              issuer: identity.issuer, audience: identity.audience,
-                                              subject: identity.subject, createdAt: now))
+            user.register(
+                OAuthProviderRecord(
+                    providerId: Identifiers.random(), providerName: identity.providerName,
+                    issuer: identity.issuer, audience: identity.audience,
+                    subject: identity.subject, createdAt: now))
             byIdentity[Self.identityKey(parent, identity.issuer, identity.audience, identity.subject)] = organization
         }
         organizations.append(organization)
@@ -128,14 +138,17 @@ final class TurnkeyDirectory {
     // MARK: sessions
 
     /// Starts (or replaces) the session of `publicKey`; `invalidateExisting` ends the user's others first.
-    func startSession(publicKey: String, organizationId: String, userId: String, invalidateExisting: Bool,
-                      now: Int, expiresAt: Int) {
+    func startSession(
+        publicKey: String, organizationId: String, userId: String, invalidateExisting: Bool,
+        now: Int, expiresAt: Int
+    ) {
         if invalidateExisting {
             for key in sessionOrder where sessions[key]?.userId == userId { sessions[key] = nil }
         }
         if sessions[publicKey] != nil { sessionOrder.removeAll { $0 == publicKey } }
-        sessions[publicKey] = TurnkeySession(publicKey: publicKey, organizationId: organizationId, userId: userId,
-                                             sessionType: TurnkeySession.readWrite, createdAt: now, expiresAt: expiresAt)
+        sessions[publicKey] = TurnkeySession(
+            publicKey: publicKey, organizationId: organizationId, userId: userId,
+            sessionType: TurnkeySession.readWrite, createdAt: now, expiresAt: expiresAt)
         sessionOrder.append(publicKey)
         sessionOrder.removeAll { sessions[$0] == nil }
     }

@@ -29,10 +29,15 @@ struct TurnkeyError: Error {
     static func alreadyExists(_ message: String) -> TurnkeyError { TurnkeyError(status: 409, code: 6, message) }
 
     var response: EmulatorResponse {
-        let details: [JSONValue] = reason.map { reason in
-            [.object(["@type": .string("type.googleapis.com/google.rpc.ErrorInfo"), "reason": .string(reason),
-                      "domain": .string("portal-auth-emulator")])]
-        } ?? []
+        let details: [JSONValue] =
+            reason.map { reason in
+                [
+                    .object([
+                        "@type": .string("type.googleapis.com/google.rpc.ErrorInfo"), "reason": .string(reason),
+                        "domain": .string("portal-auth-emulator")
+                    ])
+                ]
+            } ?? []
         return .encoded(status, TurnkeyWire.ErrorBody(code: code, message: message, details: details))
     }
 

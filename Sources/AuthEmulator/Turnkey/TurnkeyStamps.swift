@@ -12,11 +12,13 @@ extension TurnkeyBackend {
         func refuse(_ reason: String) -> TurnkeyError { .init(status: 401, code: 16, Self.stampRefused, reason: reason) }
         guard let header = request.header(TurnkeyWire.Header.stamp), !header.isEmpty else { throw refuse("STAMP_MISSING") }
         guard let json = Base64URL.decode(header),
-              let stamp = try? JSONDecoder().decode(TurnkeyWire.Stamp.self, from: Data(json)) else { throw refuse("STAMP_MALFORMED") }
+            let stamp = try? JSONDecoder().decode(TurnkeyWire.Stamp.self, from: Data(json))
+        else { throw refuse("STAMP_MALFORMED") }
         guard stamp.scheme == TurnkeyWire.stampScheme else { throw refuse("STAMP_SCHEME_UNSUPPORTED") }
         let publicKey = stamp.publicKey.lowercased()
         guard publicKey.utf8.count == 66, let keyBytes = Hex.decode(publicKey), let signature = Hex.decode(stamp.signature),
-              context.libcrypto.p256Verify(signature, message: Array(request.body), publicKey: keyBytes) else {
+            context.libcrypto.p256Verify(signature, message: Array(request.body), publicKey: keyBytes)
+        else {
             throw refuse("SIGNATURE_INVALID")
         }
         return publicKey

@@ -1,5 +1,5 @@
-import FoundationEssentials
 import AuthPlatform
+import FoundationEssentials
 import PortalAuth
 import SignInAccounts
 import SignInFlow
@@ -14,9 +14,10 @@ enum AccountServices {
         let desktop = Desktop()
         let configuration = PortalConfiguration.resolve(flags: [:], environment: desktop.environment, settings: desktop.settings)
         let core = Result {
-            try PortalAuthFactory.make(configuration, logger: DebugLog.ifRequested(), transport: desktop.transport,
-                                       browser: desktop.browser, loopback: LoopbackRedirectServer(page: loopbackPage),
-                                       pendingSignIns: PendingSignInFile(authEnvironmentId: configuration.authEnvironmentId))
+            try PortalAuthFactory.make(
+                configuration, logger: DebugLog.ifRequested(), transport: desktop.transport,
+                browser: desktop.browser, loopback: LoopbackRedirectServer(page: loopbackPage),
+                pendingSignIns: PendingSignInFile(authEnvironmentId: configuration.authEnvironmentId))
         }
         return PortalAccountService(core: core, browser: desktop.browser, desktop: DesktopAccountSupport())
     }
@@ -25,11 +26,13 @@ enum AccountServices {
         let desktop = Desktop()
         let configuration = TurnkeyConfiguration.resolve(flags: [:], environment: desktop.environment, settings: desktop.settings)
         let core = Result {
-            try TurnkeyAuthFactory.make(configuration, logger: DebugLog.ifRequested(), transport: desktop.transport,
-                                        browser: desktop.browser)
+            try TurnkeyAuthFactory.make(
+                configuration, logger: DebugLog.ifRequested(), transport: desktop.transport,
+                browser: desktop.browser)
         }
-        return TurnkeyAccountService(core: core, browser: desktop.browser, desktop: DesktopAccountSupport(),
-                                     refreshPolicy: RefreshPolicy(environment: desktop.environment))
+        return TurnkeyAccountService(
+            core: core, browser: desktop.browser, desktop: DesktopAccountSupport(),
+            refreshPolicy: RefreshPolicy(environment: desktop.environment))
     }
 
     /// What both backends share: the configuration's sources, one transport (the extra CA file and
@@ -46,7 +49,8 @@ enum AccountServices {
     /// What the browser tab shows once a loopback redirect (`http://127.0.0.1:PORT/PATH`) arrived.
     private static var loopbackPage: LoopbackRedirectServer.Page {
         // TRANSLATORS: the language code of this translation (de, fr…), for the browser page's lang attribute.
-        LoopbackRedirectServer.Page(language: tr("en"), title: tr("Sign-in finished"),
-                                    message: tr("You can close this tab and go back to Portal Sign-In."))
+        LoopbackRedirectServer.Page(
+            language: tr("en"), title: tr("Sign-in finished"),
+            message: tr("You can close this tab and go back to Portal Sign-In."))
     }
 }

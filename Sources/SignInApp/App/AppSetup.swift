@@ -1,5 +1,5 @@
-import FoundationEssentials
 import AuthPlatform
+import FoundationEssentials
 import SignInFlow
 import TurnkeyAuth
 
@@ -19,15 +19,18 @@ struct AppSetup {
     let canSave: Bool
 
     static func resolve() -> AppSetup {
-        let environment = ProcessInfo.processInfo.environment, settings = SettingsLocation.read()
+        let environment = ProcessInfo.processInfo.environment
+        let settings = SettingsLocation.read()
         let choice = BackendChoice.resolve(environment: environment, settings: settings)
-        let isSetUp = switch choice.backend {
-        case .portal: PortalConfiguration.resolve(flags: [:], environment: environment, settings: settings).isSetUp
-        case .turnkey: TurnkeyConfiguration.resolve(flags: [:], environment: environment, settings: settings).isSetUp
-        }
-        return AppSetup(backend: choice.backend, warning: choice.warning, isSetUp: isSetUp,
-                        usesEmulator: EmulatorChoice.host(flags: [:], environment: environment, settings: settings) != nil,
-                        canSave: PreferencesWindow.schemaInstalled)
+        let isSetUp =
+            switch choice.backend {
+            case .portal: PortalConfiguration.resolve(flags: [:], environment: environment, settings: settings).isSetUp
+            case .turnkey: TurnkeyConfiguration.resolve(flags: [:], environment: environment, settings: settings).isSetUp
+            }
+        return AppSetup(
+            backend: choice.backend, warning: choice.warning, isSetUp: isSetUp,
+            usesEmulator: EmulatorChoice.host(flags: [:], environment: environment, settings: settings) != nil,
+            canSave: PreferencesWindow.schemaInstalled)
     }
 
     /// The account service of the chosen backend, configured as `resolve()` found it.

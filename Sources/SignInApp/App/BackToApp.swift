@@ -82,8 +82,10 @@ final class BackToApp {
         case .signedIn(.turnkey, let account):
             return (fill(tr("Signed in to Turnkey as %s"), account), tr("Open Portal Sign-In to see your account."))
         case .needsCode:
-            return (tr("Enter your two-factor code"),
-                    tr("Portal Sign-In needs the six-digit code from your authenticator app to finish signing in."))
+            return (
+                tr("Enter your two-factor code"),
+                tr("Portal Sign-In needs the six-digit code from your authenticator app to finish signing in.")
+            )
         }
     }
 }

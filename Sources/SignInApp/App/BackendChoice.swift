@@ -14,7 +14,9 @@ enum BackendChoice {
         for (source, value) in [(environmentVariable, environment[environmentVariable]), (settingsKey, settings[settingsKey])] {
             guard let value = value?.trimmed, !value.isEmpty else { continue }
             if let backend = Backend(rawValue: value.lowercased()) { return (backend, warning) }
-            warning = warning ?? "\(source) is “\(String(value.withoutControlCharacters.prefix(40)))”, which is neither “portal” nor “turnkey”; ignoring it"
+            warning =
+                warning
+                ?? "\(source) is “\(String(value.withoutControlCharacters.prefix(40)))”, which is neither “portal” nor “turnkey”; ignoring it"
         }
         return (.portal, warning)
     }

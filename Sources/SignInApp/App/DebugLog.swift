@@ -1,5 +1,5 @@
-import PortalAuth
 import AuthPlatform
+import PortalAuth
 
 /// The cores' log lines (which never hold a secret) on stderr, when PORTAL_DEBUG is set.
 enum DebugLog {

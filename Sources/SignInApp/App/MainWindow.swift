@@ -1,14 +1,18 @@
 import CSignInUI
 import FoundationEssentials
-import SignInFlow
 import GLibSupport
+import SignInFlow
 
 /// The one window: a header bar with the app menu, the banners, and a stack of pages. It draws
 /// what the `SignInFlow` says (`render`) and hands it every event; it holds no sign-in state itself.
 @MainActor
 final class MainWindow {
     private enum PageName: String, CaseIterable {
-        case status, signIn = "sign-in", browser, confirm, code, email, signedIn = "signed-in", setUp = "set-up"
+        case status
+        case signIn = "sign-in"
+        case browser, confirm, code, email
+        case signedIn = "signed-in"
+        case setUp = "set-up"
     }
 
     let window: Widget
@@ -93,8 +97,9 @@ final class MainWindow {
 
         let header = Self.makeHeaderBar()
         windowTitle = header.title
-        let content = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 0,
-                              children: [header.bar, schemeBanner.root, banner.root, toasts])
+        let content = makeBox(
+            GTK_ORIENTATION_VERTICAL, spacing: 0,
+            children: [header.bar, schemeBanner.root, banner.root, toasts])
         adw_application_window_set_content(window.widget.cast(), content)
 
         // Only the current page stays visible once a transition ends, so assistive technology (GTK 4.8
@@ -255,7 +260,8 @@ final class MainWindow {
 
     private func hideOffscreenPages() {
         guard gtk_stack_get_transition_running(stack.cast()) == 0,
-              let current = settingUp ? PageName.setUp : shown.map(Self.pageName) else { return }
+            let current = settingUp ? PageName.setUp : shown.map(Self.pageName)
+        else { return }
         for (name, root) in roots where name != current { gtk_widget_set_visible(root, 0) }
     }
 
@@ -296,9 +302,15 @@ final class MainWindow {
         keys.connect(.keyPressed) { [weak self] arguments in
             guard let self, arguments.uint(0) == UInt32(GDK_KEY_Escape) else { return false }
             switch self.flow.page {
-            case .waitingForBrowser: self.flow.cancelWaiting(); return true
-            case .code: self.flow.cancelCode(); return true
-            case .confirmRedirect: self.flow.ignoreConfirmed(); return true
+            case .waitingForBrowser:
+                self.flow.cancelWaiting()
+                return true
+            case .code:
+                self.flow.cancelCode()
+                return true
+            case .confirmRedirect:
+                self.flow.ignoreConfirmed()
+                return true
             default: return false
             }
         }

@@ -1,7 +1,7 @@
-import CSignInUI
 import AuthPlatform
-import GLibSupport
+import CSignInUI
 import FoundationEssentials
+import GLibSupport
 
 /// The app's GResource bundle (stylesheet, icons, brand marks), compiled into the program by the
 /// GResourceEmbedder plugin. Registered before the application starts, so AdwApplication finds

@@ -1,9 +1,9 @@
+import AuthPlatform
 import CSignInUI
 import FoundationEssentials
-import PortalAuth
-import AuthPlatform
-import SignInFlow
 import GLibSupport
+import PortalAuth
+import SignInFlow
 
 /// The single-instance GtkApplication `io.github.portalauth.SignIn` (libadwaita's AdwApplication).
 /// The desktop delivers redirect URIs over D-Bus (`DBusActivatable=true`,
@@ -37,11 +37,13 @@ public final class SignInApplication {
     init(setup: AppSetup, busNameOwner: String? = nil) {
         self.setup = setup
         self.busNameOwner = busNameOwner
-        let flags = busNameOwner == nil ? G_APPLICATION_HANDLES_OPEN
+        let flags =
+            busNameOwner == nil
+            ? G_APPLICATION_HANDLES_OPEN
             : GApplicationFlags(rawValue: G_APPLICATION_HANDLES_OPEN.rawValue | G_APPLICATION_NON_UNIQUE.rawValue)
         let created = UnsafeMutableRawPointer(adw_application_new(Self.applicationId, flags))!
         app = GObjectRef(adopting: created)
-        g_object_unref(created)   // the wrapper's reference is the only one
+        g_object_unref(created) // the wrapper's reference is the only one
         app.connect(.startup) { [weak self] in self?.startup() }
         app.connect(.activate) { [weak self] in self?.ensureWindow(uris: []).present() }
         app.connect(.open) { [weak self] arguments in
@@ -63,7 +65,8 @@ public final class SignInApplication {
         var busNameOwner: String?
         if case .foreign(let owner) = SessionBusName(applicationId).owner() {
             busNameOwner = owner
-            StandardErrorLog(program: "portal-sign-in").log("\(applicationId) on the session bus is held by \(owner), not by this app: nothing is handed to it")
+            StandardErrorLog(program: "portal-sign-in").log(
+                "\(applicationId) on the session bus is held by \(owner), not by this app: nothing is handed to it")
         }
         let application = SignInApplication(setup: setup, busNameOwner: busNameOwner)
         return arguments.withArgv { argc, argv in
@@ -142,10 +145,12 @@ public final class SignInApplication {
     }
 
     private func showAbout() {
-        portal_ui_present_about(window?.window.widget.cast(), tr("Portal Sign-In"), Self.applicationId, Self.version,
-                                tr("The Portal Sign-In developers"),
-                                fill(tr("Sign in to Portal or Turnkey with Google, Apple, Discord, X or an email link. Application ID: %s"), Self.applicationId),
-                                GTK_LICENSE_MIT_X11)
+        portal_ui_present_about(
+            window?.window.widget.cast(), tr("Portal Sign-In"), Self.applicationId, Self.version,
+            tr("The Portal Sign-In developers"),
+            fill(
+                tr("Sign in to Portal or Turnkey with Google, Apple, Discord, X or an email link. Application ID: %s"), Self.applicationId),
+            GTK_LICENSE_MIT_X11)
     }
 }
 
@@ -158,8 +163,10 @@ private final class ActionBox {
 @MainActor
 private func addAction(_ map: OpaquePointer, _ name: String, _ run: @escaping @MainActor () -> Void) {
     let box = Unmanaged.passRetained(ActionBox(run)).toOpaque()
-    portal_ui_add_action(map, name, { box in
-        let action = Unmanaged<ActionBox>.fromOpaque(box!).takeUnretainedValue()
-        MainActor.assumeIsolated { action.run() }
-    }, box, { box in Unmanaged<ActionBox>.fromOpaque(box!).release() })
+    portal_ui_add_action(
+        map, name,
+        { box in
+            let action = Unmanaged<ActionBox>.fromOpaque(box!).takeUnretainedValue()
+            MainActor.assumeIsolated { action.run() }
+        }, box, { box in Unmanaged<ActionBox>.fromOpaque(box!).release() })
 }

@@ -23,8 +23,9 @@ final class BrowserWaitPage: StackPage {
     init() {
         // A still icon, not a spinner: the wait can last minutes, and a spinner redraws the window
         // every frame all that time (a whole core with software rendering).
-        scaffold = PageScaffold(icon: PageScaffold.icon("web-browser-symbolic"), title: tr("Continue in your browser"),
-                                description: tr("Finish signing in on the page that opened in your browser. You will come back here automatically."))
+        scaffold = PageScaffold(
+            icon: PageScaffold.icon("web-browser-symbolic"), title: tr("Continue in your browser"),
+            description: tr("Finish signing in on the page that opened in your browser. You will come back here automatically."))
         root = scaffold.root
         // Firefox asks before it opens an app for a link ("Open Link"); Chromium asks too.
         let browserAsks = makeLabel(tr("Your browser may ask to open Portal Sign-In: allow it."), classes: ["dim-label"])
@@ -34,19 +35,24 @@ final class BrowserWaitPage: StackPage {
         copyLink.setAccessibleDescription(tr("Copies the sign-in page's address, to open it in another browser"))
         cancel = Button(tr("Cancel"), classes: ["pill"]) { [weak self] in self?.onCancel?() }
         cancel.setAccessibleDescription(tr("Stops waiting for the browser (Escape)"))
-        let actions = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12,
-                              children: [openAgain.widget, copyLink.widget, cancel.widget])
+        let actions = makeBox(
+            GTK_ORIENTATION_VERTICAL, spacing: 12,
+            children: [openAgain.widget, copyLink.widget, cancel.widget])
 
-        let hint = makeLabel(tr("Browser did not come back? Paste the address it ended on:"),
-                             classes: ["dim-label", "caption"])
-        pasted = Entry(placeholder: "io.github.portalauth.signin://auth/callback?…",
-                       accessibleLabel: tr("Redirect link from the browser")) { [weak self] in self?.submitPasted() }
+        let hint = makeLabel(
+            tr("Browser did not come back? Paste the address it ended on:"),
+            classes: ["dim-label", "caption"])
+        pasted = Entry(
+            placeholder: "io.github.portalauth.signin://auth/callback?…",
+            accessibleLabel: tr("Redirect link from the browser")
+        ) { [weak self] in self?.submitPasted() }
         gtk_widget_set_hexpand(pasted.widget, 1)
         continueButton = Button(tr("Continue"), classes: []) { [weak self] in self?.submitPasted() }
         continueButton.setAccessibleDescription(tr("Signs in with the pasted link"))
         pasted.onChange { [weak self] in self?.updateContinue() }
-        let pasteRow = makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 6, classes: ["linked"],
-                               children: [pasted.widget, continueButton.widget])
+        let pasteRow = makeBox(
+            GTK_ORIENTATION_HORIZONTAL, spacing: 6, classes: ["linked"],
+            children: [pasted.widget, continueButton.widget])
         updateContinue()
         gtk_label_set_xalign(pasteProblem.widget.cast(), 0)
         pasteProblem.isVisible = false
@@ -57,8 +63,9 @@ final class BrowserWaitPage: StackPage {
 
     /// A new wait: the page as it first appears.
     func enter(provider: SignInProvider) {
-        scaffold.description.text = fill(tr("Finish signing in with %s on the page that opened in your browser. You will come back here automatically."),
-                                         provider.displayName)
+        scaffold.description.text = fill(
+            tr("Finish signing in with %s on the page that opened in your browser. You will come back here automatically."),
+            provider.displayName)
         pasted.text = ""
         show(pasteProblem: nil)
     }
@@ -76,7 +83,6 @@ final class BrowserWaitPage: StackPage {
         pasteProblem.isVisible = problem != nil
         pasted.setAccessibleDescription(pasteProblem.text)
     }
-
 
     func focusFirst() { cancel.grabFocus() }
 

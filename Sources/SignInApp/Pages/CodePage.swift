@@ -20,9 +20,10 @@ final class CodePage: StackPage {
     var onCancel: (@MainActor () -> Void)?
 
     init() {
-        scaffold = PageScaffold(icon: PageScaffold.icon("dialog-password-symbolic"),
-                                title: tr("Enter your two-factor code"),
-                                description: tr("Open your authenticator app and enter the six-digit code for Portal."))
+        scaffold = PageScaffold(
+            icon: PageScaffold.icon("dialog-password-symbolic"),
+            title: tr("Enter your two-factor code"),
+            description: tr("Open your authenticator app and enter the six-digit code for Portal."))
         root = scaffold.root
 
         secret = Label("", classes: ["totp-secret"], selectable: true)
@@ -36,9 +37,8 @@ final class CodePage: StackPage {
         code.addClass("code-entry")
         gtk_entry_set_input_purpose(code.widget.cast(), GTK_INPUT_PURPOSE_PIN)
         gtk_entry_set_alignment(code.widget.cast(), 0.5)
-        gtk_entry_set_max_length(code.widget.cast(), 32)   // room for a pasted "123 456" before it is cleaned
+        gtk_entry_set_max_length(code.widget.cast(), 32) // room for a pasted "123 456" before it is cleaned
         code.onChange { [weak self] in self?.codeChanged() }
-
 
         verify = Button(tr("_Verify"), classes: ["pill", "suggested-action"]) { [weak self] in self?.submitIfComplete() }
         cancel = Button(tr("Cancel"), classes: ["pill"]) { [weak self] in self?.onCancel?() }
@@ -47,7 +47,10 @@ final class CodePage: StackPage {
 
     /// Shows the page for a new challenge: the QR code and key only when the link came with it.
     func show(_ challenge: CodeChallenge) {
-        if let old = qrSlot { gtk_box_remove(enrolment.cast(), old); qrSlot = nil }
+        if let old = qrSlot {
+            gtk_box_remove(enrolment.cast(), old)
+            qrSlot = nil
+        }
         if let link = challenge.totpLink, let picture = QRCodeView.make(text: link, targetSize: 168) {
             gtk_box_prepend(enrolment.cast(), picture)
             qrSlot = picture
@@ -57,7 +60,8 @@ final class CodePage: StackPage {
         // The QR code takes the icon's place, so the page fits the window without scrolling.
         gtk_widget_set_visible(scaffold.icon, challenge.totpLink == nil ? 1 : 0)
         scaffold.title.text = challenge.totpLink == nil ? tr("Enter your two-factor code") : tr("Set up two-factor sign-in")
-        scaffold.description.text = challenge.totpLink == nil
+        scaffold.description.text =
+            challenge.totpLink == nil
             ? tr("Open your authenticator app and enter the six-digit code for Portal.")
             : tr("Scan the code with your authenticator app, then enter the six-digit code it shows.")
         problem.isVisible = false
@@ -88,9 +92,9 @@ final class CodePage: StackPage {
 
     private func codeChanged() {
         let cleaned = digits(code.text)
-        if cleaned != code.text || cleaned.count > 6 {   // a paste like "123 456": keep six digits
+        if cleaned != code.text || cleaned.count > 6 { // a paste like "123 456": keep six digits
             code.text = String(cleaned.prefix(6))
-            return   // the assignment emits ::changed again
+            return // the assignment emits ::changed again
         }
         verify.isSensitive = !submitting && cleaned.count == 6
         if cleaned.count == 6 { submitIfComplete() }
@@ -109,7 +113,10 @@ final class CodePage: StackPage {
     private func groupedSecret(_ secret: String) -> String {
         var groups: [String] = []
         var rest = Substring(secret)
-        while !rest.isEmpty { groups.append(String(rest.prefix(4))); rest = rest.dropFirst(4) }
+        while !rest.isEmpty {
+            groups.append(String(rest.prefix(4)))
+            rest = rest.dropFirst(4)
+        }
         return groups.joined(separator: " ")
     }
 }

@@ -10,11 +10,13 @@ final class EmailSentPage: StackPage {
     var onBack: (@MainActor () -> Void)?
 
     init() {
-        scaffold = PageScaffold(icon: PageScaffold.icon("mail-unread-symbolic"),
-                                title: tr("Check your email"), description: "")
+        scaffold = PageScaffold(
+            icon: PageScaffold.icon("mail-unread-symbolic"),
+            title: tr("Check your email"), description: "")
         root = scaffold.root
-        let hint = makeLabel(tr("The link works once and expires soon. If nothing arrives, check your spam folder or send a new link."),
-                             classes: ["dim-label", "caption"])
+        let hint = makeLabel(
+            tr("The link works once and expires soon. If nothing arrives, check your spam folder or send a new link."),
+            classes: ["dim-label", "caption"])
         back = Button(tr("_Use Another Way to Sign In"), classes: ["pill"]) { [weak self] in self?.onBack?() }
         append(scaffold.body, hint, back.widget)
     }

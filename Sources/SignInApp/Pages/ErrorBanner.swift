@@ -21,11 +21,14 @@ final class ErrorBanner {
         gtk_widget_set_valign(message.widget, GTK_ALIGN_CENTER)
         action = Button(tr("_Try Again"), classes: ["banner-action"]) { [weak self] in self?.onAction?() }
         gtk_widget_set_valign(action.widget, GTK_ALIGN_CENTER)
-        close = Button(child: makeIcon("window-close-symbolic", size: 16), accessibleLabel: tr("Dismiss"),
-                       classes: ["flat", "circular"]) { [weak self] in self?.onClose?() }
+        close = Button(
+            child: makeIcon("window-close-symbolic", size: 16), accessibleLabel: tr("Dismiss"),
+            classes: ["flat", "circular"]
+        ) { [weak self] in self?.onClose?() }
         gtk_widget_set_valign(close.widget, GTK_ALIGN_CENTER)
-        let bar = makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["error-banner"],
-                          children: [makeIcon("dialog-warning-symbolic", size: 16), message.widget, action.widget, close.widget])
+        let bar = makeBox(
+            GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["error-banner"],
+            children: [makeIcon("dialog-warning-symbolic", size: 16), message.widget, action.widget, close.widget])
         gtk_revealer_set_child(root.cast(), bar)
         gtk_revealer_set_transition_type(root.cast(), GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN)
         // Hidden for assistive technology too while folded away (GTK 4.8 reports no "showing" state).

@@ -15,8 +15,9 @@ struct PageScaffold {
         title = Label(titleText, classes: ["title-2"])
         description = Label(descriptionText, classes: ["dim-label", "page-description"])
         body = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12)
-        let column = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 8, classes: ["page"],
-                             children: [icon, title.widget, description.widget, body])
+        let column = makeBox(
+            GTK_ORIENTATION_VERTICAL, spacing: 8, classes: ["page"],
+            children: [icon, title.widget, description.widget, body])
         gtk_widget_set_valign(column, GTK_ALIGN_CENTER)
         gtk_widget_set_vexpand(column, 1)
 

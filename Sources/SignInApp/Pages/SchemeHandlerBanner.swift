@@ -21,8 +21,9 @@ final class SchemeHandlerBanner {
         makeDefault = Button(tr("_Make Default"), classes: ["banner-action"]) { [weak self] in self?.onMakeDefault?() }
         makeDefault.setAccessibleDescription(tr("Makes Portal Sign-In the app that receives sign-in links"))
         gtk_widget_set_valign(makeDefault.widget, GTK_ALIGN_CENTER)
-        let bar = makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["warning-banner"],
-                          children: [makeIcon("dialog-warning-symbolic", size: 16), message.widget, makeDefault.widget])
+        let bar = makeBox(
+            GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["warning-banner"],
+            children: [makeIcon("dialog-warning-symbolic", size: 16), message.widget, makeDefault.widget])
         gtk_revealer_set_child(root.cast(), bar)
         gtk_revealer_set_transition_type(root.cast(), GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN)
         gtk_widget_set_visible(root, 0)
@@ -32,9 +33,13 @@ final class SchemeHandlerBanner {
     /// no button can fix: that program has to end), or hides it when both are nil.
     func show(owner: String?, busNameOwner: String? = nil) {
         if let busNameOwner {
-            message.text = fill(tr("Another program (%s) holds Portal Sign-In's name on the session bus, so sign-in links from the browser go to it instead of here. Quit that program, then start Portal Sign-In again."), busNameOwner)
+            message.text = fill(
+                tr(
+                    "Another program (%s) holds Portal Sign-In's name on the session bus, so sign-in links from the browser go to it instead of here. Quit that program, then start Portal Sign-In again."
+                ), busNameOwner)
         } else if let owner {
-            message.text = fill(tr("Sign-in links open in %s instead of Portal Sign-In, so signing in from the browser cannot finish here."), owner)
+            message.text = fill(
+                tr("Sign-in links open in %s instead of Portal Sign-In, so signing in from the browser cannot finish here."), owner)
         }
         gtk_widget_set_visible(makeDefault.widget, busNameOwner == nil ? 1 : 0)
         let shown = owner != nil || busNameOwner != nil

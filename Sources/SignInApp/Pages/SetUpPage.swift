@@ -1,10 +1,10 @@
+import AuthPlatform
 import CSignInUI
 import FoundationEssentials
+import GLibSupport
 import PortalAuth
-import AuthPlatform
 import SignInFlow
 import TurnkeyAuth
-import GLibSupport
 
 /// "Set Up Portal Sign-In", shown instead of a sign-in that cannot work: no service has a default
 /// ID, so until one is entered (or the local test environment chosen) nothing is sent anywhere. The
@@ -34,9 +34,11 @@ final class SetUpPage: StackPage {
     var onContinue: (@MainActor (Choice) -> Void)?
 
     init() {
-        scaffold = PageScaffold(icon: PageScaffold.icon("preferences-system-symbolic"),
-                                title: tr("Set Up Portal Sign-In"),
-                                description: tr("Choose the service your organization uses and enter the ID it gave you. You can change this later in Preferences."))
+        scaffold = PageScaffold(
+            icon: PageScaffold.icon("preferences-system-symbolic"),
+            title: tr("Set Up Portal Sign-In"),
+            description: tr(
+                "Choose the service your organization uses and enter the ID it gave you. You can change this later in Preferences."))
         root = scaffold.root
 
         let services = gtk_list_box_new()!
@@ -58,7 +60,8 @@ final class SetUpPage: StackPage {
         gtk_list_box_set_selection_mode(local.cast(), GTK_SELECTION_NONE)
         let localRow = adw_action_row_new()!
         adw_preferences_row_set_title(localRow.cast(), tr("Local test environment"))
-        adw_action_row_set_subtitle(localRow.cast(), tr("The auth emulator on this computer, for development and testing. No real accounts."))
+        adw_action_row_set_subtitle(
+            localRow.cast(), tr("The auth emulator on this computer, for development and testing. No real accounts."))
         localSwitch = Widget(gtk_switch_new())
         gtk_widget_set_valign(localSwitch.widget, GTK_ALIGN_CENTER)
         adw_action_row_add_suffix(localRow.cast(), localSwitch.widget)
@@ -70,8 +73,9 @@ final class SetUpPage: StackPage {
         continueButton = Button(tr("_Continue"), classes: ["pill", "suggested-action"]) { [weak self] in self?.submit() }
         gtk_widget_set_halign(continueButton.widget, GTK_ALIGN_CENTER)
         gtk_widget_set_margin_top(continueButton.widget, 12)
-        controls = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12,
-                           children: [services, idList, local, problem.widget, continueButton.widget])
+        controls = makeBox(
+            GTK_ORIENTATION_VERTICAL, spacing: 12,
+            children: [services, idList, local, problem.widget, continueButton.widget])
         append(scaffold.body, controls)
 
         for (backend, radio) in backendChoices {
@@ -92,9 +96,12 @@ final class SetUpPage: StackPage {
         self.backend = backend
         for (choice, radio) in backendChoices { gtk_check_button_set_active(radio.widget.cast(), choice == backend ? 1 : 0) }
         gtk_widget_set_visible(controls, canSave ? 1 : 0)
-        scaffold.description.text = canSave
+        scaffold.description.text =
+            canSave
             ? tr("Choose the service your organization uses and enter the ID it gave you. You can change this later in Preferences.")
-            : tr("Portal Sign-In does not know where to sign you in. Set PORTAL_AUTH_ENVIRONMENT_ID (Portal) or TURNKEY_AUTH_PROXY_CONFIG_ID (Turnkey), or PORTAL_AUTH_EMULATOR_HOST for the local test environment, and start Portal Sign-In again.")
+            : tr(
+                "Portal Sign-In does not know where to sign you in. Set PORTAL_AUTH_ENVIRONMENT_ID (Portal) or TURNKEY_AUTH_PROXY_CONFIG_ID (Turnkey), or PORTAL_AUTH_EMULATOR_HOST for the local test environment, and start Portal Sign-In again."
+            )
         update()
     }
 
@@ -111,8 +118,9 @@ final class SetUpPage: StackPage {
     }
 
     private func update() {
-        adw_preferences_row_set_title(idRow.widget.cast(),
-                                      backend == .portal ? tr("Auth environment ID") : tr("Auth Proxy config ID"))
+        adw_preferences_row_set_title(
+            idRow.widget.cast(),
+            backend == .portal ? tr("Auth environment ID") : tr("Auth Proxy config ID"))
         gtk_widget_set_visible(idList, local ? 0 : 1)
         let id = idText
         let message = local || id.isEmpty ? nil : idProblem(id)

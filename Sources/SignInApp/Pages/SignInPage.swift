@@ -22,18 +22,22 @@ final class SignInPage: StackPage {
     var onBack: (@MainActor () -> Void)?
 
     init() {
-        scaffold = PageScaffold(icon: PageScaffold.icon("system-users-symbolic"),
-                                title: tr("Sign in to Portal"),
-                                description: tr("Use your Google or Apple account, or get a sign-in link by email."))
+        scaffold = PageScaffold(
+            icon: PageScaffold.icon("system-users-symbolic"),
+            title: tr("Sign in to Portal"),
+            description: tr("Use your Google or Apple account, or get a sign-in link by email."))
         root = scaffold.root
 
         providerBox = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12)
         gtk_box_set_homogeneous(providerBox.cast(), 1)
 
         let separator = makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["or-separator"])
-        let left = gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)!, right = gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)!
-        gtk_widget_set_hexpand(left, 1); gtk_widget_set_hexpand(right, 1)
-        gtk_widget_set_valign(left, GTK_ALIGN_CENTER); gtk_widget_set_valign(right, GTK_ALIGN_CENTER)
+        let left = gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)!
+        let right = gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)!
+        gtk_widget_set_hexpand(left, 1)
+        gtk_widget_set_hexpand(right, 1)
+        gtk_widget_set_valign(left, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(right, GTK_ALIGN_CENTER)
         append(separator, left, makeLabel(tr("or"), classes: ["dim-label"], wrap: false), right)
 
         email = Entry(placeholder: tr("you@example.com"), accessibleLabel: tr("Email address")) { [weak self] in
@@ -54,7 +58,8 @@ final class SignInPage: StackPage {
         if state.providers != shown { rebuildButtons(state.providers) }
         gtk_widget_set_visible(emailSection, state.offersEmailLinks ? 1 : 0)
         scaffold.title.text = state.backend == .turnkey ? tr("Sign in to Turnkey") : tr("Sign in to Portal")
-        scaffold.description.text = state.offersEmailLinks
+        scaffold.description.text =
+            state.offersEmailLinks
             ? tr("Use your Google or Apple account, or get a sign-in link by email.")
             : tr("Choose the account you want to sign in with.")
         back.isVisible = state.canGoBack

@@ -1,7 +1,7 @@
 import CSignInUI
 import FoundationEssentials
-import SignInFlow
 import GLibSupport
+import SignInFlow
 
 /// "Signed in": who is signed in (the facts the backend gives: end user, client, account
 /// abstraction for Portal; organization, user, provider and session expiry for Turnkey), the other
@@ -24,9 +24,10 @@ final class SignedInPage: StackPage {
     var onSwitch: (@MainActor (String) -> Void)?
 
     init() {
-        scaffold = PageScaffold(icon: PageScaffold.icon("emblem-ok-symbolic"),
-                                title: tr("You're signed in"),
-                                description: tr("Your session is saved in your keyring, so you stay signed in next time."))
+        scaffold = PageScaffold(
+            icon: PageScaffold.icon("emblem-ok-symbolic"),
+            title: tr("You're signed in"),
+            description: tr("Your session is saved in your keyring, so you stay signed in next time."))
         root = scaffold.root
 
         accountList = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 0, classes: ["linked", "account-switcher"])
@@ -67,8 +68,10 @@ final class SignedInPage: StackPage {
         gtk_widget_set_visible(accountList, state.accounts.count > 1 ? 1 : 0)
         guard state.accounts.count > 1 else { return }
         for account in state.accounts {
-            let button = AccountToggle(account, isShown: account.id == state.current.id,
-                                       group: accountButtons.first) { [weak self] in self?.onSwitch?(account.id) }
+            let button = AccountToggle(
+                account, isShown: account.id == state.current.id,
+                group: accountButtons.first
+            ) { [weak self] in self?.onSwitch?(account.id) }
             accountButtons.append(button)
             gtk_box_append(accountList.cast(), button.widget)
         }
@@ -141,7 +144,7 @@ private final class AccountToggle: Widget {
         gtk_widget_set_hexpand(title, 1)
         gtk_box_append(content.cast(), title)
         let check = makeIcon("object-select-symbolic", size: 16)
-        gtk_widget_set_opacity(check, isShown ? 1 : 0)   // keeps its space, so names stay aligned
+        gtk_widget_set_opacity(check, isShown ? 1 : 0) // keeps its space, so names stay aligned
         gtk_box_append(content.cast(), check)
         gtk_button_set_child(widget.cast(), content)
         addClass("account-toggle")

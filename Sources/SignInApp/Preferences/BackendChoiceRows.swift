@@ -15,7 +15,7 @@ enum BackendChoiceRows {
     static func make(selected: Backend?) -> [Choice] {
         let choices: [(Backend, String, String)] = [
             (.portal, "Portal", tr("Google, Apple and email links, with a two-factor code")),
-            (.turnkey, "Turnkey", tr("Google, Apple, Discord and X")),
+            (.turnkey, "Turnkey", tr("Google, Apple, Discord and X"))
         ]
         var first: UnsafeMutablePointer<GtkWidget>?
         var made: [Choice] = []

@@ -1,6 +1,6 @@
+import AuthPlatform
 import FoundationEssentials
 import PortalAuth
-import AuthPlatform
 import TurnkeyAuth
 
 /// What Preferences accepts, with the cores' own rules: nil when a value may be saved, else what to
@@ -11,7 +11,9 @@ enum SettingRules {
 
     static func portalHost(_ value: String) -> String? {
         if value.isEmpty || (try? PortalAuth.apiBaseURL(for: value)) != nil { return nil }
-        return tr("Enter a host name such as api.portalhq.io, optionally with https:// and a port. Plain http is only allowed to this computer (127.0.0.1 or localhost).")
+        return tr(
+            "Enter a host name such as api.portalhq.io, optionally with https:// and a port. Plain http is only allowed to this computer (127.0.0.1 or localhost)."
+        )
     }
 
     static func authEnvironmentId(_ value: String) -> String? {
@@ -24,7 +26,9 @@ enum SettingRules {
             return nil
         }
         if PortalAuth.customScheme(of: value) == nil, value.lowercased().hasPrefix("http") {
-            return tr("A web address as the redirect URL must be http://127.0.0.1:PORT/PATH, with the port your environment allows (not localhost), and no query.")
+            return tr(
+                "A web address as the redirect URL must be http://127.0.0.1:PORT/PATH, with the port your environment allows (not localhost), and no query."
+            )
         }
         return tr("The redirect URL must start with io.github.portalauth.signin:// so that the browser comes back to this app.")
     }

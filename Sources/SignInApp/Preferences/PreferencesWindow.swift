@@ -1,9 +1,9 @@
+import AuthPlatform
 import CSignInUI
 import FoundationEssentials
-import AuthPlatform
+import GLibSupport
 import SignInFlow
 import TurnkeyAuth
-import GLibSupport
 
 /// The Preferences window: which service the app signs in to, and where (the GSettings keys of
 /// io.github.portalauth.SignIn). Only the chosen service's settings show. Text settings are saved
@@ -38,7 +38,8 @@ final class PreferencesWindow {
     /// g_settings_new aborts on a missing schema, so look first.
     static var schemaInstalled: Bool {
         guard let source = g_settings_schema_source_get_default(),
-              let schema = g_settings_schema_source_lookup(source, SettingsLocation.schemaId, 1) else { return false }
+            let schema = g_settings_schema_source_lookup(source, SettingsLocation.schemaId, 1)
+        else { return false }
         g_settings_schema_unref(schema)
         return true
     }
@@ -77,8 +78,9 @@ final class PreferencesWindow {
         gtk_box_append(content.cast(), toasts)
         adw_window_set_content(window.widget.cast(), content)
         // Escape closes it, as it closes AdwPreferencesWindow.
-        let escape = gtk_shortcut_new(gtk_keyval_trigger_new(guint(GDK_KEY_Escape), GdkModifierType(rawValue: 0)),
-                                      gtk_named_action_new("window.close"))
+        let escape = gtk_shortcut_new(
+            gtk_keyval_trigger_new(guint(GDK_KEY_Escape), GdkModifierType(rawValue: 0)),
+            gtk_named_action_new("window.close"))
         let shortcuts = gtk_shortcut_controller_new()!
         gtk_shortcut_controller_add_shortcut(shortcuts, escape)
         gtk_widget_add_controller(window.widget, shortcuts)
@@ -102,7 +104,11 @@ final class PreferencesWindow {
     private func makeBackendGroup() -> UnsafeMutablePointer<GtkWidget> {
         let group = adw_preferences_group_new()!
         adw_preferences_group_set_title(group.cast(), tr("Sign-In Service"))
-        adw_preferences_group_set_description(group.cast(), tr("The service Portal Sign-In signs you in to. The PORTAL_SIGN_IN_BACKEND environment variable takes precedence. Changes apply the next time Portal Sign-In starts."))
+        adw_preferences_group_set_description(
+            group.cast(),
+            tr(
+                "The service Portal Sign-In signs you in to. The PORTAL_SIGN_IN_BACKEND environment variable takes precedence. Changes apply the next time Portal Sign-In starts."
+            ))
         for choice in BackendChoiceRows.make(selected: storedBackend) {
             let (backend, row, radio) = (choice.backend, choice.row, choice.radio)
             radio.connect(.toggled) { [weak self, weak radio] in
@@ -122,7 +128,11 @@ final class PreferencesWindow {
         adw_preferences_group_set_title(group.cast(), tr("Testing"))
         let row = adw_action_row_new()!
         adw_preferences_row_set_title(row.cast(), tr("Local test environment"))
-        adw_action_row_set_subtitle(row.cast(), tr("Sign in to the auth emulator on this computer instead of the service, for development and testing. Fields you fill in above still take precedence. PORTAL_AUTH_EMULATOR_HOST chooses it too."))
+        adw_action_row_set_subtitle(
+            row.cast(),
+            tr(
+                "Sign in to the auth emulator on this computer instead of the service, for development and testing. Fields you fill in above still take precedence. PORTAL_AUTH_EMULATOR_HOST chooses it too."
+            ))
         let toggle = gtk_switch_new()!
         gtk_widget_set_valign(toggle, GTK_ALIGN_CENTER)
         adw_action_row_add_suffix(row.cast(), toggle)
@@ -149,12 +159,14 @@ final class PreferencesWindow {
         // One literal per message: xgettext cannot join Swift's `+`.
         let group = SettingsGroup(
             title: tr("Portal API"),
-            description: tr("Where Portal Sign-In signs you in. The auth environment ID comes from your Portal administrator; an empty API host means Portal’s own, api.portalhq.io. The environment variables PORTAL_API_HOST, PORTAL_AUTH_ENVIRONMENT_ID and PORTAL_REDIRECT_URL take precedence. Changes apply the next time Portal Sign-In starts."),
+            description: tr(
+                "Where Portal Sign-In signs you in. The auth environment ID comes from your Portal administrator; an empty API host means Portal’s own, api.portalhq.io. The environment variables PORTAL_API_HOST, PORTAL_AUTH_ENVIRONMENT_ID and PORTAL_REDIRECT_URL take precedence. Changes apply the next time Portal Sign-In starts."
+            ),
             resetDescription: tr("Empties every field, so Portal’s own defaults are used"),
             fields: [
                 .init(key: "api-host", title: tr("API host"), check: SettingRules.portalHost),
                 .init(key: "auth-environment-id", title: tr("Auth environment ID"), check: SettingRules.authEnvironmentId),
-                .init(key: "redirect-url", title: tr("Redirect URL"), check: SettingRules.redirectURL),
+                .init(key: "redirect-url", title: tr("Redirect URL"), check: SettingRules.redirectURL)
             ],
             otherKeys: ["account-abstracted"], settings: gsettings,
             onReset: { [weak self] in self?.showToast(tr("Settings reset")) })
@@ -168,16 +180,21 @@ final class PreferencesWindow {
     private func makeLoopbackRow() -> UnsafeMutablePointer<GtkWidget> {
         let row = adw_action_row_new()!
         adw_preferences_row_set_title(row.cast(), tr("Loopback redirect"))
-        adw_action_row_set_subtitle(row.cast(), tr(
-            "On a computer shared with other people, enter the http://127.0.0.1:PORT/PATH address your environment allows as the redirect URL: the sign-in then comes back to this app alone, not through the desktop."))
+        adw_action_row_set_subtitle(
+            row.cast(),
+            tr(
+                "On a computer shared with other people, enter the http://127.0.0.1:PORT/PATH address your environment allows as the redirect URL: the sign-in then comes back to this app alone, not through the desktop."
+            ))
         return row
     }
 
     private func makeAccountAbstractionRow() -> UnsafeMutablePointer<GtkWidget> {
         let row = adw_action_row_new()!
         adw_preferences_row_set_title(row.cast(), tr("Account abstraction"))
-        adw_action_row_set_subtitle(row.cast(), tr(
-            "Ask Portal for account-abstracted wallets. Only works if the auth environment supports it."))
+        adw_action_row_set_subtitle(
+            row.cast(),
+            tr(
+                "Ask Portal for account-abstracted wallets. Only works if the auth environment supports it."))
         let toggle = gtk_switch_new()!
         gtk_widget_set_valign(toggle, GTK_ALIGN_CENTER)
         adw_action_row_add_suffix(row.cast(), toggle)
@@ -191,14 +208,16 @@ final class PreferencesWindow {
         typealias Key = TurnkeyConfiguration.SettingsKey
         let group = SettingsGroup(
             title: tr("Turnkey"),
-            description: tr("Where Portal Sign-In signs you in to Turnkey. The Auth Proxy config ID comes from your Turnkey dashboard; empty URLs mean Turnkey’s own, https://authproxy.turnkey.com and https://api.turnkey.com. The TURNKEY_… environment variables take precedence. Changes apply the next time Portal Sign-In starts."),
+            description: tr(
+                "Where Portal Sign-In signs you in to Turnkey. The Auth Proxy config ID comes from your Turnkey dashboard; empty URLs mean Turnkey’s own, https://authproxy.turnkey.com and https://api.turnkey.com. The TURNKEY_… environment variables take precedence. Changes apply the next time Portal Sign-In starts."
+            ),
             resetDescription: tr("Empties every field, so Turnkey’s own defaults are used"),
             fields: [
                 .init(key: Key.authProxyUrl, title: tr("Auth Proxy URL"), check: SettingRules.turnkeyServiceURL),
                 .init(key: Key.authProxyConfigId, title: tr("Auth Proxy config ID"), check: SettingRules.turnkeyIdentifier),
                 .init(key: Key.apiUrl, title: tr("API URL"), check: SettingRules.turnkeyServiceURL),
                 .init(key: Key.organizationId, title: tr("Organization ID"), check: SettingRules.turnkeyIdentifier),
-                .init(key: Key.sessionKey, title: tr("Session key"), check: SettingRules.turnkeyIdentifier),
+                .init(key: Key.sessionKey, title: tr("Session key"), check: SettingRules.turnkeyIdentifier)
             ],
             settings: gsettings,
             onReset: { [weak self] in self?.showToast(tr("Settings reset")) })

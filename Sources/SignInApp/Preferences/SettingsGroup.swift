@@ -24,8 +24,10 @@ final class SettingsGroup {
     private let otherKeys: [String]
 
     /// `otherKeys`: keys the group shows in other rows (a switch) that Reset also restores.
-    init(title: String, description: String, resetDescription: String, fields: [Field], otherKeys: [String] = [],
-         settings: UnsafeMutablePointer<GSettings>, onReset: @escaping @MainActor () -> Void) {
+    init(
+        title: String, description: String, resetDescription: String, fields: [Field], otherKeys: [String] = [],
+        settings: UnsafeMutablePointer<GSettings>, onReset: @escaping @MainActor () -> Void
+    ) {
         self.settings = settings
         self.otherKeys = otherKeys
         widget = adw_preferences_group_new()!
@@ -55,7 +57,7 @@ final class SettingsGroup {
 
     /// Puts the problem line last; call once every row is in.
     func finish() {
-        adw_preferences_group_add(widget.cast(), problem.widget)   // not a row: goes below the list
+        adw_preferences_group_add(widget.cast(), problem.widget) // not a row: goes below the list
     }
 
     var isVisible: Bool {

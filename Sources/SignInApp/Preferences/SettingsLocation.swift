@@ -1,6 +1,6 @@
+import AuthPlatform
 import CSignInUI
 import FoundationEssentials
-import AuthPlatform
 import TurnkeyAuth
 
 /// Finds the app's GSettings schema and reads its keys.
@@ -16,11 +16,13 @@ enum SettingsLocation {
         setenv("GSETTINGS_SCHEMA_DIR", value, 1)
     }
 
-    static let stringKeys = ["backend", "api-host", "auth-environment-id", "redirect-url",
-                             TurnkeyConfiguration.SettingsKey.authProxyUrl, TurnkeyConfiguration.SettingsKey.authProxyConfigId,
-                             TurnkeyConfiguration.SettingsKey.apiUrl, TurnkeyConfiguration.SettingsKey.organizationId,
-                             TurnkeyConfiguration.SettingsKey.sessionKey, TransportConfiguration.caFileSettingsKey,
-                             EmulatorChoice.SettingsKey.host]
+    static let stringKeys = [
+        "backend", "api-host", "auth-environment-id", "redirect-url",
+        TurnkeyConfiguration.SettingsKey.authProxyUrl, TurnkeyConfiguration.SettingsKey.authProxyConfigId,
+        TurnkeyConfiguration.SettingsKey.apiUrl, TurnkeyConfiguration.SettingsKey.organizationId,
+        TurnkeyConfiguration.SettingsKey.sessionKey, TransportConfiguration.caFileSettingsKey,
+        EmulatorChoice.SettingsKey.host
+    ]
     static let booleanKeys = ["account-abstracted", EmulatorChoice.SettingsKey.enabled]
 
     /// The app's string settings (`stringKeys`) and its switches (`booleanKeys`) as "true"/"false";

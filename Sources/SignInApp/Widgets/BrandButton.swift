@@ -19,11 +19,13 @@ final class BrandButton {
         gtk_image_set_pixel_size(logo.cast(), 18)
         gtk_widget_add_css_class(logo, "brand-logo")
         let titleLabel = makeLabel(title, classes: ["brand-title"], wrap: false)
-        let content = makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 10, classes: ["brand-content"],
-                              children: [logo, titleLabel])
+        let content = makeBox(
+            GTK_ORIENTATION_HORIZONTAL, spacing: 10, classes: ["brand-content"],
+            children: [logo, titleLabel])
         gtk_widget_set_halign(content, GTK_ALIGN_CENTER)
-        button = Button(child: content, accessibleLabel: title,
-                        classes: ["brand-button", provider.brandStyle.styleClass], onClick: onClick)
+        button = Button(
+            child: content, accessibleLabel: title,
+            classes: ["brand-button", provider.brandStyle.styleClass], onClick: onClick)
         gtk_widget_set_size_request(button.widget, Self.width, Self.height)
     }
 

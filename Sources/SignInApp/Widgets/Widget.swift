@@ -52,8 +52,10 @@ final class Button: Widget {
         connect(.clicked, onClick)
     }
 
-    init(child: UnsafeMutablePointer<GtkWidget>, accessibleLabel: String, classes: [String] = [],
-         onClick: @escaping @MainActor () -> Void) {
+    init(
+        child: UnsafeMutablePointer<GtkWidget>, accessibleLabel: String, classes: [String] = [],
+        onClick: @escaping @MainActor () -> Void
+    ) {
         super.init(gtk_button_new())
         gtk_button_set_child(widget.cast(), child)
         for name in classes { addClass(name) }
@@ -110,8 +112,10 @@ func makeLabel(_ text: String, classes: [String] = [], wrap: Bool = true) -> Uns
 }
 
 @MainActor
-func makeBox(_ orientation: GtkOrientation, spacing: Int32, classes: [String] = [],
-             children: [UnsafeMutablePointer<GtkWidget>] = []) -> UnsafeMutablePointer<GtkWidget> {
+func makeBox(
+    _ orientation: GtkOrientation, spacing: Int32, classes: [String] = [],
+    children: [UnsafeMutablePointer<GtkWidget>] = []
+) -> UnsafeMutablePointer<GtkWidget> {
     let box = gtk_box_new(orientation, spacing)!
     for name in classes { gtk_widget_add_css_class(box, name) }
     for child in children { gtk_box_append(box.cast(), child) }

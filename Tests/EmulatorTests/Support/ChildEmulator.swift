@@ -64,7 +64,7 @@ final class ChildEmulator: @unchecked Sendable {
     private static func lines(_ count: Int, of handle: FileHandle) -> [String] {
         var buffer = Data()
         while buffer.filter({ $0 == UInt8(ascii: "\n") }).count < count {
-            let chunk = handle.availableData   // blocks until data or EOF
+            let chunk = handle.availableData // blocks until data or EOF
             if chunk.isEmpty { break }
             buffer.append(chunk)
         }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// One HTTP answer. Bodies may hold grants or tokens: tests compare them, never print them.
@@ -22,8 +23,10 @@ struct HTTPResult: Sendable {
 
 /// Refuses every redirect so tests see the 302s themselves.
 private final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
         completionHandler(nil)
     }
 }
@@ -55,8 +58,10 @@ final class EmulatorClient: @unchecked Sendable {
         let code: Int
     }
 
-    func send(_ method: String, _ pathOrURL: String, body: Data? = nil, contentType: String? = nil,
-              headers: [String: String] = [:], environment: String?? = .none, timeout: TimeInterval = 10) async throws -> HTTPResult {
+    func send(
+        _ method: String, _ pathOrURL: String, body: Data? = nil, contentType: String? = nil,
+        headers: [String: String] = [:], environment: String?? = .none, timeout: TimeInterval = 10
+    ) async throws -> HTTPResult {
         let url = pathOrURL.hasPrefix("http") ? URL(string: pathOrURL)! : URL(string: baseURL.absoluteString + pathOrURL)!
         var request = URLRequest(url: url, timeoutInterval: timeout)
         request.httpMethod = method
@@ -84,15 +89,20 @@ final class EmulatorClient: @unchecked Sendable {
         }
     }
 
-    func get(_ path: String, headers: [String: String] = [:], environment: String?? = .none, timeout: TimeInterval = 10) async throws -> HTTPResult {
+    func get(
+        _ path: String, headers: [String: String] = [:], environment: String?? = .none, timeout: TimeInterval = 10
+    ) async throws -> HTTPResult {
         try await send("GET", path, headers: headers, environment: environment, timeout: timeout)
     }
 
-    func post(_ path: String, json: Any, headers: [String: String] = [:], environment: String?? = .none,
-              timeout: TimeInterval = 10) async throws -> HTTPResult {
+    func post(
+        _ path: String, json: Any, headers: [String: String] = [:], environment: String?? = .none,
+        timeout: TimeInterval = 10
+    ) async throws -> HTTPResult {
         let body = try JSONSerialization.data(withJSONObject: json)
-        return try await send("POST", path, body: body, contentType: "application/json", headers: headers,
-                              environment: environment, timeout: timeout)
+        return try await send(
+            "POST", path, body: body, contentType: "application/json", headers: headers,
+            environment: environment, timeout: timeout)
     }
 
     func postForm(_ pathOrURL: String, _ fields: [(String, String)], headers: [String: String] = [:]) async throws -> HTTPResult {

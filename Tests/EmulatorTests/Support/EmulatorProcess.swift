@@ -23,12 +23,15 @@ final class EmulatorProcess: Sendable {
     deinit { launcher.stop() }
 
     /// Runs the binary to completion (for --help and bad configs): exit status, stdout, stderr.
-    static func runToExit(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+    static func runToExit(
+        _ arguments: [String], environment: [String: String] = [:]
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = try EmulatorLauncher.executable()
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()

@@ -29,14 +29,18 @@ extension EmulatorClient {
 
     /// Submits the Google page and follows the provider's redirect to the callback; returns the final
     /// redirect into the app (a custom-scheme URL).
-    func completeGoogle(_ urls: AuthorizeURLs, email: String = "", customEmail: String = "", action: String = "continue") async throws -> HTTPResult {
+    func completeGoogle(
+        _ urls: AuthorizeURLs, email: String = "", customEmail: String = "", action: String = "continue"
+    ) async throws -> HTTPResult {
         let query = AuthorizeURLs.query(urls.google)
         let page = try await get(urls.google)
         guard page.status == 200 else { throw FlowFailure(description: "Google page answered \(page.status)") }
-        let providerAnswer = try await postForm("/idp/google/authorize", [
-            ("client_id", query["client_id"] ?? ""), ("redirect_uri", query["redirect_uri"] ?? ""),
-            ("state", query["state"] ?? ""), ("email", email), ("custom_email", customEmail), ("action", action),
-        ])
+        let providerAnswer = try await postForm(
+            "/idp/google/authorize",
+            [
+                ("client_id", query["client_id"] ?? ""), ("redirect_uri", query["redirect_uri"] ?? ""),
+                ("state", query["state"] ?? ""), ("email", email), ("custom_email", customEmail), ("action", action)
+            ])
         guard providerAnswer.status == 302, let callback = providerAnswer.location else {
             throw FlowFailure(description: "Google form answered \(providerAnswer.status)")
         }
@@ -44,15 +48,19 @@ extension EmulatorClient {
     }
 
     /// Submits the Apple page, whose form posts straight to the callback (form_post).
-    func completeApple(_ urls: AuthorizeURLs, email: String = "", customEmail: String = "", share: String = "share",
-                       action: String = "continue") async throws -> HTTPResult {
+    func completeApple(
+        _ urls: AuthorizeURLs, email: String = "", customEmail: String = "", share: String = "share",
+        action: String = "continue"
+    ) async throws -> HTTPResult {
         let query = AuthorizeURLs.query(urls.apple)
         let page = try await get(urls.apple)
         guard page.status == 200 else { throw FlowFailure(description: "Apple page answered \(page.status)") }
-        return try await postForm(query["redirect_uri"] ?? "", [
-            ("state", query["state"] ?? ""), ("email", email), ("custom_email", customEmail),
-            ("share", share), ("action", action),
-        ])
+        return try await postForm(
+            query["redirect_uri"] ?? "",
+            [
+                ("state", query["state"] ?? ""), ("email", email), ("custom_email", customEmail),
+                ("share", share), ("action", action)
+            ])
     }
 
     /// The query of an app redirect (`io.github.portalauth.signin://auth/callback?…`).

@@ -1,6 +1,6 @@
 import AuthBase
-import Foundation
 import AuthPlatform
+import Foundation
 
 /// A session key as a Turnkey client makes one (libcrypto, as the real client here), the nonce that
 /// binds a token to it, and its stamps.
@@ -84,17 +84,21 @@ extension EmulatorClient {
     }
 
     func authProxy(_ endpoint: String, body: Data, configId: String? = "local-dev") async throws -> HTTPResult {
-        try await send("POST", Self.authProxyPrefix + endpoint, body: body, contentType: "application/json",
-                       headers: configId.map { [TurnkeyWire.Header.authProxyConfigId: $0] } ?? [:])
+        try await send(
+            "POST", Self.authProxyPrefix + endpoint, body: body, contentType: "application/json",
+            headers: configId.map { [TurnkeyWire.Header.authProxyConfigId: $0] } ?? [:])
     }
 
     /// A stamped API call; `stampedBy` signs with another key while naming `key` (a forged stamp).
-    func stamped(_ endpoint: String, _ json: Any, key: SessionKey, stampedBy: P256KeyPair? = nil,
-                 stampOverride: String? = nil) async throws -> HTTPResult {
+    func stamped(
+        _ endpoint: String, _ json: Any, key: SessionKey, stampedBy: P256KeyPair? = nil,
+        stampOverride: String? = nil
+    ) async throws -> HTTPResult {
         let body = try JSONSerialization.data(withJSONObject: json, options: [.sortedKeys])
         let stamp = try stampOverride ?? key.stamp(body, signingKey: stampedBy)
-        return try await send("POST", Self.apiPrefix + endpoint, body: body, contentType: "application/json",
-                              headers: [TurnkeyWire.Header.stamp: stamp])
+        return try await send(
+            "POST", Self.apiPrefix + endpoint, body: body, contentType: "application/json",
+            headers: [TurnkeyWire.Header.stamp: stamp])
     }
 
     // MARK: Google and Apple: origin page → fake provider page → redirect page → app
@@ -111,33 +115,47 @@ extension EmulatorClient {
         var idToken: String? { appQuery["id_token"] }
     }
 
-    func originURL(provider: String, clientId: String? = nil, redirectUri: String? = nil, nonce: String,
-                   state: String?) -> String {
-        var items = [("provider", provider), ("clientId", clientId ?? "emulator-turnkey-\(provider)"),
-                     ("redirectUri", redirectUri ?? hostedRedirectUri), ("nonce", nonce)]
+    func originURL(
+        provider: String, clientId: String? = nil, redirectUri: String? = nil, nonce: String,
+        state: String?
+    ) -> String {
+        var items = [
+            ("provider", provider), ("clientId", clientId ?? "emulator-turnkey-\(provider)"),
+            ("redirectUri", redirectUri ?? hostedRedirectUri), ("nonce", nonce)
+        ]
         if let state { items.append(("state", state)) }
         return baseURL.absoluteString + "/turnkey/oauth-origin?" + JavaURLEncoder.encode(items)
     }
 
     /// The whole browser half of a Google or Apple sign-in, choosing `email` (or Cancel).
-    func oidcSignIn(provider: String, email: String = "alice@example.com", nonce: String, state: String? = "state-1",
-                    clientId: String? = nil, action: String = "continue", share: String = "share") async throws -> OIDCSignIn {
+    func oidcSignIn(
+        provider: String, email: String = "alice@example.com", nonce: String, state: String? = "state-1",
+        clientId: String? = nil, action: String = "continue", share: String = "share"
+    ) async throws -> OIDCSignIn {
         let origin = try await get(originURL(provider: provider, clientId: clientId, nonce: nonce, state: state))
-        guard origin.status == 302, let pageURL = origin.location else { throw FlowFailure(description: "origin page answered \(origin.status)") }
+        guard origin.status == 302, let pageURL = origin.location else {
+            throw FlowFailure(description: "origin page answered \(origin.status)")
+        }
         let page = try await get(pageURL)
         guard page.status == 200, let form = HTMLForm(page: page.text) else {
             throw FlowFailure(description: "\(provider) page answered \(page.status)")
         }
-        let answer = try await postForm(form.action, form.hiddenFields + [("email", email), ("custom_email", ""),
-                                                                          ("share", share), ("action", action)])
+        let answer = try await postForm(
+            form.action,
+            form.hiddenFields + [
+                ("email", email), ("custom_email", ""),
+                ("share", share), ("action", action)
+            ])
         guard answer.status == 302, let redirectPage = answer.location else {
             throw FlowFailure(description: "\(provider) form answered \(answer.status)")
         }
         return OIDCSignIn(providerPage: pageURL, providerAnswer: answer, appRedirect: try await get(redirectPage))
     }
 
-    func idToken(provider: String = "google", email: String = "alice@example.com", key: SessionKey,
-                 clientId: String? = nil) async throws -> String {
+    func idToken(
+        provider: String = "google", email: String = "alice@example.com", key: SessionKey,
+        clientId: String? = nil
+    ) async throws -> String {
         guard let token = try await oidcSignIn(provider: provider, email: email, nonce: key.nonce, clientId: clientId).idToken else {
             throw FlowFailure(description: "no id_token in the app redirect")
         }
@@ -147,19 +165,28 @@ extension EmulatorClient {
     /// An `id_token` from the fake provider's own authorize page, asked for directly (as an app with
     /// its own OIDC client does, not through Turnkey's origin page): the `nonce` the app chose, and a
     /// `tknonce` custom parameter the provider copies into the token (as an Auth0 rule does).
-    func idTokenFromProvider(_ provider: String = "google", email: String = "alice@example.com", nonce: String,
-                             tknonce: String?) async throws -> String {
-        var items = [("client_id", "emulator-turnkey-\(provider)"), ("redirect_uri", hostedRedirectUri),
-                     ("response_type", "code id_token"), ("nonce", nonce), ("state", "state-3")]
+    func idTokenFromProvider(
+        _ provider: String = "google", email: String = "alice@example.com", nonce: String,
+        tknonce: String?
+    ) async throws -> String {
+        var items = [
+            ("client_id", "emulator-turnkey-\(provider)"), ("redirect_uri", hostedRedirectUri),
+            ("response_type", "code id_token"), ("nonce", nonce), ("state", "state-3")
+        ]
         if let tknonce { items.append(("tknonce", tknonce)) }
         let page = try await get(baseURL.absoluteString + "/idp/\(provider)/authorize?" + JavaURLEncoder.encode(items))
         guard page.status == 200, let form = HTMLForm(page: page.text) else {
             throw FlowFailure(description: "\(provider) page answered \(page.status)")
         }
-        let answer = try await postForm(form.action, form.hiddenFields + [("email", email), ("custom_email", ""),
-                                                                          ("share", "share"), ("action", "continue")])
+        let answer = try await postForm(
+            form.action,
+            form.hiddenFields + [
+                ("email", email), ("custom_email", ""),
+                ("share", "share"), ("action", "continue")
+            ])
         guard answer.status == 302, let redirectPage = answer.location,
-              let token = AuthorizeURLs.query(try await get(redirectPage).location ?? "")["id_token"] else {
+            let token = AuthorizeURLs.query(try await get(redirectPage).location ?? "")["id_token"]
+        else {
             throw FlowFailure(description: "no id_token from the \(provider) page (it answered \(answer.status))")
         }
         return token
@@ -167,18 +194,24 @@ extension EmulatorClient {
 
     // MARK: Discord and X: fake provider page → app → oauth2_authenticate
 
-    func oauth2AuthorizeURL(provider: String, clientId: String? = nil, redirectUri: String = appRedirect,
-                            challenge: String, state: String? = "state-2", extra: [(String, String)] = []) -> String {
-        var items = [("client_id", clientId ?? "emulator-turnkey-\(provider)"), ("redirect_uri", redirectUri),
-                     ("response_type", "code"), ("code_challenge", challenge), ("code_challenge_method", "S256"),
-                     ("scope", provider == "discord" ? "identify email" : "tweet.read users.read")]
+    func oauth2AuthorizeURL(
+        provider: String, clientId: String? = nil, redirectUri: String = appRedirect,
+        challenge: String, state: String? = "state-2", extra: [(String, String)] = []
+    ) -> String {
+        var items = [
+            ("client_id", clientId ?? "emulator-turnkey-\(provider)"), ("redirect_uri", redirectUri),
+            ("response_type", "code"), ("code_challenge", challenge), ("code_challenge_method", "S256"),
+            ("scope", provider == "discord" ? "identify email" : "tweet.read users.read")
+        ]
         if let state { items.append(("state", state)) }
         return baseURL.absoluteString + "/idp/\(provider)/authorize?" + JavaURLEncoder.encode(items + extra)
     }
 
     /// GETs the Discord or X page and posts its form; returns the provider's 302 into the app.
-    func oauth2Authorize(provider: String, email: String = "alice@example.com", pkce: PKCEPair, clientId: String? = nil,
-                         state: String? = "state-2", action: String = "continue") async throws -> HTTPResult {
+    func oauth2Authorize(
+        provider: String, email: String = "alice@example.com", pkce: PKCEPair, clientId: String? = nil,
+        state: String? = "state-2", action: String = "continue"
+    ) async throws -> HTTPResult {
         let page = try await get(oauth2AuthorizeURL(provider: provider, clientId: clientId, challenge: pkce.challenge, state: state))
         guard page.status == 200, let form = HTMLForm(page: page.text) else {
             throw FlowFailure(description: "\(provider) page answered \(page.status)")
@@ -188,16 +221,20 @@ extension EmulatorClient {
 
     func oauth2Code(provider: String, email: String = "alice@example.com", pkce: PKCEPair, clientId: String? = nil) async throws -> String {
         let answer = try await oauth2Authorize(provider: provider, email: email, pkce: pkce, clientId: clientId)
-        guard let code = AuthorizeURLs.query(answer.location ?? "")["code"] else { throw FlowFailure(description: "no code in the redirect") }
+        guard let code = AuthorizeURLs.query(answer.location ?? "")["code"] else {
+            throw FlowFailure(description: "no code in the redirect")
+        }
         return code
     }
 
     /// `nonce` nil: the field is left out (Turnkey's API makes it optional).
-    func oauth2Authenticate(provider: String, code: String, verifier: String, nonce: String?, clientId: String? = nil,
-                            redirectUri: String = appRedirect) async throws -> HTTPResult {
+    func oauth2Authenticate(
+        provider: String, code: String, verifier: String, nonce: String?, clientId: String? = nil,
+        redirectUri: String = appRedirect
+    ) async throws -> HTTPResult {
         var body: [String: Any] = [
             "authCode": code, "clientId": clientId ?? "emulator-turnkey-\(provider)", "codeVerifier": verifier,
-            "provider": provider == "discord" ? "OAUTH2_PROVIDER_DISCORD" : "OAUTH2_PROVIDER_X", "redirectUri": redirectUri,
+            "provider": provider == "discord" ? "OAUTH2_PROVIDER_DISCORD" : "OAUTH2_PROVIDER_X", "redirectUri": redirectUri
         ]
         if let nonce { body["nonce"] = nonce }
         return try await authProxy(TurnkeyWire.AuthProxyPath.oauth2Authenticate, body)
@@ -209,19 +246,23 @@ extension EmulatorClient {
         try await authProxy(TurnkeyWire.AuthProxyPath.account, ["filterType": "OIDC_TOKEN", "filterValue": oidcToken])
     }
 
-    func signUp(_ oidcToken: String, providerName: String = "google", secondary: [[String: String]] = [],
-                userEmail: String? = "alice@example.com") async throws -> HTTPResult {
+    func signUp(
+        _ oidcToken: String, providerName: String = "google", secondary: [[String: String]] = [],
+        userEmail: String? = "alice@example.com"
+    ) async throws -> HTTPResult {
         var body: [String: Any] = [
             "apiKeys": [Any](), "authenticators": [Any](), "organizationName": "Alice's org", "userName": "Alice",
             "oauthProviders": secondary.map { ["providerName": providerName, "oidcClaims": $0] as [String: Any] }
-                + [["providerName": providerName, "oidcToken": oidcToken]],
+                + [["providerName": providerName, "oidcToken": oidcToken]]
         ]
         if let userEmail { body["userEmail"] = userEmail }
         return try await authProxy(TurnkeyWire.AuthProxyPath.signup, body)
     }
 
-    func oauthLogin(_ oidcToken: String, key: SessionKey, organizationId: String? = nil,
-                    invalidateExisting: Bool = false) async throws -> HTTPResult {
+    func oauthLogin(
+        _ oidcToken: String, key: SessionKey, organizationId: String? = nil,
+        invalidateExisting: Bool = false
+    ) async throws -> HTTPResult {
         var body: [String: Any] = ["invalidateExisting": invalidateExisting, "oidcToken": oidcToken, "publicKey": key.publicKey]
         if let organizationId { body["organizationId"] = organizationId }
         return try await authProxy(TurnkeyWire.AuthProxyPath.oauthLogin, body)
@@ -238,7 +279,8 @@ extension EmulatorClient {
     func signUpAndLogIn(oidcToken: String, key: SessionKey, providerName: String = "google") async throws -> TurnkeySignIn {
         let signup = try await signUp(oidcToken, providerName: providerName)
         guard signup.status == 200, let organizationId = signup.json?["organizationId"] as? String,
-              let userId = signup.json?["userId"] as? String else {
+            let userId = signup.json?["userId"] as? String
+        else {
             throw FlowFailure(description: "signup_v2 answered \(signup.status)")
         }
         let login = try await oauthLogin(oidcToken, key: key)
@@ -263,12 +305,13 @@ enum JWKSVerifier {
     static func verifies(_ jwt: String, jwks: HTTPResult) -> Bool {
         let parts = jwt.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let headerBytes = Base64URL.decode(parts[0]),
-              let header = try? JSONSerialization.jsonObject(with: Data(headerBytes)) as? [String: Any],
-              header["alg"] as? String == "ES256", let kid = header["kid"] as? String,
-              let keys = jwks.json?["keys"] as? [[String: Any]],
-              let jwk = keys.first(where: { $0["kid"] as? String == kid }),
-              let x = (jwk["x"] as? String).flatMap(Base64URL.decode), let y = (jwk["y"] as? String).flatMap(Base64URL.decode),
-              let raw = Base64URL.decode(parts[2]), let der = ECDSASignature.der(fromRaw: raw) else { return false }
+            let header = try? JSONSerialization.jsonObject(with: Data(headerBytes)) as? [String: Any],
+            header["alg"] as? String == "ES256", let kid = header["kid"] as? String,
+            let keys = jwks.json?["keys"] as? [[String: Any]],
+            let jwk = keys.first(where: { $0["kid"] as? String == kid }),
+            let x = (jwk["x"] as? String).flatMap(Base64URL.decode), let y = (jwk["y"] as? String).flatMap(Base64URL.decode),
+            let raw = Base64URL.decode(parts[2]), let der = ECDSASignature.der(fromRaw: raw)
+        else { return false }
         return SessionKey.crypto.p256Verify(der, message: Array((parts[0] + "." + parts[1]).utf8), publicKey: [0x04] + x + y)
     }
 }

@@ -17,7 +17,8 @@ final class BackgroundCLI: Sendable {
         process.arguments = arguments
         process.environment = cli.processEnvironment()
         process.standardInput = FileHandle.nullDevice
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try ChildSignals.launchUnblocked(process)
@@ -50,8 +51,9 @@ final class BackgroundCLI: Sendable {
         if !(await eventually(timeout: timeout) { !self.process.isRunning }) { process.terminate() }
         process.waitUntilExit()
         _ = readers.wait(timeout: .now() + 5)
-        let run = CLI.Run(status: process.terminationStatus, stdout: String(decoding: stdout.current, as: UTF8.self),
-                          stderr: String(decoding: stderr.current, as: UTF8.self))
+        let run = CLI.Run(
+            status: process.terminationStatus, stdout: String(decoding: stdout.current, as: UTF8.self),
+            stderr: String(decoding: stderr.current, as: UTF8.self))
         TestLogs.record(run, command: command)
         return run
     }
@@ -85,7 +87,8 @@ enum OtherUser {
         init(host: String, port: UInt16, sharing: Sharing) throws {
             process = Process()
             process.executableURL = URL(fileURLWithPath: OtherUser.setpriv[0])
-            process.arguments = Array(OtherUser.setpriv.dropFirst())
+            process.arguments =
+                Array(OtherUser.setpriv.dropFirst())
                 + ["/usr/bin/python3", "-c", OtherUser.socketScript(host: host, port: port, sharing: sharing, then: "time.sleep(120)")]
             let out = Pipe()
             process.standardOutput = out
@@ -102,23 +105,25 @@ enum OtherUser {
 
     /// Tries to bind and listen on `host:port` as the other user: "bound" or "refused ERRNO".
     static func tryToBind(host: String, port: UInt16, sharing: Sharing) -> String {
-        let result = Subprocess.run(setpriv[0], Array(setpriv.dropFirst())
-            + ["/usr/bin/python3", "-c", socketScript(host: host, port: port, sharing: sharing, then: "")], timeout: 20)
+        let result = Subprocess.run(
+            setpriv[0],
+            Array(setpriv.dropFirst())
+                + ["/usr/bin/python3", "-c", socketScript(host: host, port: port, sharing: sharing, then: "")], timeout: 20)
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Sends `request` to 127.0.0.1:`port` as the other user: the status line it got back, or "no answer".
     static func send(port: UInt16, request: String) -> String {
         let script = """
-        import socket
-        s = socket.create_connection(("127.0.0.1", \(port)), timeout=10)
-        s.sendall(bytes.fromhex("\(Array(request.utf8).map { String(format: "%02x", $0) }.joined())"))
-        reply = b""
-        try:
-            while chunk := s.recv(4096): reply += chunk
-        except OSError: pass
-        print(reply.split(b"\\r\\n", 1)[0].decode() or "no answer", flush=True)
-        """
+            import socket
+            s = socket.create_connection(("127.0.0.1", \(port)), timeout=10)
+            s.sendall(bytes.fromhex("\(Array(request.utf8).map { String(format: "%02x", $0) }.joined())"))
+            reply = b""
+            try:
+                while chunk := s.recv(4096): reply += chunk
+            except OSError: pass
+            print(reply.split(b"\\r\\n", 1)[0].decode() or "no answer", flush=True)
+            """
         let result = Subprocess.run(setpriv[0], Array(setpriv.dropFirst()) + ["/usr/bin/python3", "-c", script], timeout: 20)
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }

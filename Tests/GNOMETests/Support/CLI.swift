@@ -22,15 +22,18 @@ struct CLI {
         var last: [String: Any] { lines.last ?? [:] }
     }
 
-    func run(_ arguments: [String], input: String? = nil, viaDBusSessionWithoutKeyring: Bool = false,
-             extraEnvironment: [String: String] = [:]) -> Run {
+    func run(
+        _ arguments: [String], input: String? = nil, viaDBusSessionWithoutKeyring: Bool = false,
+        extraEnvironment: [String: String] = [:]
+    ) -> Run {
         var environment = processEnvironment(extraEnvironment)
         let result: ProcessResult
         if viaDBusSessionWithoutKeyring {
             environment.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
-            result = Subprocess.run("/usr/bin/dbus-run-session",
-                                    ["--config-file=\(BareSessionBus.configFile)", "--", Binaries.portalAuth] + arguments,
-                                    environment: environment, input: input)
+            result = Subprocess.run(
+                "/usr/bin/dbus-run-session",
+                ["--config-file=\(BareSessionBus.configFile)", "--", Binaries.portalAuth] + arguments,
+                environment: environment, input: input)
         } else {
             result = Subprocess.run(Binaries.portalAuth, arguments, environment: environment, input: input)
         }
@@ -42,8 +45,10 @@ struct CLI {
     /// The test process's environment without the Portal settings it may carry, then this CLI's.
     func processEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
-        for key in ["PORTAL_AUTH_ENVIRONMENT_ID", "PORTAL_REDIRECT_URL", "PORTAL_SESSION_KEY", "PORTAL_ACCOUNT_ABSTRACTED",
-                    "PORTAL_MAGIC_LINK_FROM", "PORTAL_MAGIC_LINK_TEMPLATE", "PORTAL_CA_FILE", "PORTAL_HTTP_TIMEOUT_SECONDS"] {
+        for key in [
+            "PORTAL_AUTH_ENVIRONMENT_ID", "PORTAL_REDIRECT_URL", "PORTAL_SESSION_KEY", "PORTAL_ACCOUNT_ABSTRACTED",
+            "PORTAL_MAGIC_LINK_FROM", "PORTAL_MAGIC_LINK_TEMPLATE", "PORTAL_CA_FILE", "PORTAL_HTTP_TIMEOUT_SECONDS"
+        ] {
             environment.removeValue(forKey: key)
         }
         environment["PORTAL_API_HOST"] = apiHost
@@ -72,7 +77,8 @@ enum TestLogs {
     static func record(_ run: CLI.Run, command: String) {
         guard let file else { return }
         // The command word only: a test may pass a redirect (with its grant) where a command goes.
-        let shown = command.count <= 40 && command.allSatisfy { $0.isASCII && ($0.isLetter || $0 == "-" || $0 == " ") }
+        let shown =
+            command.count <= 40 && command.allSatisfy { $0.isASCII && ($0.isLetter || $0 == "-" || $0 == " ") }
             ? command : "(an argument that is not a command)"
         let text = "$ portal-auth \(shown) -> \(run.status)\n" + SecretShapes.maskingAllowed(run.stdout) + "\n" + run.stderr + "\n"
         lock.lock()
@@ -94,19 +100,19 @@ enum BareSessionBus {
     static let configFile: String = {
         let path = TestScratch.directory + "/portal-bare-session-\(getpid()).conf"
         let config = """
-        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-        <busconfig>
-          <type>session</type>
-          <listen>unix:tmpdir=\(TestScratch.directory)</listen>
-          <auth>EXTERNAL</auth>
-          <policy context="default">
-            <allow send_destination="*" eavesdrop="true"/>
-            <allow eavesdrop="true"/>
-            <allow own="*"/>
-          </policy>
-        </busconfig>
-        """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <listen>unix:tmpdir=\(TestScratch.directory)</listen>
+              <auth>EXTERNAL</auth>
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+            </busconfig>
+            """
         try! config.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }()
@@ -121,7 +127,11 @@ enum BareSessionBus {
 enum SecretShapes {
     /// A Swift `Regex`: with the `NSRegularExpression` this used, LeakSanitizer (script/sanitize)
     /// reported Foundation's C storage behind it as leaked, kept in a static or built per check.
-    static var pattern: Regex<AnyRegexOutput> { try! Regex(#"((^|[^A-Za-z0-9_-]|%[0-9A-Fa-f]{2})(pg|pst)_[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_+/-]{8,}={0,2}\.eyJ[A-Za-z0-9_+/-]{8,}|otpauth://|(^|[^A-Za-z0-9])[A-Z2-7]{32}([^A-Za-z0-9=]|$)|[A-Z2-7]{4}( [A-Z2-7]{4}){7}|(^|[^A-Za-z0-9_-]|%[0-9A-Fa-f]{2})(discordc|xc)_[A-Za-z0-9_-]{16,}|(codeVerifier|code_verifier|privateKey|private_key)[^A-Za-z0-9_-]{1,3}[A-Za-z0-9_-]{32,})"#) }
+    static var pattern: Regex<AnyRegexOutput> {
+        try! Regex(
+            #"((^|[^A-Za-z0-9_-]|%[0-9A-Fa-f]{2})(pg|pst)_[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_+/-]{8,}={0,2}\.eyJ[A-Za-z0-9_+/-]{8,}|otpauth://|(^|[^A-Za-z0-9])[A-Z2-7]{32}([^A-Za-z0-9=]|$)|[A-Z2-7]{4}( [A-Z2-7]{4}){7}|(^|[^A-Za-z0-9_-]|%[0-9A-Fa-f]{2})(discordc|xc)_[A-Za-z0-9_-]{16,}|(codeVerifier|code_verifier|privateKey|private_key)[^A-Za-z0-9_-]{1,3}[A-Za-z0-9_-]{32,})"#
+        )
+    }
 
     static func contains(_ text: String) -> Bool {
         text.contains(pattern)

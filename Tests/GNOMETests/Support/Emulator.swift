@@ -1,7 +1,8 @@
 import AuthTestSupport
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A running `portal-auth-emulator`, started by `script/start-emulator` (the launcher every harness
@@ -44,8 +45,9 @@ final class Emulator: Sendable {
     func requests() async throws -> [LoggedRequest] {
         let data = try await admin("GET", "requests") as? [[String: Any]] ?? []
         return data.map {
-            LoggedRequest(method: $0["method"] as? String ?? "", path: $0["path"] as? String ?? "",
-                          status: ($0["status"] as? NSNumber)?.intValue ?? 0)
+            LoggedRequest(
+                method: $0["method"] as? String ?? "", path: $0["path"] as? String ?? "",
+                status: ($0["status"] as? NSNumber)?.intValue ?? 0)
         }
     }
 

@@ -1,6 +1,6 @@
+import AuthPlatform
 import Foundation
 import PortalAuth
-import AuthPlatform
 
 /// Drives the emulator's fake Google and Apple pages the way a browser without JavaScript does:
 /// GET the authorize URL, submit the chooser form, submit any form_post page, follow redirects,
@@ -20,26 +20,36 @@ struct FakeBrowser {
     ///   - choices: form fields to set on the provider page (e.g. `["email": "alice@example.com"]`).
     ///   - action: the button to press (`continue` or `cancel`).
     func signIn(authorizeUrl: String, choices: [String: String], action: String = "continue") async throws -> String {
-        guard case .appRedirect(let url) = try await browse(authorizeUrl: authorizeUrl, choices: choices, action: action, loopback: nil) else {
+        guard case .appRedirect(let url) = try await browse(authorizeUrl: authorizeUrl, choices: choices, action: action, loopback: nil)
+        else {
             throw Failure(description: "the sign-in did not end on the app's redirect")
         }
         return url
     }
 
     /// The page the app's loopback listener answered.
-    struct LoopbackPage { let status: Int; let body: String }
+    struct LoopbackPage {
+        let status: Int
+        let body: String
+    }
 
     /// The same round trip with a loopback redirect URL: the redirect is a plain http GET to
     /// `loopback` (`http://127.0.0.1:PORT/PATH`), as a browser makes it, and its answer is returned.
     func signInThroughLoopback(authorizeUrl: String, choices: [String: String], loopback: String) async throws -> LoopbackPage {
-        guard case .loopbackPage(let page) = try await browse(authorizeUrl: authorizeUrl, choices: choices, action: "continue",
-                                                               loopback: loopback) else {
+        guard
+            case .loopbackPage(let page) = try await browse(
+                authorizeUrl: authorizeUrl, choices: choices, action: "continue",
+                loopback: loopback)
+        else {
             throw Failure(description: "the sign-in did not reach the loopback redirect URL")
         }
         return page
     }
 
-    private enum Ending { case appRedirect(String), loopbackPage(LoopbackPage) }
+    private enum Ending {
+        case appRedirect(String)
+        case loopbackPage(LoopbackPage)
+    }
 
     private func browse(authorizeUrl: String, choices: [String: String], action: String, loopback: String?) async throws -> Ending {
         GLibLoopThread.ensureRunning()
@@ -61,21 +71,26 @@ struct FakeBrowser {
             }
             var fields = form.fields
             if !pressedChooser && form.names.contains("email") {
-                for (name, value) in choices { fields.removeAll { $0.0 == name }; fields.append((name, value)) }
+                for (name, value) in choices {
+                    fields.removeAll { $0.0 == name }
+                    fields.append((name, value))
+                }
                 fields.removeAll { $0.0 == "action" }
                 fields.append(("action", action))
                 pressedChooser = true
             }
-            let target = URL(string: form.action.isEmpty ? request.url.absoluteString : form.action,
-                             relativeTo: request.url)!.absoluteURL
+            let target = URL(
+                string: form.action.isEmpty ? request.url.absoluteString : form.action,
+                relativeTo: request.url)!.absoluteURL
             let body = fields.map { Self.formEncode($0.0) + "=" + Self.formEncode($0.1) }.joined(separator: "&")
             if form.method == "get" {
                 var components = URLComponents(url: target, resolvingAgainstBaseURL: false)!
                 components.percentEncodedQuery = body
                 request = HTTPRequest(method: "GET", url: components.url!)
             } else {
-                request = HTTPRequest(method: "POST", url: target,
-                                      headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(body.utf8))
+                request = HTTPRequest(
+                    method: "POST", url: target,
+                    headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(body.utf8))
             }
         }
         throw Failure(description: "too many steps without reaching the app's redirect")
@@ -103,12 +118,14 @@ struct HTMLForm {
 
     static func first(in html: String) -> HTMLForm? {
         guard let start = html.range(of: "<form", options: .caseInsensitive) else { return nil }
-        let end = html.range(of: "</form>", options: .caseInsensitive, range: start.upperBound..<html.endIndex)?.lowerBound
+        let end =
+            html.range(of: "</form>", options: .caseInsensitive, range: start.upperBound..<html.endIndex)?.lowerBound
             ?? html.endIndex
         let formHTML = String(html[start.lowerBound..<end])
         let openTag = tags(named: "form", in: formHTML).first ?? [:]
-        var form = HTMLForm(action: openTag["action"] ?? "", method: (openTag["method"] ?? "get").lowercased(),
-                            fields: [], names: [])
+        var form = HTMLForm(
+            action: openTag["action"] ?? "", method: (openTag["method"] ?? "get").lowercased(),
+            fields: [], names: [])
         for input in tags(named: "input", in: formHTML) {
             guard let name = input["name"] else { continue }
             form.names.insert(name)

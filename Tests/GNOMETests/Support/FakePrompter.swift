@@ -21,8 +21,10 @@ final class FakePrompter {
         logPath = base + ".log"
         passwordPath = base + ".password"
         guard FileManager.default.createFile(atPath: logPath, contents: Data()),
-              FileManager.default.createFile(atPath: passwordPath, contents: Data(LoginKeyring.password.utf8),
-                                             attributes: [.posixPermissions: 0o600]) else {
+            FileManager.default.createFile(
+                atPath: passwordPath, contents: Data(LoginKeyring.password.utf8),
+                attributes: [.posixPermissions: 0o600])
+        else {
             throw StartError(description: "the fake prompter's files could not be created in \(TestScratch.directory)")
         }
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")

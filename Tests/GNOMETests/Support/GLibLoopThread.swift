@@ -11,10 +11,11 @@ enum GLibLoopThread {
             let loop = g_main_loop_new(nil, 0)
             // Signal from inside the running loop: from then on this thread owns the context.
             let box = Unmanaged.passRetained(SemaphoreBox(ready)).toOpaque()
-            g_idle_add({ userData in
-                Unmanaged<SemaphoreBox>.fromOpaque(userData!).takeRetainedValue().semaphore.signal()
-                return gboolean(0)
-            }, box)
+            g_idle_add(
+                { userData in
+                    Unmanaged<SemaphoreBox>.fromOpaque(userData!).takeRetainedValue().semaphore.signal()
+                    return gboolean(0)
+                }, box)
             g_main_loop_run(loop)
         }
         thread.name = "glib-main-loop"

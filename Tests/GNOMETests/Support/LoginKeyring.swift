@@ -11,8 +11,9 @@ enum LoginKeyring {
     struct Failure: Error, CustomStringConvertible { let description: String }
 
     static func lock() throws {
-        _ = try call("/org/freedesktop/secrets", "org.freedesktop.Secret.Service", "Lock",
-                     "([objectpath '\(collection)'],)")
+        _ = try call(
+            "/org/freedesktop/secrets", "org.freedesktop.Secret.Service", "Lock",
+            "([objectpath '\(collection)'],)")
     }
 
     static func unlock() throws {
@@ -21,17 +22,19 @@ enum LoginKeyring {
         // test process may be keeping the shared session bus connection alive).
         let bus = try sessionBus()
         defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
-        let opened = try call("/org/freedesktop/secrets", "org.freedesktop.Secret.Service", "OpenSession",
-                              "('plain', <''>)", on: bus)
+        let opened = try call(
+            "/org/freedesktop/secrets", "org.freedesktop.Secret.Service", "OpenSession",
+            "('plain', <''>)", on: bus)
         defer { g_variant_unref(opened) }
         let sessionPath = g_variant_get_child_value(opened, 1)!
         defer { g_variant_unref(sessionPath) }
         let session = String(cString: g_variant_get_string(sessionPath, nil))
         let bytes = password.utf8.map(String.init).joined(separator: ", ")
-        let unlocked = try call("/org/freedesktop/secrets", "org.gnome.keyring.InternalUnsupportedGuiltRiddenInterface",
-                                "UnlockWithMasterPassword",
-                                "(objectpath '\(collection)', (objectpath '\(session)', @ay [], @ay [\(bytes)], 'text/plain'))",
-                                on: bus)
+        let unlocked = try call(
+            "/org/freedesktop/secrets", "org.gnome.keyring.InternalUnsupportedGuiltRiddenInterface",
+            "UnlockWithMasterPassword",
+            "(objectpath '\(collection)', (objectpath '\(session)', @ay [], @ay [\(bytes)], 'text/plain'))",
+            on: bus)
         g_variant_unref(unlocked)
         guard try !isLocked else { throw Failure(description: "the login keyring stayed locked") }
     }
@@ -40,8 +43,9 @@ enum LoginKeyring {
     /// "locked" would let a check that wants it locked pass when the keyring cannot be asked at all.
     static var isLocked: Bool {
         get throws {
-            let reply = try call(collection, "org.freedesktop.DBus.Properties", "Get",
-                                 "('org.freedesktop.Secret.Collection', 'Locked')")
+            let reply = try call(
+                collection, "org.freedesktop.DBus.Properties", "Get",
+                "('org.freedesktop.Secret.Collection', 'Locked')")
             return locked(reply)
         }
     }
@@ -50,7 +54,10 @@ enum LoginKeyring {
         defer { g_variant_unref(reply) }
         let boxed = g_variant_get_child_value(reply, 0)!
         let value = g_variant_get_variant(boxed)!
-        defer { g_variant_unref(value); g_variant_unref(boxed) }
+        defer {
+            g_variant_unref(value)
+            g_variant_unref(boxed)
+        }
         return g_variant_get_boolean(value) != 0
     }
 
@@ -60,16 +67,22 @@ enum LoginKeyring {
         return bus
     }
 
-    private static func call(_ path: String, _ interface: String, _ method: String, _ parameters: String,
-                             on connection: OpaquePointer? = nil) throws -> OpaquePointer {
+    private static func call(
+        _ path: String, _ interface: String, _ method: String, _ parameters: String,
+        on connection: OpaquePointer? = nil
+    ) throws -> OpaquePointer {
         var error: UnsafeMutablePointer<GError>?
-        let bus = try connection.map { OpaquePointer(g_object_ref(UnsafeMutableRawPointer($0))) }
+        let bus =
+            try connection.map { OpaquePointer(g_object_ref(UnsafeMutableRawPointer($0))) }
             ?? sessionBus()
         defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
         guard let arguments = g_variant_parse(nil, parameters, nil, nil, &error) else { throw failure(error) }
         defer { g_variant_unref(arguments) }
-        guard let reply = g_dbus_connection_call_sync(bus, "org.freedesktop.secrets", path, interface, method, arguments,
-                                                      nil, G_DBUS_CALL_FLAGS_NONE, 10_000, nil, &error) else {
+        guard
+            let reply = g_dbus_connection_call_sync(
+                bus, "org.freedesktop.secrets", path, interface, method, arguments,
+                nil, G_DBUS_CALL_FLAGS_NONE, 10_000, nil, &error)
+        else {
             throw failure(error)
         }
         return reply

@@ -5,17 +5,22 @@ import Foundation
 /// Attributes follow "--": a value that starts with "-" (a random state can) must not read as an option.
 enum SecretTool {
     static func lookup(authEnvironmentId: String, sessionKey: String) -> String? {
-        let result = Subprocess.run("/usr/bin/secret-tool",
-                                    ["lookup", "--", "auth-environment-id", authEnvironmentId, "session-key", sessionKey])
+        let result = Subprocess.run(
+            "/usr/bin/secret-tool",
+            ["lookup", "--", "auth-environment-id", authEnvironmentId, "session-key", sessionKey])
         return result.status == 0 ? result.stdout : nil
     }
 
     /// `secret-tool search --all` output for matching items (attributes and labels, secrets hidden).
     static func searchOutput(authEnvironmentId: String, sessionKey: String) -> String {
-        Subprocess.run("/usr/bin/secret-tool",
-                       ["search", "--all", "--", "auth-environment-id", authEnvironmentId, "session-key", sessionKey]).stdout
-            + Subprocess.run("/usr/bin/secret-tool",
-                             ["search", "--all", "--", "auth-environment-id", authEnvironmentId, "session-key", sessionKey]).stderr
+        Subprocess.run(
+            "/usr/bin/secret-tool",
+            ["search", "--all", "--", "auth-environment-id", authEnvironmentId, "session-key", sessionKey]
+        ).stdout
+            + Subprocess.run(
+                "/usr/bin/secret-tool",
+                ["search", "--all", "--", "auth-environment-id", authEnvironmentId, "session-key", sessionKey]
+            ).stderr
     }
 
     static func count(authEnvironmentId: String, sessionKey: String) -> Int {
@@ -33,7 +38,8 @@ enum SecretTool {
 extension SecretTool {
     /// The secret of the item matching `attributes` (any schema), or nil.
     static func lookup(_ attributes: [String: String]) -> String? {
-        let result = Subprocess.run("/usr/bin/secret-tool", ["lookup", "--"] + attributes.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] })
+        let result = Subprocess.run(
+            "/usr/bin/secret-tool", ["lookup", "--"] + attributes.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] })
         return result.status == 0 ? result.stdout : nil
     }
 

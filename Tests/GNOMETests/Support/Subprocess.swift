@@ -9,13 +9,16 @@ struct ProcessResult {
 
 enum Subprocess {
     /// Runs a program to completion; output is captured, never echoed.
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                    input: String? = nil, timeout: TimeInterval = 60) -> ProcessResult {
+    static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        input: String? = nil, timeout: TimeInterval = 60
+    ) -> ProcessResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let environment { process.environment = environment }
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         let stdin = Pipe()
@@ -28,12 +31,19 @@ enum Subprocess {
             try? stdin.fileHandleForWriting.close()
         }
         // Read both pipes concurrently so a chatty child never blocks on a full pipe.
-        let stdoutData = Box(Data()), stderrData = Box(Data())
+        let stdoutData = Box(Data())
+        let stderrData = Box(Data())
         let group = DispatchGroup()
         group.enter()
-        DispatchQueue.global().async { stdoutData.withLock { $0 = out.fileHandleForReading.readDataToEndOfFile() }; group.leave() }
+        DispatchQueue.global().async {
+            stdoutData.withLock { $0 = out.fileHandleForReading.readDataToEndOfFile() }
+            group.leave()
+        }
         group.enter()
-        DispatchQueue.global().async { stderrData.withLock { $0 = err.fileHandleForReading.readDataToEndOfFile() }; group.leave() }
+        DispatchQueue.global().async {
+            stderrData.withLock { $0 = err.fileHandleForReading.readDataToEndOfFile() }
+            group.leave()
+        }
         let deadline = DispatchTime.now() + timeout
         if group.wait(timeout: deadline) == .timedOut {
             process.terminate()
@@ -41,8 +51,9 @@ enum Subprocess {
             _ = group.wait(timeout: .now() + 5)
         }
         process.waitUntilExit()
-        return ProcessResult(status: process.terminationStatus,
-                             stdout: String(decoding: stdoutData.current, as: UTF8.self),
-                             stderr: String(decoding: stderrData.current, as: UTF8.self))
+        return ProcessResult(
+            status: process.terminationStatus,
+            stdout: String(decoding: stdoutData.current, as: UTF8.self),
+            stderr: String(decoding: stderrData.current, as: UTF8.self))
     }
 }

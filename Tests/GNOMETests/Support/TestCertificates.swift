@@ -29,15 +29,19 @@ final class TLSEmulator: Sendable {
 
     /// `certificate`: "server", "expired" or "wrong-host".
     init(certificate: String) throws {
-        launcher = try EmulatorLauncher(arguments: ["--tls-cert", try TestCertificates.path("\(certificate).pem"),
-                                                    "--tls-key", try TestCertificates.path("\(certificate).key")])
+        launcher = try EmulatorLauncher(arguments: [
+            "--tls-cert", try TestCertificates.path("\(certificate).pem"),
+            "--tls-key", try TestCertificates.path("\(certificate).key")
+        ])
     }
 
     deinit { launcher.stop() }
 
     func admin(_ method: String, _ path: String, body: [String: Any]? = nil) throws -> Any? {
-        var arguments = ["--silent", "--show-error", "--insecure", "--max-time", "10", "-X", method,
-                         baseURL.absoluteString + "/emulator/v1/" + path]
+        var arguments = [
+            "--silent", "--show-error", "--insecure", "--max-time", "10", "-X", method,
+            baseURL.absoluteString + "/emulator/v1/" + path
+        ]
         if let body {
             let json = String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self)
             arguments += ["-H", "Content-Type: application/json", "--data", json]

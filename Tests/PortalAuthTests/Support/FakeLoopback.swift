@@ -1,5 +1,6 @@
 import AuthTestSupport
 import Foundation
+
 @testable import PortalAuth
 
 /// A loopback listener without a socket: records the port it was asked for and how many requests the
@@ -25,8 +26,11 @@ final class FakeLoopback: LoopbackRedirectListening, Sendable {
         self.transport = transport
     }
 
-    func listen(port: UInt16, classify: @escaping @Sendable (String) -> LoopbackRequestVerdict) async throws
-        -> any LoopbackRedirectListener {
+    func listen(
+        port: UInt16, classify: @escaping @Sendable (String) -> LoopbackRequestVerdict
+    ) async throws
+        -> any LoopbackRedirectListener
+    {
         let sent = transport?.requests.count ?? 0
         record.withLock {
             $0.ports.append(port)

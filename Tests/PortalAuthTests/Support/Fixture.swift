@@ -1,6 +1,7 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import PortalAuth
 
 typealias InMemorySessionStore = InMemoryPortalSessionStore
@@ -20,11 +21,13 @@ struct Fixture {
     let pendingSignIns: any PendingSignInStore
     let auth: PortalAuth
 
-    init(redirectUrl: String = Fixture.redirectUrl, magicLink: MagicLinkConfig? = Fixture.magicLink,
-         isAccountAbstracted: Bool? = nil, withBrowser: Bool = true,
-         environment: String = Fixture.environment,
-         pendingSignIns: any PendingSignInStore = InMemoryPendingSignInStore(),
-         loopback: (any LoopbackRedirectListening)? = nil) throws {
+    init(
+        redirectUrl: String = Fixture.redirectUrl, magicLink: MagicLinkConfig? = Fixture.magicLink,
+        isAccountAbstracted: Bool? = nil, withBrowser: Bool = true,
+        environment: String = Fixture.environment,
+        pendingSignIns: any PendingSignInStore = InMemoryPendingSignInStore(),
+        loopback: (any LoopbackRedirectListening)? = nil
+    ) throws {
         self.pendingSignIns = pendingSignIns
         let clock = self.clock
         auth = try PortalAuth(

@@ -15,12 +15,13 @@ final class FakeDesktop: AccountDesktop {
 
     func describe(_ error: any Error, backend: Backend) -> UserFacingError {
         described.append((String(describing: type(of: error)), backend))
-        let kind: UserFacingError.Kind = switch error {
-        case is SessionEndedError: .sessionEnded
-        case is CancellationError: .cancelled
-        case TwoFactorCodeError.wrongCode: .wrongCode
-        default: .general
-        }
+        let kind: UserFacingError.Kind =
+            switch error {
+            case is SessionEndedError: .sessionEnded
+            case is CancellationError: .cancelled
+            case TwoFactorCodeError.wrongCode: .wrongCode
+            default: .general
+            }
         return UserFacingError(message: "\(backend.rawValue): \(type(of: error))", nextStep: .dismiss, kind: kind)
     }
 }

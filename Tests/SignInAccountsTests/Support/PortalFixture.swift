@@ -1,5 +1,5 @@
-import Foundation
 import AuthTestSupport
+import Foundation
 import PortalAuth
 import SignInAccounts
 
@@ -21,10 +21,11 @@ struct PortalFixture {
         self.pendingSignIns = pendingSignIns
         let clock = self.clock
         let remembering = RememberingBrowser(browser)
-        auth = try PortalAuth(authEnvironmentId: "local-dev", redirectUrl: Self.redirectUrl, apiHost: "127.0.0.1:8790",
-                              magicLink: MagicLinkConfig(fromEmail: "login@example.com", templateId: "tpl_1"),
-                              transport: transport, sessionStore: store, browser: remembering,
-                              pendingSignIns: pendingSignIns, now: { clock.current })
+        auth = try PortalAuth(
+            authEnvironmentId: "local-dev", redirectUrl: Self.redirectUrl, apiHost: "127.0.0.1:8790",
+            magicLink: MagicLinkConfig(fromEmail: "login@example.com", templateId: "tpl_1"),
+            transport: transport, sessionStore: store, browser: remembering,
+            pendingSignIns: pendingSignIns, now: { clock.current })
         service = PortalAccountService(core: .success(auth), browser: remembering, desktop: desktop)
     }
 

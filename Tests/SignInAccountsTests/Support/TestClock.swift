@@ -1,5 +1,5 @@
-import Foundation
 import AuthTestSupport
+import Foundation
 import TurnkeyAuth
 
 /// Time that moves only when a test says so: `now` for expiry, and sleeps that end once `advance`
@@ -35,7 +35,7 @@ final class TestClock: Sendable {
             let ids = state.sleepers.filter { $0.value.deadline <= state.now }.map(\.key)
             return ids.compactMap { state.sleepers.removeValue(forKey: $0)?.continuation }
         }
-        due.forEach { $0.resume() }
+        for continuation in due { continuation.resume() }
     }
 
     private func sleep(_ duration: Duration) async throws {

@@ -1,9 +1,9 @@
 import AuthBase
-import Foundation
-import Testing
 import AuthTestSupport
+import Foundation
 import SignInAccounts
 import SignInFlow
+import Testing
 import TurnkeyAuth
 
 /// A `TurnkeyAccountService` on a `TurnkeyAuth` wired to the in-memory fakes, both on one test clock.
@@ -33,11 +33,13 @@ struct TurnkeyFixture {
             authProxyUrl: "http://127.0.0.1:8790/turnkey/auth-proxy", authProxyConfigId: "local-dev",
             apiUrl: "http://127.0.0.1:8790/turnkey/api", oauthOriginUrl: "http://127.0.0.1:8790/turnkey/oauth-origin",
             discordAuthorizeUrl: "http://127.0.0.1:8790/idp/discord/authorize", xAuthorizeUrl: "http://127.0.0.1:8790/idp/x/authorize")
-        auth = try TurnkeyAuth(configuration: configuration, transport: transport,
-                               stores: TurnkeyStores(sessions: sessions, keys: keys, pending: pending), crypto: crypto,
-                               browser: remembering, clock: clock.turnkey)
-        service = TurnkeyAccountService(core: .success(auth), browser: remembering, desktop: desktop, refreshPolicy: policy,
-                                        clock: clock.turnkey)
+        auth = try TurnkeyAuth(
+            configuration: configuration, transport: transport,
+            stores: TurnkeyStores(sessions: sessions, keys: keys, pending: pending), crypto: crypto,
+            browser: remembering, clock: clock.turnkey)
+        service = TurnkeyAccountService(
+            core: .success(auth), browser: remembering, desktop: desktop, refreshPolicy: policy,
+            clock: clock.turnkey)
     }
 
     static func codeCallback(state: String) -> String { "\(appRedirect)?code=\(Secrets.providerCode)&state=\(state)" }
@@ -49,9 +51,10 @@ struct TurnkeyFixture {
         transport.enqueue(.answer { request in (200, TK.oauth2(TK.oidcToken(nonce: request.jsonBody["nonce"] as? String))) })
         transport.reply(TK.account("sub-org-1"))
         let expiry = clock.now.addingTimeInterval(lifetime)
-        transport.enqueue(.answer { request in
-            (200, TK.session(TK.sessionJwt(publicKey: request.jsonBody["publicKey"] as? String ?? "", expiresAt: expiry)))
-        })
+        transport.enqueue(
+            .answer { request in
+                (200, TK.session(TK.sessionJwt(publicKey: request.jsonBody["publicKey"] as? String ?? "", expiresAt: expiry)))
+            })
         replyFacts()
     }
 
@@ -85,8 +88,11 @@ struct TurnkeyFixture {
     func storeSession(_ sessionKey: String, expiresIn lifetime: TimeInterval = 900) throws {
         let pair = try crypto.generateP256()
         keys.items.put(pair.publicKeyHex, Hex.encode(pair.privateKey))
-        sessions.items.put("local-dev/\(sessionKey)", TK.sessionJwt(publicKey: pair.publicKeyHex,
-                                                                     expiresAt: clock.now.addingTimeInterval(lifetime)))
+        sessions.items.put(
+            "local-dev/\(sessionKey)",
+            TK.sessionJwt(
+                publicKey: pair.publicKeyHex,
+                expiresAt: clock.now.addingTimeInterval(lifetime)))
     }
 
     /// Whether `count` refreshes wait on the clock (a scheduled refresh starts sleeping on its own task).

@@ -1,6 +1,7 @@
+import AuthTestSupport
 import Foundation
 import Testing
-import AuthTestSupport
+
 @testable import TurnkeyAuth
 
 typealias InMemorySessionStore = InMemoryTurnkeySessionStore
@@ -26,16 +27,18 @@ struct Fixture {
     let auth: TurnkeyAuth
 
     static func configuration() -> TurnkeyConfiguration {
-        TurnkeyConfiguration(authProxyUrl: authProxyUrl, authProxyConfigId: configId, apiUrl: apiUrl,
-                             oauthOriginUrl: "http://127.0.0.1:8790/turnkey/oauth-origin",
-                             discordAuthorizeUrl: "http://127.0.0.1:8790/idp/discord/authorize",
-                             xAuthorizeUrl: "http://127.0.0.1:8790/idp/x/authorize")
+        TurnkeyConfiguration(
+            authProxyUrl: authProxyUrl, authProxyConfigId: configId, apiUrl: apiUrl,
+            oauthOriginUrl: "http://127.0.0.1:8790/turnkey/oauth-origin",
+            discordAuthorizeUrl: "http://127.0.0.1:8790/idp/discord/authorize",
+            xAuthorizeUrl: "http://127.0.0.1:8790/idp/x/authorize")
     }
 
     init(withBrowser: Bool = true, configure: (inout TurnkeyConfiguration) -> Void = { _ in }) throws {
         var configuration = Self.configuration()
         configure(&configuration)
-        let time = self.time, sleeps = self.sleeps
+        let time = self.time
+        let sleeps = self.sleeps
         auth = try TurnkeyAuth(
             configuration: configuration, transport: transport,
             stores: TurnkeyStores(sessions: sessions, keys: keys, pending: pending), crypto: crypto,
@@ -47,9 +50,10 @@ struct Fixture {
     /// in another process.
     func restarted() throws -> TurnkeyAuth {
         let time = self.time
-        return try TurnkeyAuth(configuration: Self.configuration(), transport: transport,
-                               stores: TurnkeyStores(sessions: sessions, keys: keys, pending: pending), crypto: crypto,
-                               logger: logger, clock: TurnkeyClock(now: { time.current }, sleep: { _ in }))
+        return try TurnkeyAuth(
+            configuration: Self.configuration(), transport: transport,
+            stores: TurnkeyStores(sessions: sessions, keys: keys, pending: pending), crypto: crypto,
+            logger: logger, clock: TurnkeyClock(now: { time.current }, sleep: { _ in }))
     }
 
     /// The desktop handing the app's URLs to `auth`'s browser sign-in.
@@ -62,8 +66,10 @@ struct Fixture {
     func privateKey(for publicKey: String) -> [UInt8]? { keys.items.items[publicKey].flatMap(Hex.decode) }
 
     /// Starts a sign-in, answering `wallet_kit_config` the first time, and returns its URL.
-    func startSignIn(_ provider: TurnkeyProvider, clientId: String? = nil,
-                     additionalState: [String: String] = [:]) async throws -> TurnkeyLoginURL {
+    func startSignIn(
+        _ provider: TurnkeyProvider, clientId: String? = nil,
+        additionalState: [String: String] = [:]
+    ) async throws -> TurnkeyLoginURL {
         if auth.walletKit.withLock({ $0 == nil }) { transport.reply(TK.walletKit()) }
         return try await auth.loginURL(for: provider, clientId: clientId, additionalState: additionalState)
     }
@@ -71,8 +77,10 @@ struct Fixture {
     /// A whole sign-in through `loginURL` and `handleRedirect`: the user has a sub-organization
     /// (`organizationId`, a login) or not (nil, a signup).
     @discardableResult
-    func signIn(_ provider: TurnkeyProvider = .google, sessionKey: String? = nil, organizationId: String? = "sub-org-1",
-                sub: String = "google-sub-1", expiresIn: TimeInterval = 900) async throws -> CompleteOAuthResult {
+    func signIn(
+        _ provider: TurnkeyProvider = .google, sessionKey: String? = nil, organizationId: String? = "sub-org-1",
+        sub: String = "google-sub-1", expiresIn: TimeInterval = 900
+    ) async throws -> CompleteOAuthResult {
         let login = try await startSignIn(provider)
         let token = TK.oidcToken(for: login.publicKey, sub: sub)
         let callback: String
@@ -84,8 +92,11 @@ struct Fixture {
         }
         transport.reply(TK.account(organizationId))
         if organizationId == nil { transport.reply(TK.signedUp) }
-        transport.reply(TK.session(TK.sessionJwt(publicKey: login.publicKey, expiresAt: now.addingTimeInterval(expiresIn),
-                                                 organizationId: organizationId ?? "sub-org-1")))
+        transport.reply(
+            TK.session(
+                TK.sessionJwt(
+                    publicKey: login.publicKey, expiresAt: now.addingTimeInterval(expiresIn),
+                    organizationId: organizationId ?? "sub-org-1")))
         let result = try await auth.handleRedirect(callback, sessionKey: sessionKey)
         return try #require(result?.completed)
     }
