@@ -54,16 +54,33 @@ def launch_with_locale(session, **locale):
     return session.launch(**dict({"LC_ALL": "", "LC_MESSAGES": "", "LANGUAGE": ""}, **locale))
 
 
+def system_shows(session, **locale):
+    """What the system's own gettext(1) shows for the sign-in title from this app's catalog under these
+    locale variables: ENGLISH, GERMAN or FRENCH. Whether LANGUAGE counts under LANG=C.UTF-8 is the
+    C library's choice (glibc 2.36 honours it, 2.41 ignores it for every program); the app follows
+    the system, so its expected language is asked of the system first."""
+    env = {"PATH": "/usr/bin:/bin", "TEXTDOMAINDIR": str(session.prefix / "share" / "locale"),
+           "LC_ALL": "", "LC_MESSAGES": "", "LANGUAGE": "", **locale}
+    shown = subprocess.run(["gettext", "-d", "portal-sign-in", ENGLISH["title"]], env=env,
+                           capture_output=True, text=True, check=True).stdout
+    by_title = {strings["title"]: strings for strings in (ENGLISH, GERMAN, FRENCH)}
+    assert shown in by_title, f"gettext(1) shows {shown!r} for the title under {locale}"
+    return by_title[shown]
+
+
 def installed_locales():
     return subprocess.run(["locale", "-a"], capture_output=True, text=True, check=True).stdout.lower().split()
 
 
 def assert_sign_in_page(window, strings):
     window.wait_for_text(strings["title"])
-    assert window.find("label", name=ENGLISH["title"]) is None, "the English title is still shown"
+    translated = strings is not ENGLISH
+    if translated:
+        assert window.find("label", name=ENGLISH["title"]) is None, "the English title is still shown"
     for key in ("google", "apple", "magic_link"):
         assert window.find("push button", name=strings[key]) is not None, f"no button named '{strings[key]}'"
-        assert window.find("push button", name=ENGLISH[key]) is None, f"'{ENGLISH[key]}' is still in English"
+        if translated:
+            assert window.find("push button", name=ENGLISH[key]) is None, f"'{ENGLISH[key]}' is still in English"
     assert window.find("text", name=strings["email"]) is not None, "the email field has no translated name"
     assert window.find("push button", name=strings["menu"]) is not None, "the menu button has no translated name"
     # The window title (what the window list and Alt+Tab show).
@@ -96,29 +113,45 @@ def test_sign_in_and_browser_wait_pages_are_translated(session, language, locale
     window.wait_for_text(strings["title"])
 
 
-def test_language_alone_translates_on_a_c_utf8_system(session):
-    # Debian's default LANG=C.UTF-8 (a container, a fresh install): LANGUAGE=de is enough.
+def test_the_system_gettext_control_reads_the_apps_catalog(session):
+    # The control the C.UTF-8 tests below rely on: with an installed locale it shows the translation.
+    assert system_shows(session, LANG="de_DE.UTF-8", LANGUAGE="de") is GERMAN
+    assert system_shows(session, LANG="fr_FR.UTF-8") is FRENCH
+
+
+def test_language_alone_on_a_c_utf8_system_does_what_the_system_does(session):
+    # Debian's default LANG=C.UTF-8 (a container, a fresh install) with LANGUAGE=de: German where the
+    # C library honours LANGUAGE there (bookworm), English where it does not (trixie), as every program.
+    expected = system_shows(session, LANG="C.UTF-8", LANGUAGE="de")
     window = launch_with_locale(session, LANG="C.UTF-8", LANGUAGE="de")
-    assert_sign_in_page(window, GERMAN)
+    assert_sign_in_page(window, expected)
 
 
-def test_language_still_applies_when_the_locale_is_not_installed(session):
-    # LANG names a locale this system lacks: setlocale fails, and without the app's fall-back to
-    # C.UTF-8 glibc would ignore LANGUAGE and show English.
+def test_a_locale_that_is_not_installed_falls_back_to_c_utf8(session):
+    # LANG names a locale this system lacks: setlocale fails, and the app falls back to C.UTF-8, so
+    # LANGUAGE=fr counts as it does there (French on bookworm, where a program left in "C" would
+    # ignore it and show English).
     assert "xx_yy.utf8" not in installed_locales(), "the test needs a locale this system lacks"
+    expected = system_shows(session, LANG="C.UTF-8", LANGUAGE="fr")
     window = launch_with_locale(session, LANG="xx_YY.UTF-8", LANGUAGE="fr")
-    assert_sign_in_page(window, FRENCH)
+    assert_sign_in_page(window, expected)
 
 
 def test_a_language_without_a_translation_shows_english_and_the_next_listed_language_wins(session):
-    # No po/es.po: Spanish alone gives English; "es:fr" goes on to French.
+    # No po/es.po: Spanish alone gives English; "es:fr" goes on to French over LANG's German
+    # (under C.UTF-8, as the system does there).
     window = launch_with_locale(session, LANG="C.UTF-8", LANGUAGE="es")
     window.wait_for_text(ENGLISH["title"])
     assert window.find("push button", name=ENGLISH["google"]) is not None
     session.quit_app()
 
-    window = launch_with_locale(session, LANG="C.UTF-8", LANGUAGE="es:fr")
+    window = launch_with_locale(session, LANG="de_DE.UTF-8", LANGUAGE="es:fr")
     assert_sign_in_page(window, FRENCH)
+    session.quit_app()
+
+    expected = system_shows(session, LANG="C.UTF-8", LANGUAGE="es:fr")
+    window = launch_with_locale(session, LANG="C.UTF-8", LANGUAGE="es:fr")
+    assert_sign_in_page(window, expected)
 
 
 def test_two_factor_enrolment_in_german(session, emulator):
