@@ -14,11 +14,7 @@ final class ErrorBanner {
 
     init() {
         root = gtk_revealer_new()!
-        message = Label("", classes: [])
-        gtk_label_set_xalign(message.widget.cast(), 0)
-        gtk_label_set_justify(message.widget.cast(), GTK_JUSTIFY_LEFT)
-        gtk_widget_set_hexpand(message.widget, 1)
-        gtk_widget_set_valign(message.widget, GTK_ALIGN_CENTER)
+        message = Label.bannerMessage()
         action = Button(tr("_Try Again"), classes: ["banner-action"]) { [weak self] in self?.onAction?() }
         gtk_widget_set_valign(action.widget, GTK_ALIGN_CENTER)
         close = Button(

@@ -13,11 +13,7 @@ final class SchemeHandlerBanner {
 
     init() {
         root = gtk_revealer_new()!
-        message = Label("", classes: [])
-        gtk_label_set_xalign(message.widget.cast(), 0)
-        gtk_label_set_justify(message.widget.cast(), GTK_JUSTIFY_LEFT)
-        gtk_widget_set_hexpand(message.widget, 1)
-        gtk_widget_set_valign(message.widget, GTK_ALIGN_CENTER)
+        message = Label.bannerMessage()
         makeDefault = Button(tr("_Make Default"), classes: ["banner-action"]) { [weak self] in self?.onMakeDefault?() }
         makeDefault.setAccessibleDescription(tr("Makes Portal Sign-In the app that receives sign-in links"))
         gtk_widget_set_valign(makeDefault.widget, GTK_ALIGN_CENTER)

@@ -96,6 +96,16 @@ final class Label: Widget {
         get { String(cString: gtk_label_get_text(widget.cast())) }
         set { gtk_label_set_text(widget.cast(), newValue) }
     }
+
+    /// A banner's message: left-aligned, taking the width beside the banner's buttons.
+    static func bannerMessage() -> Label {
+        let message = Label("", classes: [])
+        gtk_label_set_xalign(message.widget.cast(), 0)
+        gtk_label_set_justify(message.widget.cast(), GTK_JUSTIFY_LEFT)
+        gtk_widget_set_hexpand(message.widget, 1)
+        gtk_widget_set_valign(message.widget, GTK_ALIGN_CENTER)
+        return message
+    }
 }
 
 // MARK: - Building blocks for widgets nobody touches again
