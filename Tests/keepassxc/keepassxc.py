@@ -1,10 +1,9 @@
 """KeePassXC as script/with-keepassxc started it: its database file (read with keepassxc-cli, the
 password on stdin), its collection locked over the Secret Service, its unlock dialog answered on the
-test display as a person would: the password typed and Enter, or its Close button clicked (through
+test display as a person would: the password entered and Unlock pressed, or Close pressed (through
 AT-SPI: KeePassXC runs with Qt's accessibility on)."""
 import os
 import subprocess
-import time
 
 import pyatspi
 
@@ -90,17 +89,42 @@ def _dialog_button(name):
     return None
 
 
+def _password_field():
+    """The unlock dialog's password entry (the first "password text" under its "Password field")."""
+    for application in pyatspi.Registry.getDesktop(0):
+        if application is None or application.name != "KeePassXC":
+            continue
+        for window in application:
+            if window is not None and window.name == UNLOCK_TITLE and window.getState().contains(pyatspi.STATE_SHOWING):
+                field = pyatspi.findDescendant(window, lambda node: node.getRoleName() == "filler" and node.name == "Password field")
+                if field is not None:
+                    return pyatspi.findDescendant(field, lambda node: node.getRoleName() == "password text")
+    return None
+
+
 def answer_unlock_dialog(accept):
-    """Types the database password and Enter (accept), or clicks Close (dismiss), in KeePassXC's dialog.
-    Not Escape sent to the window: KeePassXC can take that as the main window's own "Close" of the
-    locked database, which closes the database instead of dismissing the dialog."""
-    window = unlock_dialog()
+    """Enters the database password and presses Unlock (accept), or presses Close (dismiss), in
+    KeePassXC's dialog, through its accessible entry and buttons: keystrokes sent to the window
+    could land elsewhere while the dialog is still taking focus. Not Escape: KeePassXC can take
+    that as the main window's own "Close" of the locked database, which closes the database."""
+    unlock_dialog()
     if accept:
-        subprocess.run(["xdotool", "windowfocus", "--sync", window], check=False, capture_output=True)
-        time.sleep(0.3)
-        # From the file: the password stays off every command line.
-        subprocess.run(["xdotool", "type", "--window", window, "--delay", "10", "--file", PASSWORD_FILE], check=True)
-        subprocess.run(["xdotool", "key", "--window", window, "Return"], check=True)
+        entry = desktop.wait_until(_password_field, timeout=10, what="the unlock dialog's password entry")
+        # From the file into the entry: the password stays off every command line.
+        entry.queryEditableText().setTextContents(_password())
+        press = desktop.wait_until(lambda: _dialog_button("Unlock"), timeout=10, what="the unlock dialog's Unlock button")
     else:
-        close = desktop.wait_until(lambda: _dialog_button("Close"), timeout=10, what="the unlock dialog's Close button")
-        close.queryAction().doAction(0)
+        press = desktop.wait_until(lambda: _dialog_button("Close"), timeout=10, what="the unlock dialog's Close button")
+    press.queryAction().doAction(0)
+    desktop.wait_until(lambda: _dialog() is None, timeout=15, what="KeePassXC's unlock dialog to close")
+
+
+def unlock():
+    """Unlocks the database through the Secret Service's Unlock and KeePassXC's dialog."""
+    answer = _gdbus("--object-path", "/org/freedesktop/secrets", "--method", "org.freedesktop.Secret.Service.Unlock",
+                    f"[objectpath '{collection()}']")
+    if "/prompt/" in answer:
+        prompt = answer[answer.index("/org/freedesktop/secrets/prompt/"):].split("'")[0]
+        _gdbus("--object-path", prompt, "--method", "org.freedesktop.Secret.Prompt.Prompt", "")
+        answer_unlock_dialog(accept=True)
+    desktop.wait_until(lambda: not is_locked(), timeout=10, what="KeePassXC's database to unlock")
