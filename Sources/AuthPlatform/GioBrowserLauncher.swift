@@ -3,12 +3,14 @@ import FoundationEssentials
 import GLibSupport
 import PortalAuth
 
-/// Opens URLs in the user's default browser through GIO (the OpenURI portal under Flatpak).
+/// Opens URLs in the user's default browser: through GIO's default handler, or in a Flatpak sandbox
+/// through the OpenURI portal (`OpenURIPortal`).
 public final class GioBrowserLauncher: BrowserLauncher, Sendable {
     public init() {}
 
     public func open(_ url: URL) async throws {
         let uri = url.absoluteString
+        if FlatpakSandbox.isInside { return try await OpenURIPortal.open(uri) }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             MainLoopBridge.invoke {
                 let box = Unmanaged.passRetained(LaunchBox(continuation)).toOpaque()

@@ -12,7 +12,7 @@ import GLibSupport
 /// given (no `--talk-name=org.freedesktop.secrets`) and should not be.
 public final class LibsecretItems: SecretItems, Sendable {
     /// Whether this process runs in a Flatpak sandbox, where the password API is the one to use.
-    static let inSandbox = g_file_test("/.flatpak-info", G_FILE_TEST_EXISTS) != 0
+    static let inSandbox = FlatpakSandbox.isInside
 
     public let schemaName: String
     private let schema: MainContextPointer<UnsafeMutablePointer<SecretSchema>>

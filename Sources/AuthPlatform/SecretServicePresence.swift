@@ -88,7 +88,7 @@ public enum SecretServicePresence {
     /// libsecret's own choice (secret-backend.c): the file backend when asked for, or in a Flatpak sandbox.
     private static var usesFileBackend: Bool {
         if let chosen = getenv("SECRET_BACKEND") { return String(cString: chosen) == "file" }
-        return access("/.flatpak-info", F_OK) == 0
+        return FlatpakSandbox.isInside
     }
 
     private static let busDaemon = "org.freedesktop.DBus"

@@ -28,7 +28,7 @@ public struct SessionBusName: Sendable {
     /// Asks the bus (`GetConnectionUnixProcessID`) and compares executables. `nobody` when there is no
     /// session bus or the bus cannot say: then GApplication finds no owner to forward to either.
     public func owner() -> Owner {
-        if access("/.flatpak-info", F_OK) == 0 { return .nobody }
+        if FlatpakSandbox.isInside { return .nobody }
         guard let pid = ownerPid() else { return .nobody }
         let ownExecutable = Self.executable(of: "self")
         let executable = Self.executable(of: String(pid))

@@ -9,7 +9,11 @@ Secret portal hands out, and xdg-desktop-portal reads the app ID from the file's
 the host's directories (so the installed app, the test prefix and the session's scratch dirs are
 where they are outside), the keyfile, and the per-app XDG dirs Flatpak sets (~/.var/app/ID/…).
 The session bus is the host's, as Flatpak's proxy would pass the portal and the app's own name.
+As `flatpak run` does, bwrap writes the sandbox's child PID to
+$XDG_RUNTIME_DIR/.flatpak/INSTANCE/bwrapinfo.json (`--info-fd`): xdg-desktop-portal 1.18 and later
+refuse a Flatpak caller ("Portal operation not allowed") without it.
 """
+import configparser
 import os
 from pathlib import Path
 
@@ -47,15 +51,25 @@ def app_dirs(home, app_id):
             "XDG_CACHE_HOME": base / "cache", "XDG_STATE_HOME": base / ".local" / "state"}
 
 
+def instance_dir(runtime_dir, info_file):
+    """Where Flatpak keeps what it knows of the instance `info_file` describes."""
+    info = configparser.ConfigParser(interpolation=None)
+    info.read(info_file)
+    return Path(runtime_dir) / ".flatpak" / info["Instance"]["instance-id"]
+
+
 def command(info_file, app_id, argv, env):
-    """bwrap ARGS + argv: argv inside the reproduced sandbox of `app_id`, /.flatpak-info from
+    """The command line running argv inside the reproduced sandbox of `app_id`, /.flatpak-info from
     `info_file`. `env` is updated with the app's XDG dirs (created here) and FLATPAK_ID."""
     dirs = app_dirs(env["HOME"], app_id)
     for path in dirs.values():
         path.mkdir(parents=True, exist_ok=True)
     env.update({name: str(path) for name, path in dirs.items()})
     env["FLATPAK_ID"] = app_id
-    arguments = ["bwrap", "--tmpfs", "/"]
+    instance = instance_dir(env["XDG_RUNTIME_DIR"], info_file)
+    instance.mkdir(parents=True, exist_ok=True)
+    # bwrap writes {"child-pid": …} to descriptor 3, which the shell opened on bwrapinfo.json.
+    arguments = ["sh", "-c", 'exec "$@" 3>"$0"', str(instance / "bwrapinfo.json"), "bwrap", "--info-fd", "3", "--tmpfs", "/"]
     for entry in sorted(os.listdir("/")):
         path = f"/{entry}"
         if os.path.islink(path):

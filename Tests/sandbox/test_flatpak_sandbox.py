@@ -4,16 +4,12 @@ the redirect reaches the sandboxed app over D-Bus, and the session lands in the 
 file (libsecret's file backend, keyed by the Secret portal through gnome-keyring's portal
 backend), never in the login collection.
 
-Not collected by Tests/ui/run (the file name does not start with test_): with bookworm's libsecret
-0.20.5 a Secret portal retrieval sometimes never answers, most often for the app's restore at
-start (test_the_session_is_restored_inside_the_sandbox_after_a_restart reproduces it), so it
-cannot pass reliably in CI yet. libsecret 0.20.5 subscribes to the portal's Response signal only
-in the callback of RetrieveSecret's reply, on the calling thread's main context, and GDBus drops
-a signal nobody is subscribed to yet (docs/PACKAGING.md has what was tried). Run it by hand:
-
-    Tests/ui/run Tests/ui/flatpak_sandbox.py
+Tests/sandbox/run runs these on the stack a Flatpak gets (in script/test-trixie's root where the
+host's libsecret is older than 0.21: bookworm's 0.20.5 subscribes to the Secret portal's Response
+only after RetrieveSecret's reply, and loses an answer that comes first).
 """
 import os
+import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -24,6 +20,7 @@ import desktop
 import sandbox
 from conftest import APP_ID
 
+PORTAL_BACKENDS = Path("/usr/share/xdg-desktop-portal/portals")
 KEYRING_FILE = Path(".var") / "app" / APP_ID / "data" / "keyrings" / "default.keyring"
 
 
@@ -36,29 +33,52 @@ def portal_answers(interface):
     return answer.stdout.strip() if answer.returncode == 0 else None
 
 
-@pytest.fixture
-def portal(session, test_logs):
-    """xdg-desktop-portal on the session bus, as a GNOME session starts it: OpenURI (with the GTK
-    backend's app chooser, never needed with a single default browser) and Secret (gnome-keyring's
-    backend). The document portal is left out: it needs a FUSE mount the tests do not use."""
-    services = Path(os.environ["XDG_DATA_HOME"]) / "dbus-1" / "services"
-    services.mkdir(parents=True, exist_ok=True)
-    (services / "org.freedesktop.portal.Documents.service").write_text(
-        "[D-BUS Service]\nName=org.freedesktop.portal.Documents\nExec=/bin/false\n")
+def start_portal(session, test_logs, wanted, portal_dir=None):
+    """xdg-desktop-portal on the session bus, once it offers every interface in `wanted`; with
+    `portal_dir`, only the backends (.portal files) found there."""
     # What the portal starts inherits its environment: the browser logs this marker.
     env = dict(session.env, XDG_CURRENT_DESKTOP="GNOME", PORTAL_TEST_LAUNCHER="xdg-desktop-portal")
+    if portal_dir is not None:
+        env["XDG_DESKTOP_PORTAL_DIR"] = str(portal_dir)
     with open(test_logs / "xdg-desktop-portal.log", "w") as log:
         process = subprocess.Popen(["/usr/libexec/xdg-desktop-portal", "--replace"], env=env,
                                    stdout=log, stderr=subprocess.STDOUT)
     try:
-        desktop.wait_until(lambda: portal_answers("org.freedesktop.portal.OpenURI")
-                           and portal_answers("org.freedesktop.portal.Secret"),
-                           timeout=30, what="xdg-desktop-portal to offer OpenURI and Secret")
-        yield process
-    finally:
+        desktop.wait_until(lambda: all(portal_answers(f"org.freedesktop.portal.{name}") for name in wanted),
+                           timeout=30, what=f"xdg-desktop-portal to offer {' and '.join(wanted)}")
+    except AssertionError:
         process.terminate()
         process.wait(timeout=10)
-        (services / "org.freedesktop.portal.Documents.service").unlink()
+        raise
+    return process
+
+
+def stop_portal(process):
+    process.terminate()
+    process.wait(timeout=10)
+
+
+@pytest.fixture
+def portal(session, test_logs):
+    """xdg-desktop-portal as a GNOME session starts it: OpenURI (with the GTK backend's app chooser,
+    never needed with a single default browser) and Secret (gnome-keyring's backend). The document
+    portal is the distribution's own; its FUSE mount may fail here, which the portal only warns
+    about (the tests share no files)."""
+    process = start_portal(session, test_logs, ("OpenURI", "Secret"))
+    yield process
+    stop_portal(process)
+
+
+@pytest.fixture
+def portal_without_openuri(session, test_logs, tmp_path):
+    """xdg-desktop-portal with gnome-keyring's backend only, as on a desktop that installs no GTK (or
+    other) portal backend: since xdg-desktop-portal 1.18 it then offers no OpenURI at all."""
+    backends = tmp_path / "portals"
+    backends.mkdir()
+    shutil.copy(PORTAL_BACKENDS / "gnome-keyring.portal", backends)
+    process = start_portal(session, test_logs, ("Secret",), portal_dir=backends)
+    yield process
+    stop_portal(process)
 
 
 @pytest.fixture
@@ -149,3 +169,17 @@ def test_the_secret_portal_keys_each_app_apart(session, portal, sandboxed, tmp_p
     assert found.stdout != "kept-apart", "another app's portal key opened this app's keyring file"
     outside = subprocess.run(["secret-tool", "lookup", "sandbox-check", "1"], capture_output=True, text=True)
     assert outside.stdout == "", "the host's login collection holds the sandboxed app's secret"
+
+
+def test_a_portal_without_openuri_is_said_and_nothing_is_spent(session, emulator, portal_without_openuri, sandboxed):
+    """The browser cannot be opened from the sandbox: the app says so and stays up, nothing reaches
+    Portal, no browser starts, and the button can be pressed again."""
+    assert portal_answers("org.freedesktop.portal.OpenURI") is None, "this portal offers OpenURI after all"
+    wrapper, extra = sandboxed
+    window = session.launch(wrapper=wrapper, **extra)
+    window.click("Continue with Google")
+    window.wait_for("label", contains="Your web browser could not be opened")
+    assert session.browser_events("opened") == [], "a browser opened"
+    assert emulator.requests("POST", "/api/v3/auth/oauth/tokens") == []
+    assert window.wait_for("push button", name="Try Again") is not None
+    assert session.processes[-1].poll() is None, "the app is gone"
