@@ -12,9 +12,10 @@ import Synchronization
 /// name with a service file only, so the owner is asked about first). Without a session bus there
 /// is none.
 ///
-/// Inside a Flatpak (or with `SECRET_BACKEND=file`) libsecret keeps secrets in the app's own keyring
-/// file, unlocked through the Secret portal, and never talks to `org.freedesktop.secrets`: there the
-/// answer is yes, and a failing portal shows as the store's own error.
+/// Inside a Flatpak libsecret keeps secrets in the app's own keyring file, unlocked with a key from
+/// the Secret portal, and never talks to `org.freedesktop.secrets`: there the question is whether
+/// the desktop portal offers the Secret portal (`SecretPortalPresence`). With `SECRET_BACKEND=file`
+/// outside a sandbox libsecret needs no service: the answer is yes.
 public enum SecretServicePresence {
     public static let busName = "org.freedesktop.secrets"
     /// How long a service being started may take before it counts as missing.
@@ -22,6 +23,7 @@ public enum SecretServicePresence {
 
     /// Blocking: for the CLI, before its main loop runs.
     public static func check() -> Bool {
+        if FlatpakSandbox.isInside { return SecretPortalPresence.check() }
         if usesFileBackend { return true }
         var error: UnsafeMutablePointer<GError>?
         guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
@@ -45,6 +47,7 @@ public enum SecretServicePresence {
 
     /// The same question without blocking, asked on GLib's main context.
     public static func isAvailable() async -> Bool {
+        if FlatpakSandbox.isInside { return await SecretPortalPresence.isAvailable() }
         if usesFileBackend { return true }
         return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             MainLoopBridge.invoke {
@@ -85,11 +88,14 @@ public enum SecretServicePresence {
         }
     }
 
-    /// libsecret's own choice (secret-backend.c): the file backend when asked for, or in a Flatpak sandbox.
+    /// libsecret's own choice (secret-backend.c) outside a sandbox: the file backend when asked for.
     private static var usesFileBackend: Bool {
-        if let chosen = getenv("SECRET_BACKEND") { return String(cString: chosen) == "file" }
-        return FlatpakSandbox.isInside
+        guard let chosen = getenv("SECRET_BACKEND") else { return false }
+        return String(cString: chosen) == "file"
     }
+
+    /// The bus name whose owner keeps the secrets: the desktop portal's in a sandbox.
+    static var watchedName: String { FlatpakSandbox.isInside ? SecretPortalPresence.portalName : busName }
 
     private static let busDaemon = "org.freedesktop.DBus"
     private static let busPath = "/org/freedesktop/DBus"
@@ -125,8 +131,9 @@ public enum SecretServicePresence {
     }
 }
 
-/// Calls `onChange` (on GLib's main context) whenever the bus name `org.freedesktop.secrets` gains
-/// or loses an owner, and once at the start; watching ends when this is released.
+/// Calls `onChange` (on GLib's main context) whenever the bus name `org.freedesktop.secrets` (in a
+/// sandbox, the desktop portal's) gains or loses an owner, and once at the start; watching ends
+/// when this is released.
 public final class SecretServiceWatch: Sendable {
     private let watcher = Watcher()
 
@@ -135,7 +142,7 @@ public final class SecretServiceWatch: Sendable {
         let box = MainContextPointer(Unmanaged.passRetained(ChangeBox(onChange)).toOpaque())
         MainLoopBridge.invoke {
             let id = g_bus_watch_name(
-                G_BUS_TYPE_SESSION, SecretServicePresence.busName, G_BUS_NAME_WATCHER_FLAGS_NONE,
+                G_BUS_TYPE_SESSION, SecretServicePresence.watchedName, G_BUS_NAME_WATCHER_FLAGS_NONE,
                 { _, _, _, userData in Unmanaged<ChangeBox>.fromOpaque(userData!).takeUnretainedValue().onChange() },
                 { _, _, userData in Unmanaged<ChangeBox>.fromOpaque(userData!).takeUnretainedValue().onChange() },
                 box.pointer, { userData in Unmanaged<ChangeBox>.fromOpaque(userData!).release() })

@@ -14,6 +14,7 @@ import subprocess
 import time
 from pathlib import Path
 
+import pyatspi
 import pytest
 
 import desktop
@@ -40,7 +41,7 @@ def start_portal(session, test_logs, wanted, portal_dir=None):
     env = dict(session.env, XDG_CURRENT_DESKTOP="GNOME", PORTAL_TEST_LAUNCHER="xdg-desktop-portal")
     if portal_dir is not None:
         env["XDG_DESKTOP_PORTAL_DIR"] = str(portal_dir)
-    with open(test_logs / "xdg-desktop-portal.log", "w") as log:
+    with open(test_logs / "xdg-desktop-portal.log", "a") as log:
         process = subprocess.Popen(["/usr/libexec/xdg-desktop-portal", "--replace"], env=env,
                                    stdout=log, stderr=subprocess.STDOUT)
     try:
@@ -73,12 +74,17 @@ def portal(session, test_logs):
 def portal_without_openuri(session, test_logs, tmp_path):
     """xdg-desktop-portal with gnome-keyring's backend only, as on a desktop that installs no GTK (or
     other) portal backend: since xdg-desktop-portal 1.18 it then offers no OpenURI at all."""
-    backends = tmp_path / "portals"
-    backends.mkdir()
-    shutil.copy(PORTAL_BACKENDS / "gnome-keyring.portal", backends)
-    process = start_portal(session, test_logs, ("Secret",), portal_dir=backends)
+    process = start_portal(session, test_logs, ("Secret",), portal_dir=only_backend(tmp_path, "gnome-keyring"))
     yield process
     stop_portal(process)
+
+
+def only_backend(tmp_path, backend):
+    """A portal directory holding only `backend`'s .portal file."""
+    backends = tmp_path / f"only-{backend}"
+    backends.mkdir()
+    shutil.copy(PORTAL_BACKENDS / f"{backend}.portal", backends)
+    return backends
 
 
 @pytest.fixture
@@ -183,3 +189,40 @@ def test_a_portal_without_openuri_is_said_and_nothing_is_spent(session, emulator
     assert emulator.requests("POST", "/api/v3/auth/oauth/tokens") == []
     assert window.wait_for("push button", name="Try Again") is not None
     assert session.processes[-1].poll() is None, "the app is gone"
+
+
+def sensitive(window, name):
+    button = window.wait_for("push button", name=name)
+    return button.getState().contains(pyatspi.STATE_SENSITIVE)
+
+
+def test_without_a_secret_portal_sign_in_waits_until_one_starts(session, emulator, sandboxed, test_logs, tmp_path):
+    """In the sandbox the keyring is the Secret portal: with a portal that offers none, the sign-in
+    buttons wait under advice that says so and nothing is sent; once a portal with a Secret backend
+    takes over, the app wakes by itself and the session lands in the app's keyring file."""
+    first = start_portal(session, test_logs, ("OpenURI",), portal_dir=only_backend(tmp_path, "gtk"))
+    try:
+        assert portal_answers("org.freedesktop.portal.Secret") is None, "this portal offers Secret after all"
+        wrapper, extra = sandboxed
+        window = session.launch(wrapper=wrapper, **extra)
+        said = window.wait_for("label", contains="No keyring is there to keep your session").name
+        assert "Secret portal" in said and "GNOME Keyring" in said, said
+        assert not sensitive(window, "Continue with Google"), "a sign-in could start without a Secret portal"
+        assert emulator.requests("GET", "/api/v3/auth/oauth/urls") == [], "a sign-in request went out without a keyring"
+
+        # A portal with gnome-keyring's backend replaces it: the app sees the portal's bus name
+        # change hands, asks again, and lets sign-in go on.
+        second = start_portal(session, test_logs, ("OpenURI", "Secret"))
+    finally:
+        stop_portal(first)
+    try:
+        desktop.wait_until(lambda: sensitive(window, "Continue with Google"), timeout=20,
+                           what="the sign-in buttons to wake once the Secret portal is there")
+        session.browse(email="alice@example.com", action="continue")
+        window.click("Continue with Google")
+        window.wait_for_text("You're signed in")
+        assert len(emulator.requests("POST", "/api/v3/auth/oauth/tokens")) == 1
+        assert sandbox_lookup(wrapper, dict(session.env, **extra), session.env["PORTAL_SESSION_KEY"]), \
+            "the app's keyring file does not hold the session"
+    finally:
+        stop_portal(second)

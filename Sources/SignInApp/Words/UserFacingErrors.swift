@@ -239,6 +239,10 @@ enum UserFacingErrors {
     /// The keyring's own advice: which failure it was decides what the person should do.
     static func keyringAdvice(_ failure: SessionStoreError) -> String {
         switch failure.kind {
+        case .noService where FlatpakSandbox.isInside:
+            return tr(
+                "No keyring is there to keep your session: in its sandbox the app keeps it through the desktop's Secret portal, and nothing offers one here. Install a Secret portal backend, such as GNOME Keyring's, then try again."
+            )
         case .noService:
             return tr(
                 "No keyring service is running, so your session cannot be kept. Install and start one, then try again: GNOME Keyring on GNOME, KWallet (kwalletd) with its Secret Service on KDE, or KeePassXC with Secret Service integration elsewhere."
@@ -247,7 +251,7 @@ enum UserFacingErrors {
             return tr(
                 "Your session could not be saved because the login keyring is locked. Unlock it in Passwords and Keys, then try again.")
         case .dismissed:
-            return tr("The keyring stayed locked because its unlock prompt was dismissed. Unlock your login keyring, then try again.")
+            return tr("The keyring stayed locked because its unlock prompt was dismissed. Try again, and unlock it when it asks.")
         case .noCollection:
             return tr("There is no login keyring to keep your session in. Create one in Passwords and Keys, then try again.")
         case .notRemoved:
