@@ -198,7 +198,8 @@ def test_saving_with_the_unlock_prompt_dismissed(session, emulator):
     with keyring.locked(session.root, "dismiss") as prompts:
         window.click("Continue with Google")
         # Not just "keyring": the signed-in page says the session is "saved in your keyring".
-        banner(window, "login keyring")
+        said = banner(window, "stayed locked")
+        assert "unlock it when it asks" in said, said
         assert "password" in prompts(), "the daemon never asked for the keyring password"
         assert keyring.is_locked(), "a dismissed prompt leaves the keyring locked"
     # The keyring is unlocked before the grant is spent: dismissed, nothing was sent.
