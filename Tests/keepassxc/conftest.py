@@ -9,12 +9,13 @@ import pytest
 
 UI = Path(__file__).resolve().parents[1] / "ui"
 sys.path.insert(0, str(UI))
+sys.path.insert(0, str(UI.parent / "secret_service"))
 _spec = importlib.util.spec_from_file_location("ui_conftest", UI / "conftest.py")
 _ui = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_ui)
 globals().update({name: value for name, value in vars(_ui).items() if not name.startswith("_")})
 
-assert os.environ.get("PORTAL_SECRET_SERVICE") == "keepassxc", "run these through Tests/keepassxc/run (script/with-keepassxc)"
+assert os.environ.get("PORTAL_SECRET_SERVICE") == "KeePassXC", "run these through Tests/keepassxc/run (script/with-keepassxc)"
 
 import keepassxc  # noqa: E402  (needs the UI suite's folder on the path)
 
