@@ -198,6 +198,35 @@ public final class LibsecretItems: SecretItems, Sendable {
             ) -> Void,
         finish: @escaping @Sendable (UnsafeMutablePointer<SecretService>, OpaquePointer, inout UnsafeMutablePointer<GError>?) -> T
     ) async throws -> T {
+        do {
+            return try await callOnce(attributes, start: start, finish: finish)
+        } catch is LostSecretServiceSession {
+            // The Secret Service no longer knows the session libsecret opened with it (the service
+            // restarted, or dropped the session): once more on a new connection and session.
+            let connection = self.connection
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                MainLoopBridge.invoke {
+                    connection.reconnect()
+                    done.resume()
+                }
+            }
+            do {
+                return try await callOnce(attributes, start: start, finish: finish)
+            } catch let again as LostSecretServiceSession {
+                throw again.error
+            }
+        }
+    }
+
+    private func callOnce<T: Sendable>(
+        _ attributes: [String: String],
+        start:
+            @escaping @Sendable (
+                UnsafeMutablePointer<SecretService>, UnsafePointer<SecretSchema>, OpaquePointer,
+                GAsyncReadyCallback, UnsafeMutableRawPointer
+            ) -> Void,
+        finish: @escaping @Sendable (UnsafeMutablePointer<SecretService>, OpaquePointer, inout UnsafeMutablePointer<GError>?) -> T
+    ) async throws -> T {
         let schema = self.schema
         let connection = self.connection
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
@@ -306,6 +335,13 @@ private final class SecretServiceConnection: @unchecked Sendable {
         if let service { g_object_unref(service) }
         service = nil
     }
+
+    /// Main context only: lets go of the connection and of libsecret's shared one, so the next call
+    /// connects anew and opens a new session.
+    func reconnect() {
+        close()
+        secret_service_disconnect()
+    }
 }
 
 /// libsecret's password API makes its backend (in a sandbox: the keyring file, opened with the
@@ -385,7 +421,8 @@ private final class PendingCall<T: Sendable>: CallInFlight {
         var error: UnsafeMutablePointer<GError>?
         let value = finish(result, &error)
         if let failure = GLibError.take(&error) {
-            continuation.resume(throwing: KeyringErrors.classify(failure))
+            let classified = KeyringErrors.classify(failure)
+            continuation.resume(throwing: KeyringErrors.isLostSession(failure) ? LostSecretServiceSession(error: classified) : classified)
         } else {
             continuation.resume(returning: value)
         }
@@ -416,9 +453,28 @@ enum KeyringErrors {
         return SessionStoreError(kind, detail: error.message)
     }
 
+    /// Whether the Secret Service no longer knows the session the call went with (it restarted, or
+    /// dropped the session). libsecret strips the D-Bus error's name from most replies, leaving
+    /// GIO's "remote error" and the service's words: gnome-keyring says "The session wrapping the
+    /// secret does not exist", kwalletd5 "Can't find session …"; where the name survives it is
+    /// NoSession (or kwalletd5's UnknownObject).
+    static func isLostSession(_ error: GLibError) -> Bool {
+        if error.domain == g_dbus_error_quark() {
+            return error.remoteName == "org.freedesktop.Secret.Error.NoSession"
+                || (error.remoteName == "org.freedesktop.DBus.Error.UnknownObject" && error.message.contains("session"))
+        }
+        return error.matches(g_io_error_quark(), G_IO_ERROR_DBUS_ERROR) && error.message.lowercased().contains("session")
+    }
+
     private static let noServiceCodes: [GDBusError] = [
         G_DBUS_ERROR_SERVICE_UNKNOWN, G_DBUS_ERROR_NAME_HAS_NO_OWNER, G_DBUS_ERROR_SPAWN_SERVICE_NOT_FOUND,
         G_DBUS_ERROR_SPAWN_SERVICE_INVALID, G_DBUS_ERROR_SPAWN_EXEC_FAILED, G_DBUS_ERROR_SPAWN_CHILD_EXITED,
         G_DBUS_ERROR_SPAWN_FAILED, G_DBUS_ERROR_NO_SERVER, G_DBUS_ERROR_FILE_NOT_FOUND
     ]
+}
+
+/// A call failed because the Secret Service lost its session; `error` is how it is reported when a
+/// new session does not help either.
+private struct LostSecretServiceSession: Error {
+    let error: SessionStoreError
 }

@@ -127,6 +127,7 @@ class BareBus:
                                         "--method", "org.a11y.Bus.GetAddress"], capture_output=True, text=True, check=True)
         self.accessibility = accessibility.stdout.strip().strip("(),").strip("'")
         self.keyring_pid = None
+        self.starts = 0
 
     @property
     def wrapper(self):
@@ -134,7 +135,8 @@ class BareBus:
 
     def env(self):
         home = self.folder / "keyring-home"
-        runtime = self.folder / "keyring-runtime"
+        # Each start its own runtime folder: a stopped daemon leaves its control socket behind.
+        runtime = self.folder / f"keyring-runtime-{self.starts}"
         for folder in (home, runtime):
             folder.mkdir(exist_ok=True, mode=0o700)
         return dict(os.environ, DBUS_SESSION_BUS_ADDRESS=self.address, HOME=str(home),
@@ -142,6 +144,7 @@ class BareBus:
 
     def start_keyring(self):
         """gnome-keyring on this bus, with an unlocked login collection."""
+        self.starts += 1
         env = self.env()
         subprocess.run(["gnome-keyring-daemon", "--unlock", "--components=secrets"], input=PASSWORD, text=True,
                        env=env, check=True, capture_output=True)
@@ -160,11 +163,28 @@ class BareBus:
                                 "org.freedesktop.secrets"], env=env, capture_output=True, text=True, check=True)
         self.keyring_pid = int(owner.stdout.strip().strip("(),").split()[-1])
 
+    def restart_keyring(self):
+        """The keyring stops and starts again (a crash, an update, the person restarting it): the
+        same login collection, a new process that knows none of the old one's sessions."""
+        os.kill(self.keyring_pid, 15)
+        for _ in range(100):
+            try:
+                os.kill(self.keyring_pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.1)
+        old = self.keyring_pid
+        self.start_keyring()
+        assert self.keyring_pid != old, "the same keyring process still runs"
+
     def secret_tool(self, *arguments):
         return subprocess.run(["secret-tool", *arguments], env=self.env(), capture_output=True, text=True)
 
     def stop(self):
         if self.keyring_pid:
-            os.kill(self.keyring_pid, 15)
+            try:
+                os.kill(self.keyring_pid, 15)
+            except ProcessLookupError:
+                pass
         self.daemon.terminate()
         self.daemon.wait(timeout=10)

@@ -71,3 +71,23 @@ def test_without_a_keyring_a_redirect_from_the_desktop_keeps_its_grant(session, 
     window.click("Continue")
     window.wait_for_text("You're signed in")
     assert [r["status"] for r in emulator.requests("POST", TOKENS)] == [200]
+
+
+def test_a_keyring_restarted_while_the_app_runs_still_keeps_the_next_sign_in(session, emulator, bare_bus):
+    """The app's Secret Service session (opened for the first sign-in) is unknown to a restarted
+    keyring: the next sign-in must still be kept, on a new session, not fail on the old one."""
+    bare_bus.start_keyring()
+    window = session.launch(wrapper=bare_bus.wrapper)
+    window.click("Continue with Google")
+    window.wait_for_text("You're signed in")
+    window.click("Sign Out")
+    window.wait_for_text("Sign in to Portal")
+
+    bare_bus.restart_keyring()
+    session.browse(email="alice@example.com", action="continue")
+    window.click("Continue with Google")
+    window.wait_for_text("You're signed in")
+    stored = bare_bus.secret_tool("lookup", "--", "auth-environment-id", "local-dev",
+                                  "session-key", session.env["PORTAL_SESSION_KEY"])
+    assert stored.returncode == 0 and stored.stdout, "the session is not in the restarted keyring"
+    assert len(emulator.requests("POST", TOKENS)) == 2
