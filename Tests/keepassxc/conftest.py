@@ -1,19 +1,13 @@
 """The UI suite's fixtures (the installed app, the emulator, a session with its scripted browser),
 here run on script/with-keepassxc's bus, where KeePassXC is the only Secret Service."""
-import importlib.util
 import os
 import sys
 from pathlib import Path
 
-import pytest
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
+from ui_fixtures import use_ui_fixtures  # noqa: E402
 
-UI = Path(__file__).resolve().parents[1] / "ui"
-sys.path.insert(0, str(UI))
-sys.path.insert(0, str(UI.parent / "secret_service"))
-_spec = importlib.util.spec_from_file_location("ui_conftest", UI / "conftest.py")
-_ui = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_ui)
-globals().update({name: value for name, value in vars(_ui).items() if not name.startswith("_")})
+use_ui_fixtures(globals())
 
 assert os.environ.get("PORTAL_SECRET_SERVICE") == "KeePassXC", "run these through Tests/keepassxc/run (script/with-keepassxc)"
 

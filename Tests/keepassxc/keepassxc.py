@@ -8,6 +8,7 @@ import subprocess
 import pyatspi
 
 import desktop
+import secret_service
 
 DATABASE = os.environ.get("PORTAL_KEEPASSXC_DATABASE", "")
 PASSWORD_FILE = os.environ.get("PORTAL_KEEPASSXC_PASSWORD_FILE", "")
@@ -30,29 +31,19 @@ def recycled():
         ["keepassxc-cli", "ls", DATABASE], input=_password() + "\n", capture_output=True, text=True).stdout else []
 
 
-def _gdbus(*arguments):
-    return subprocess.run(["gdbus", "call", "--session", "--dest", "org.freedesktop.secrets", *arguments],
-                          capture_output=True, text=True, check=True).stdout
-
-
 def collection():
-    answer = _gdbus("--object-path", "/org/freedesktop/secrets", "--method", "org.freedesktop.DBus.Properties.Get",
-                    "org.freedesktop.Secret.Service", "Collections")
+    answer = secret_service.call(secret_service.SERVICE, "org.freedesktop.DBus.Properties.Get",
+                                 "org.freedesktop.Secret.Service", "Collections")
     return answer.split("'")[1]
 
 
 def is_locked():
-    return "true" in _gdbus("--object-path", collection(), "--method", "org.freedesktop.DBus.Properties.Get",
-                            "org.freedesktop.Secret.Collection", "Locked")
+    return secret_service.is_locked(collection())
 
 
 def lock():
     """Locks the database, as KeePassXC's Lock Database does (the Secret Service's Lock and its prompt)."""
-    answer = _gdbus("--object-path", "/org/freedesktop/secrets", "--method", "org.freedesktop.Secret.Service.Lock",
-                    f"[objectpath '{collection()}']")
-    if "/prompt/" in answer:
-        prompt = answer[answer.index("/org/freedesktop/secrets/prompt/"):].split("'")[0]
-        _gdbus("--object-path", prompt, "--method", "org.freedesktop.Secret.Prompt.Prompt", "")
+    secret_service.request("Lock", collection())
     desktop.wait_until(is_locked, timeout=10, what="KeePassXC's database to lock")
 
 
@@ -121,10 +112,6 @@ def answer_unlock_dialog(accept):
 
 def unlock():
     """Unlocks the database through the Secret Service's Unlock and KeePassXC's dialog."""
-    answer = _gdbus("--object-path", "/org/freedesktop/secrets", "--method", "org.freedesktop.Secret.Service.Unlock",
-                    f"[objectpath '{collection()}']")
-    if "/prompt/" in answer:
-        prompt = answer[answer.index("/org/freedesktop/secrets/prompt/"):].split("'")[0]
-        _gdbus("--object-path", prompt, "--method", "org.freedesktop.Secret.Prompt.Prompt", "")
+    if secret_service.request("Unlock", collection()):
         answer_unlock_dialog(accept=True)
     desktop.wait_until(lambda: not is_locked(), timeout=10, what="KeePassXC's database to unlock")

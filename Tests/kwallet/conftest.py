@@ -1,16 +1,27 @@
 """The UI suite's fixtures (the installed app, the emulator, a session with its scripted browser),
 here run on script/with-kwallet's bus, where kwalletd5 is the only Secret Service."""
-import importlib.util
 import os
 import sys
 from pathlib import Path
 
-UI = Path(__file__).resolve().parents[1] / "ui"
-sys.path.insert(0, str(UI))
-sys.path.insert(0, str(UI.parent / "secret_service"))
-_spec = importlib.util.spec_from_file_location("ui_conftest", UI / "conftest.py")
-_ui = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_ui)
-globals().update({name: value for name, value in vars(_ui).items() if not name.startswith("_")})
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
+from ui_fixtures import use_ui_fixtures  # noqa: E402
+
+use_ui_fixtures(globals())
 
 assert os.environ.get("PORTAL_SECRET_SERVICE") == "KWallet", "run these through Tests/kwallet/run (script/with-kwallet)"
+
+import pytest  # noqa: E402
+
+import kwallet  # noqa: E402  (needs the UI suite's folder on the path)
+
+
+@pytest.fixture(autouse=True)
+def wallet_left_open():
+    """Each test starts on an open wallet with no dialog of kwalletd5's showing, whatever the one
+    before it left behind: a dialog left open would hold every later Secret Service call."""
+    yield
+    if kwallet.unlock_dialog_showing() is not None:
+        kwallet.answer_unlock_dialog(accept=True)
+    if kwallet.is_locked():
+        kwallet.unlock()

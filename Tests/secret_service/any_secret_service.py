@@ -24,8 +24,12 @@ CLIENT = "/api/v3/clients/me"
 
 
 def cli(session, *arguments, input=None):
+    """(exit status, last JSON line) of `portal-auth ARGUMENTS`; what it said on stderr (its debug
+    lines) goes to the test's log folder, cli-N.log."""
     run = subprocess.run([str(session.prefix / "bin" / "portal-auth"), *arguments], env=session.env, input=input,
                          capture_output=True, text=True, timeout=60)
+    logged = len(list(session.logs.glob("cli-*.log")))
+    (session.logs / f"cli-{logged}.log").write_text(f"portal-auth {' '.join(arguments)}: exit {run.returncode}\n{run.stderr}")
     lines = [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
     return run.returncode, (lines[-1] if lines else {})
 
