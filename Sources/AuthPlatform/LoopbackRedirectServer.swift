@@ -143,13 +143,19 @@ private final class LoopbackPort: LoopbackRedirectListener, Sendable {
         waiter?.resume(returning: nil)
     }
 
-    /// Closes the listening socket: a later connection is refused by the kernel.
+    /// Closes the listening socket: a later connection is refused by the kernel. Called off the main
+    /// context the work waits there, and `deinit` may run first: the references taken here keep the
+    /// listener and the cancellable alive until it is done.
     private func stopListening() {
         let listener = self.listener
         let cancellable = self.cancellable
+        g_object_ref(listener.pointer)
+        g_object_ref(cancellable.pointer)
         MainLoopBridge.invoke {
             g_cancellable_cancel(cancellable.pointer)
             g_socket_listener_close(listener.pointer)
+            g_object_unref(listener.pointer)
+            g_object_unref(cancellable.pointer)
         }
     }
 
