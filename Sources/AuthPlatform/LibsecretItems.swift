@@ -453,17 +453,20 @@ enum KeyringErrors {
         return SessionStoreError(kind, detail: error.message)
     }
 
-    /// Whether the Secret Service no longer knows the session the call went with (it restarted, or
-    /// dropped the session). libsecret strips the D-Bus error's name from most replies, leaving
-    /// GIO's "remote error" and the service's words: gnome-keyring says "The session wrapping the
-    /// secret does not exist", kwalletd5 "Can't find session …"; where the name survives it is
-    /// NoSession (or kwalletd5's UnknownObject).
+    /// Whether the Secret Service lost the session the call went with (it restarted, or dropped the
+    /// session) or refused to open it, so that a new connection and session may well succeed.
+    /// libsecret strips the D-Bus error's name from most replies, leaving GIO's "remote error" and
+    /// the service's words: gnome-keyring says "The session wrapping the secret does not exist",
+    /// kwalletd5 "Can't find session …", and "Client public key size is invalid" when libsecret's
+    /// Diffie-Hellman key happens to start with a zero byte (about one session in 256); where the
+    /// name survives it is NoSession (or kwalletd5's UnknownObject).
     static func isLostSession(_ error: GLibError) -> Bool {
         if error.domain == g_dbus_error_quark() {
             return error.remoteName == "org.freedesktop.Secret.Error.NoSession"
                 || (error.remoteName == "org.freedesktop.DBus.Error.UnknownObject" && error.message.contains("session"))
         }
-        return error.matches(g_io_error_quark(), G_IO_ERROR_DBUS_ERROR) && error.message.lowercased().contains("session")
+        let words = error.message.lowercased()
+        return error.matches(g_io_error_quark(), G_IO_ERROR_DBUS_ERROR) && (words.contains("session") || words.contains("public key size"))
     }
 
     private static let noServiceCodes: [GDBusError] = [

@@ -227,6 +227,13 @@ class Session:
     def turnkey_items(self, schema):
         """The attributes of the keyring's items of `schema` (never their secrets). secret-tool prints
         each item's path and secret on stdout and its attributes on stderr, in order."""
+        for _ in range(self.READS):
+            items = self._turnkey_items_once(schema)
+            if items:
+                return items
+        return items
+
+    def _turnkey_items_once(self, schema):
         result = subprocess.run(["secret-tool", "search", "--all", "--unlock", "xdg:schema", schema],
                                 capture_output=True, text=True)
         paths = [line for line in result.stdout.splitlines() if line.startswith("[")]
@@ -316,11 +323,20 @@ class Session:
         logs = sorted(self.logs.glob("app-*.log"), key=lambda path: int(path.stem.split("-")[1]))
         return logs[index].read_text(errors="replace") if logs else ""
 
+    # kwalletd5 5.103 now and then answers a client's first call with nothing, or refuses its
+    # session (a Diffie-Hellman key that starts with a zero byte): secret-tool, a client of its own,
+    # then reads nothing although the item is there. Under KWallet a read that finds nothing is
+    # asked again, so a glitch of the wallet's is not taken for the app's doing.
+    READS = 3 if os.environ.get("PORTAL_SECRET_SERVICE") == "KWallet" else 1
+
     def stored_session(self):
         """The keyring item of this test's session key, read with secret-tool (compared, never printed)."""
-        found = subprocess.run(["secret-tool", "lookup", "--", "auth-environment-id", "local-dev",
-                                "session-key", self.env["PORTAL_SESSION_KEY"]], capture_output=True, text=True)
-        return found.stdout if found.returncode == 0 else None
+        for _ in range(self.READS):
+            found = subprocess.run(["secret-tool", "lookup", "--", "auth-environment-id", "local-dev",
+                                    "session-key", self.env["PORTAL_SESSION_KEY"]], capture_output=True, text=True)
+            if found.returncode == 0:
+                return found.stdout
+        return None
 
     @staticmethod
     def log_tail(path, lines=30):
