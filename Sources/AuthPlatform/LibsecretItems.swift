@@ -186,17 +186,22 @@ public final class LibsecretItems: SecretItems, Sendable {
         }
     }
 
+    /// How a Secret Service call starts (the service, schema, attribute table, callback and its
+    /// data) and how its result is read in the callback.
+    private typealias ServiceCallStart =
+        @Sendable (
+            UnsafeMutablePointer<SecretService>, UnsafePointer<SecretSchema>, OpaquePointer, GAsyncReadyCallback, UnsafeMutableRawPointer
+        ) -> Void
+    private typealias ServiceCallFinish<T> =
+        @Sendable (
+            UnsafeMutablePointer<SecretService>, OpaquePointer, inout UnsafeMutablePointer<GError>?
+        ) -> T
+
     /// Starts one libsecret call on the main context, once connected, with `attributes` as a
     /// GHashTable, and finishes it in its callback; a GError becomes the `SessionStoreError` it
     /// stands for.
     private func call<T: Sendable>(
-        _ attributes: [String: String],
-        start:
-            @escaping @Sendable (
-                UnsafeMutablePointer<SecretService>, UnsafePointer<SecretSchema>, OpaquePointer,
-                GAsyncReadyCallback, UnsafeMutableRawPointer
-            ) -> Void,
-        finish: @escaping @Sendable (UnsafeMutablePointer<SecretService>, OpaquePointer, inout UnsafeMutablePointer<GError>?) -> T
+        _ attributes: [String: String], start: @escaping ServiceCallStart, finish: @escaping ServiceCallFinish<T>
     ) async throws -> T {
         do {
             return try await callOnce(attributes, start: start, finish: finish)
@@ -218,14 +223,9 @@ public final class LibsecretItems: SecretItems, Sendable {
         }
     }
 
+    /// `call` without the second try.
     private func callOnce<T: Sendable>(
-        _ attributes: [String: String],
-        start:
-            @escaping @Sendable (
-                UnsafeMutablePointer<SecretService>, UnsafePointer<SecretSchema>, OpaquePointer,
-                GAsyncReadyCallback, UnsafeMutableRawPointer
-            ) -> Void,
-        finish: @escaping @Sendable (UnsafeMutablePointer<SecretService>, OpaquePointer, inout UnsafeMutablePointer<GError>?) -> T
+        _ attributes: [String: String], start: @escaping ServiceCallStart, finish: @escaping ServiceCallFinish<T>
     ) async throws -> T {
         let schema = self.schema
         let connection = self.connection
