@@ -11,15 +11,12 @@ use_ui_fixtures(globals())
 
 assert os.environ.get("PORTAL_SECRET_SERVICE") == "KeePassXC", "run these through Tests/keepassxc/run (script/with-keepassxc)"
 
+import secret_service  # noqa: E402
 import keepassxc  # noqa: E402  (needs the UI suite's folder on the path)
 
 
 @pytest.fixture(autouse=True)
 def database_left_unlocked():
-    """Each test starts on an unlocked database with no dialog of KeePassXC's open, whatever the
-    one before it left behind: a dialog left open would hold every later Secret Service call."""
+    """Each test starts on an unlocked database with no dialog of KeePassXC's open."""
     yield
-    if keepassxc.unlock_dialog_showing() is not None:
-        keepassxc.answer_unlock_dialog(accept=True)
-    if keepassxc.is_locked():
-        keepassxc.unlock()
+    secret_service.leave_unlocked(keepassxc)

@@ -13,15 +13,12 @@ assert os.environ.get("PORTAL_SECRET_SERVICE") == "KWallet", "run these through 
 
 import pytest  # noqa: E402
 
+import secret_service  # noqa: E402
 import kwallet  # noqa: E402  (needs the UI suite's folder on the path)
 
 
 @pytest.fixture(autouse=True)
 def wallet_left_open():
-    """Each test starts on an open wallet with no dialog of kwalletd5's showing, whatever the one
-    before it left behind: a dialog left open would hold every later Secret Service call."""
+    """Each test starts on an open wallet with no dialog of kwalletd5's showing."""
     yield
-    if kwallet.unlock_dialog_showing() is not None:
-        kwallet.answer_unlock_dialog(accept=True)
-    if kwallet.is_locked():
-        kwallet.unlock()
+    secret_service.leave_unlocked(kwallet)

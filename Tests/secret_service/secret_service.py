@@ -24,3 +24,13 @@ def request(method, collection):
     prompt = answer[answer.index(f"{SERVICE}/prompt/"):].split("'")[0]
     call(prompt, "org.freedesktop.Secret.Prompt.Prompt", "")
     return True
+
+
+def leave_unlocked(service):
+    """After a test: answers a dialog of `service`'s (its test module: keepassxc, kwallet) left open,
+    and unlocks its collection, so the next test starts where every test expects to (a dialog left
+    open would hold every later Secret Service call)."""
+    if service.unlock_dialog_showing() is not None:
+        service.answer_unlock_dialog(accept=True)
+    if service.is_locked():
+        service.unlock()
