@@ -1,53 +1,48 @@
+import AuthBase
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// Who is on the other end of a loopback TCP connection. Loopback is shared by every user of the
-/// computer, so a request to the redirect port proves nothing by itself; the kernel's socket table
-/// (`/proc/net/tcp`, readable by everyone, unaffected by `hidepid`) names the owner of the
-/// connecting socket, which for the user's own browser is the user.
+/// computer, so a request to the redirect port proves nothing by itself: the kernel names the owner
+/// of the connecting socket, found by the whole connection (both addresses, both ports) through
+/// netlink's sock_diag, as `ss` asks it. Nothing is read from a connection before this says yes.
 enum LoopbackPeer {
-    /// The uid owning the socket bound to 127.0.0.1:`peerPort` and connected to 127.0.0.1:`localPort`,
-    /// or nil when the table has no such connection (it went away, or it is not IPv4 loopback).
-    static func ownerUID(peerPort: UInt16, localPort: UInt16, table: String? = readTable()) -> uid_t? {
-        guard let table else { return nil }
-        let peer = address(port: peerPort)
-        let local = address(port: localPort)
-        for line in table.split(separator: "\n").dropFirst() {
-            // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid …
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count > 7, fields[1] == peer, fields[2] == local else { continue }
-            return uid_t(fields[7])
-        }
-        return nil
+    /// Whether the socket bound to `peer` and connected to `local` belongs to a program of this
+    /// process's user. The peer must be exactly 127.0.0.1, the address the redirect URL names and
+    /// the browser connects from; any other address (127.0.0.2…) is refused without asking.
+    static func isThisUser(peer: SocketOwnerQuery.Endpoint, local: SocketOwnerQuery.Endpoint) -> Bool {
+        guard peer.address == [127, 0, 0, 1], local.address == [127, 0, 0, 1] else { return false }
+        return ownerUID(of: SocketOwnerQuery(source: peer, destination: local, sequence: nextSequence())) == getuid()
     }
 
-    /// Whether the connection from `peerPort` belongs to a program of this process's user.
-    static func isThisUser(peerPort: UInt16, localPort: UInt16) -> Bool {
-        ownerUID(peerPort: peerPort, localPort: localPort) == getuid()
-    }
+    /// The owner's uid, or nil when the kernel does not know the socket (it closed meanwhile) or
+    /// cannot be asked; either way the connection is not taken as this user's.
+    /// NETLINK_SOCK_DIAG, from linux/netlink.h.
+    private static let netlinkSockDiag: Int32 = 4
 
-    /// 127.0.0.1:PORT as the table writes it: the address as the host-order number of its network bytes.
-    private static func address(port: UInt16) -> Substring {
-        let host = hex(UInt32(0x7F00_0001).bigEndian, digits: 8)
-        return Substring(host + ":" + hex(UInt32(port), digits: 4))
-    }
-
-    private static func hex(_ value: UInt32, digits: Int) -> String {
-        let text = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
-    }
-
-    private static func readTable() -> String? {
-        let fd = open("/proc/net/tcp", O_RDONLY | O_CLOEXEC)
+    static func ownerUID(of query: SocketOwnerQuery) -> uid_t? {
+        let fd = socket(AF_NETLINK, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), netlinkSockDiag)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            guard count > 0 else { break }
-            bytes += chunk[..<count]
+        // The kernel answers at once; a second is a bound, not a wait anyone should see.
+        var timeout = timeval(tv_sec: 1, tv_usec: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let message = query.message
+        let sent = message.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+        guard sent == message.count else { return nil }
+        var answer = [UInt8](repeating: 0, count: 1024)
+        let count = answer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        return query.owner(inAnswer: Array(answer[..<count]))
+    }
+
+    private static let sequence = Mutex<UInt32>(0)
+
+    private static func nextSequence() -> UInt32 {
+        sequence.withLock { value in
+            value &+= 1
+            return value
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

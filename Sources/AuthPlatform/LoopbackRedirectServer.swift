@@ -5,29 +5,44 @@ import GLibSupport
 import PortalAuth
 import Synchronization
 
-/// Receives a loopback redirect (RFC 8252 §7.3) over GIO: binds 127.0.0.1:PORT, answers requests
-/// with a minimal HTTP/1.1 reader, and stops listening at the first one the sign-in takes. Only a
-/// connection from a program of this user counts (`LoopbackPeer`); another user's gets 403.
+/// Receives a loopback redirect (RFC 8252 §7.3) over GIO: binds 127.0.0.1:PORT (or any free port for
+/// port 0), answers requests with a minimal HTTP/1.1 reader, and hands the first one the sign-in takes
+/// to its wait. Only a connection from a program of this user counts (`LoopbackPeer`), checked when
+/// it is accepted: another user's is closed before a byte of it is read.
+///
+/// A port outlives its sign-in: once the wait ends (taken, cancelled, closed) the port stays bound for
+/// `holdingPortFor` and answers every late request with a "this sign-in has ended" page, never taking
+/// it. The provider's tab can still finish after a cancel (Portal's OAuth state lives 15 minutes, its
+/// grant has no PKCE): were the port free, another user's program could bind it and redeem the grant.
+/// A new sign-in on the same port takes the held port back. Only the process's exit frees it early.
 ///
 /// The socket is GIO's (`SO_REUSEADDR` only, so a restart finds a port in TIME_WAIT free, never
 /// `SO_REUSEPORT`): Linux lets no second socket listen on a port one holds, of this user or any
 /// other, and a port another socket holds makes the bind fail instead of sharing it.
 public final class LoopbackRedirectServer: LoopbackRedirectListening, Sendable {
-    /// The page the browser shows once the redirect arrived: no script, no external resource.
+    /// The pages the browser shows: the redirect arrived, or it came after its sign-in ended. No
+    /// script, no external resource.
     public struct Page: Sendable {
         public let language: String
         public let title: String
         public let message: String
+        public let endedTitle: String
+        public let endedMessage: String
 
-        public init(language: String, title: String, message: String) {
+        public init(language: String, title: String, message: String, endedTitle: String, endedMessage: String) {
             self.language = language
             self.title = title
             self.message = message
+            self.endedTitle = endedTitle
+            self.endedMessage = endedMessage
         }
 
         public static let english = Page(
             language: "en", title: "Sign-in finished",
-            message: "You can close this tab and go back to the app.")
+            message: "You can close this tab and go back to the app.",
+            endedTitle: "Sign-in ended",
+            endedMessage: "The app is no longer waiting for this sign-in, so nothing was signed in. "
+                + "You can close this tab and start again from the app.")
     }
 
     private let page: Page
@@ -37,7 +52,7 @@ public final class LoopbackRedirectServer: LoopbackRedirectListening, Sendable {
     }
 
     public func listen(
-        port: UInt16, classify: @escaping @Sendable (String) -> LoopbackRequestVerdict
+        port: UInt16, holdingPortFor hold: Duration, classify: @escaping @Sendable (String) -> LoopbackRequestVerdict
     ) async throws
         -> any LoopbackRedirectListener
     {
@@ -45,172 +60,311 @@ public final class LoopbackRedirectServer: LoopbackRedirectListening, Sendable {
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any LoopbackRedirectListener, any Error>) in
             MainLoopBridge.invoke {
                 do {
-                    continuation.resume(returning: try LoopbackPort(port: port, page: page, classify: classify))
+                    continuation.resume(returning: try LoopbackPort.wait(on: port, page: page, hold: hold, classify: classify))
                 } catch {
                     continuation.resume(throwing: error)
                 }
             }
         }
     }
+
+    /// The ports this process holds for ended sign-ins, with when each is let go. For a program that
+    /// is about to exit (the CLI on Ctrl+C): once it exits, a held port is anybody's again.
+    public static func heldPorts() async -> [UInt16: ContinuousClock.Instant] {
+        await withCheckedContinuation { continuation in
+            MainLoopBridge.invoke { continuation.resume(returning: LoopbackPort.heldPorts()) }
+        }
+    }
 }
 
-/// One bound port. GIO objects are touched only on the main context; the state is a Mutex so that
-/// `redirect()` and `close()` may come from any task.
-private final class LoopbackPort: LoopbackRedirectListener, Sendable {
+/// One sign-in's wait on a port: what `listen` returns. Sendable; its state is a Mutex, and whatever
+/// concerns the socket is done on the main context by the port.
+final class LoopbackWait: LoopbackRedirectListener, Sendable {
     private enum Phase {
-        case listening
-        /// The request was taken; its URL is handed over once the page has been written.
-        case taken
+        case waiting(CheckedContinuation<String?, any Error>?)
         case answered(String)
-        case closed
-    }
-
-    private struct State {
-        var phase = Phase.listening
-        var waiter: CheckedContinuation<String?, Never>?
+        case failed(LoopbackListenError)
+        case ended
     }
 
     let port: UInt16
-    private let page: LoopbackRedirectServer.Page
-    private let classify: @Sendable (String) -> LoopbackRequestVerdict
-    private let listener: MainContextPointer<UnsafeMutablePointer<GSocketListener>>
-    private let cancellable: MainContextPointer<UnsafeMutablePointer<GCancellable>>
-    private let state = Mutex(State())
+    fileprivate let classify: @Sendable (String) -> LoopbackRequestVerdict
+    private let phase = Mutex(Phase.waiting(nil))
+    /// Tells the port (on the main context) that this wait ended.
+    private let onEnd: @Sendable (LoopbackWait) -> Void
 
-    /// Called on the main context.
-    init(port: UInt16, page: LoopbackRedirectServer.Page, classify: @escaping @Sendable (String) -> LoopbackRequestVerdict) throws {
-        GIOTypes.register()
+    fileprivate init(
+        port: UInt16, classify: @escaping @Sendable (String) -> LoopbackRequestVerdict, onEnd: @escaping @Sendable (LoopbackWait) -> Void
+    ) {
         self.port = port
-        self.page = page
         self.classify = classify
-        let listener = g_socket_listener_new()!
-        let loopback = g_inet_address_new_loopback(G_SOCKET_FAMILY_IPV4)
-        let address = g_inet_socket_address_new(loopback, port)
-        var error: UnsafeMutablePointer<GError>?
-        let bound = g_socket_listener_add_address(listener, address, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, nil, nil, &error)
-        g_object_unref(address)
-        g_object_unref(loopback)
-        guard bound != 0 else {
-            g_object_unref(listener)
-            let failure = GLibError.take(&error)
-            if failure?.matches(g_io_error_quark(), G_IO_ERROR_ADDRESS_IN_USE) == true {
-                throw LoopbackListenError.portInUse(port: port)
-            }
-            throw LoopbackListenError.cannotListen(port: port, reason: failure?.message ?? "")
-        }
-        self.listener = MainContextPointer(listener)
-        cancellable = MainContextPointer(g_cancellable_new()!)
-        acceptNext()
+        self.onEnd = onEnd
     }
 
-    deinit {
-        let listener = self.listener
-        let cancellable = self.cancellable
-        MainLoopBridge.invoke {
-            g_socket_listener_close(listener.pointer)
-            g_object_unref(listener.pointer)
-            g_object_unref(cancellable.pointer)
-        }
-    }
-
-    func redirect() async -> String? {
-        await withCheckedContinuation { continuation in
-            let ready: String?? = state.withLock { state in
-                switch state.phase {
-                case .answered(let url): return .some(url)
-                case .closed: return .some(nil)
-                case .listening, .taken:
-                    state.waiter = continuation
+    func redirect() async throws -> String? {
+        try await withCheckedThrowingContinuation { continuation in
+            let ready: Result<String?, any Error>? = phase.withLock { phase in
+                switch phase {
+                case .answered(let url): return .success(url)
+                case .failed(let error): return .failure(error)
+                case .ended: return .success(nil)
+                case .waiting:
+                    phase = .waiting(continuation)
                     return nil
                 }
             }
-            if let ready { continuation.resume(returning: ready) }
+            if let ready { continuation.resume(with: ready) }
         }
     }
 
     func close() {
-        let waiter = state.withLock { state -> CheckedContinuation<String?, Never>? in
-            switch state.phase {
-            case .listening, .taken:
-                state.phase = .closed
-                defer { state.waiter = nil }
-                return state.waiter
-            case .answered, .closed:
-                return nil
-            }
-        }
-        stopListening()
+        guard let waiter = finish(.ended) else { return }
+        onEnd(self)
         waiter?.resume(returning: nil)
     }
 
-    /// Closes the listening socket: a later connection is refused by the kernel. Called off the main
-    /// context the work waits there, and `deinit` may run first: the references taken here keep the
-    /// listener and the cancellable alive until it is done.
-    private func stopListening() {
-        let listener = self.listener
-        let cancellable = self.cancellable
-        g_object_ref(listener.pointer)
-        g_object_ref(cancellable.pointer)
-        MainLoopBridge.invoke {
-            g_cancellable_cancel(cancellable.pointer)
-            g_socket_listener_close(listener.pointer)
-            g_object_unref(listener.pointer)
-            g_object_unref(cancellable.pointer)
+    /// From the port, on the main context: the taken request's page was written.
+    fileprivate func deliver(_ url: String) {
+        finish(.answered(url))??.resume(returning: url)
+    }
+
+    /// From the port, on the main context: connections cannot be accepted.
+    fileprivate func fail(_ error: LoopbackListenError) {
+        finish(.failed(error))??.resume(throwing: error)
+    }
+
+    /// Moves a waiting wait to `outcome`: the continuation to resume (itself optional), or nil when
+    /// the wait had already ended.
+    private func finish(_ outcome: Phase) -> CheckedContinuation<String?, any Error>?? {
+        phase.withLock { phase in
+            guard case .waiting(let waiter) = phase else { return nil }
+            phase = outcome
+            return .some(waiter)
+        }
+    }
+}
+
+/// One bound port and the sign-in waiting on it, if any. Touched only on the main context (the
+/// registry, the accept loop and every connection run there), so its fields need no lock.
+private final class LoopbackPort: @unchecked Sendable {
+    /// The ports this process holds, waited on or held after their sign-in ended. Main context only.
+    nonisolated(unsafe) private static var bound: [UInt16: LoopbackPort] = [:]
+
+    /// Connections read at once; more wait in the kernel's queue until one is done.
+    static let maxConnections = 16
+    /// A request head must be complete (and its answer written) within this many seconds.
+    static let requestDeadlineMilliseconds: UInt32 = 10_000
+    /// Accepting that keeps failing for this long (out of file descriptors) ends the wait.
+    static let interferenceMilliseconds: UInt32 = 5_000
+
+    let port: UInt16
+    private let page: LoopbackRedirectServer.Page
+    private let listener: UnsafeMutablePointer<GSocketListener>
+    private let cancellable: UnsafeMutablePointer<GCancellable>
+    private var hold: Duration
+    /// The sign-in this port answers for; nil once it ended (every request then gets the ended page).
+    private var wait: LoopbackWait?
+    /// The last wait's judge, kept so that a late request on another path is still just a 404.
+    private var lastClassify: (@Sendable (String) -> LoopbackRequestVerdict)?
+    private var releaseTimer: guint = 0
+    private(set) var releaseAt: ContinuousClock.Instant?
+    private var accepting = false
+    private var openConnections = 0
+    private var failingSince: ContinuousClock.Instant?
+    private var acceptRetryTimer: guint = 0
+    private var released = false
+
+    /// A wait on `port`: the held port taken back, or a new one bound. Main context.
+    static func wait(
+        on port: UInt16, page: LoopbackRedirectServer.Page, hold: Duration, classify: @escaping @Sendable (String) -> LoopbackRequestVerdict
+    ) throws -> LoopbackWait {
+        let holder: LoopbackPort
+        if port != 0, let held = bound[port] {
+            guard held.wait == nil else { throw LoopbackListenError.portInUse(port: port) }
+            holder = held
+        } else {
+            holder = try LoopbackPort(port: port, page: page)
+            bound[holder.port] = holder
+        }
+        return holder.arm(hold: hold, classify: classify)
+    }
+
+    static func heldPorts() -> [UInt16: ContinuousClock.Instant] {
+        bound.compactMapValues { $0.wait == nil ? $0.releaseAt : nil }
+    }
+
+    private init(port requested: UInt16, page: LoopbackRedirectServer.Page) throws {
+        GIOTypes.register()
+        self.page = page
+        hold = .zero
+        let listener = g_socket_listener_new()!
+        let loopback = g_inet_address_new_loopback(G_SOCKET_FAMILY_IPV4)
+        let address = g_inet_socket_address_new(loopback, requested)
+        var error: UnsafeMutablePointer<GError>?
+        var effective: UnsafeMutablePointer<GSocketAddress>?
+        let bound = g_socket_listener_add_address(listener, address, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, nil, &effective, &error)
+        g_object_unref(address)
+        g_object_unref(loopback)
+        guard bound != 0, let effective else {
+            g_object_unref(listener)
+            let failure = GLibError.take(&error)
+            if failure?.matches(g_io_error_quark(), G_IO_ERROR_ADDRESS_IN_USE) == true {
+                throw LoopbackListenError.portInUse(port: requested)
+            }
+            throw LoopbackListenError.cannotListen(port: requested, reason: failure?.message ?? "")
+        }
+        port = g_inet_socket_address_get_port(UnsafeMutablePointer<GInetSocketAddress>(OpaquePointer(effective)))
+        g_object_unref(effective)
+        self.listener = listener
+        cancellable = g_cancellable_new()!
+    }
+
+    deinit {
+        g_object_unref(listener)
+        g_object_unref(cancellable)
+    }
+
+    private func arm(hold: Duration, classify: @escaping @Sendable (String) -> LoopbackRequestVerdict) -> LoopbackWait {
+        if releaseTimer != 0 {
+            g_source_remove(releaseTimer)
+            releaseTimer = 0
+        }
+        releaseAt = nil
+        self.hold = hold
+        lastClassify = classify
+        let wait = LoopbackWait(port: port, classify: classify) { [self] ended in
+            MainLoopBridge.invoke { self.end(ended) }
+        }
+        self.wait = wait
+        acceptNext()
+        return wait
+    }
+
+    /// `ended` ended (cancelled, closed, failed): the port holds on for late requests. Main context.
+    private func end(_ ended: LoopbackWait) {
+        guard wait === ended else { return }
+        wait = nil
+        retire()
+    }
+
+    /// No sign-in waits any more: late requests get the ended page until the hold is over, then the
+    /// port closes.
+    private func retire() {
+        releaseAt = .now + hold
+        let milliseconds = hold.components.seconds * 1000 + hold.components.attoseconds / 1_000_000_000_000_000
+        releaseTimer = MainContextTimer.after(milliseconds: UInt32(clamping: max(0, milliseconds))) { [self] in
+            releaseTimer = 0
+            release()
         }
     }
 
-    // MARK: - Accepting (main context)
+    /// Stops listening for good: a later connection is refused by the kernel, and the port is free.
+    private func release() {
+        guard !released else { return }
+        released = true
+        if acceptRetryTimer != 0 { g_source_remove(acceptRetryTimer) }
+        g_cancellable_cancel(cancellable)
+        g_socket_listener_close(listener)
+        Self.bound[port] = nil
+    }
+
+    // MARK: - Accepting
 
     private func acceptNext() {
+        guard !released, !accepting, acceptRetryTimer == 0, openConnections < Self.maxConnections else { return }
+        accepting = true
         let box = Unmanaged.passRetained(self).toOpaque()
         g_socket_listener_accept_async(
-            listener.pointer, cancellable.pointer,
+            listener, cancellable,
             { _, result, userData in
                 let port = Unmanaged<LoopbackPort>.fromOpaque(userData!).takeRetainedValue()
                 var error: UnsafeMutablePointer<GError>?
-                let connection = g_socket_listener_accept_finish(port.listener.pointer, result, nil, &error)
-                let failure = GLibError.take(&error)
-                if let connection {
-                    port.serve(connection)
-                }
-                let listening = port.state.withLock { if case .listening = $0.phase { true } else { false } }
-                // A failed accept (a connection reset before it was taken) does not end the wait.
-                if listening, connection != nil || failure?.matches(g_io_error_quark(), G_IO_ERROR_CANCELLED) == false {
-                    port.acceptNext()
-                }
+                let connection = g_socket_listener_accept_finish(port.listener, result, nil, &error)
+                port.accepted(connection, failure: GLibError.take(&error))
             }, box)
     }
 
-    private func serve(_ connection: UnsafeMutablePointer<GSocketConnection>) {
-        // A client that connects and says nothing does not hold its connection for long.
-        g_socket_set_timeout(g_socket_connection_get_socket(connection), 10)
-        let fromThisUser = Self.peerPort(of: connection).map { LoopbackPeer.isThisUser(peerPort: $0, localPort: port) } ?? false
-        LoopbackConnection(connection, port: self, fromThisUser: fromThisUser).readMore()
+    private func accepted(_ connection: UnsafeMutablePointer<GSocketConnection>?, failure: GLibError?) {
+        accepting = false
+        guard let connection else {
+            if failure?.matches(g_io_error_quark(), G_IO_ERROR_CANCELLED) == true || released { return }
+            return acceptFailed()
+        }
+        failingSince = nil
+        // Another user's program may know the port: its connection is closed unread.
+        guard Self.isFromThisUser(connection) else {
+            g_io_stream_close(UnsafeMutableRawPointer(connection).assumingMemoryBound(to: GIOStream.self), nil, nil)
+            g_object_unref(connection)
+            return acceptNext()
+        }
+        openConnections += 1
+        LoopbackConnection(connection, port: self, deadlineMilliseconds: Self.requestDeadlineMilliseconds).start()
+        acceptNext()
     }
 
-    private static func peerPort(of connection: UnsafeMutablePointer<GSocketConnection>) -> UInt16? {
-        var error: UnsafeMutablePointer<GError>?
-        guard let address = g_socket_connection_get_remote_address(connection, &error) else {
-            _ = GLibError.take(&error)
-            return nil
+    /// Out of file descriptors (or another failure that would come back at once): try again later
+    /// instead of spinning, and end the wait if it goes on — the sign-in is being interfered with.
+    private func acceptFailed() {
+        let now = ContinuousClock.now
+        let since = failingSince ?? now
+        failingSince = since
+        if let wait, now - since >= .milliseconds(Self.interferenceMilliseconds) {
+            wait.fail(.interfered(port: port))
+            end(wait)
         }
-        defer { g_object_unref(address) }
-        guard g_socket_address_get_family(address) == G_SOCKET_FAMILY_IPV4 else { return nil }
-        return g_inet_socket_address_get_port(UnsafeMutablePointer<GInetSocketAddress>(OpaquePointer(address)))
+        let elapsed = now - since
+        let delay: UInt32 = elapsed < .milliseconds(100) ? 10 : (elapsed < .seconds(1) ? 100 : 500)
+        acceptRetryTimer = MainContextTimer.after(milliseconds: delay) { [self] in
+            acceptRetryTimer = 0
+            acceptNext()
+        }
     }
 
-    /// Decides what a complete request gets; called once per connection, on the main context.
-    fileprivate func answer(_ request: LoopbackHTTPRequest?, fromThisUser: Bool) -> (response: [UInt8], taken: String?) {
-        // Another user's program may know the port; what it sends is never this user's sign-in.
-        guard fromThisUser else {
-            return (Self.response(403, "Forbidden", plain: "This request came from another user's program."), nil)
+    private static func isFromThisUser(_ connection: UnsafeMutablePointer<GSocketConnection>) -> Bool {
+        guard let peer = endpoint(g_socket_connection_get_remote_address), let local = endpoint(g_socket_connection_get_local_address)
+        else { return false }
+        return LoopbackPeer.isThisUser(peer: peer, local: local)
+
+        func endpoint(
+            _ get: (UnsafeMutablePointer<GSocketConnection>?, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>?) -> UnsafeMutablePointer<
+                GSocketAddress
+            >?
+        ) -> SocketOwnerQuery.Endpoint? {
+            var error: UnsafeMutablePointer<GError>?
+            guard let address = get(connection, &error) else {
+                _ = GLibError.take(&error)
+                return nil
+            }
+            defer { g_object_unref(address) }
+            guard g_socket_address_get_family(address) == G_SOCKET_FAMILY_IPV4 else { return nil }
+            let inet = UnsafeMutablePointer<GInetSocketAddress>(OpaquePointer(address))
+            let host = g_inet_socket_address_get_address(inet)
+            guard let bytes = g_inet_address_to_bytes(host), g_inet_address_get_native_size(host) == 4 else { return nil }
+            return SocketOwnerQuery.Endpoint(
+                address: Array(UnsafeBufferPointer(start: bytes, count: 4)), port: g_inet_socket_address_get_port(inet))
         }
-        guard let request else { return (Self.response(400, "Bad Request", plain: "Bad request."), nil) }
-        guard request.target.hasPrefix("/") else { return (Self.response(400, "Bad Request", plain: "Bad request."), nil) }
+    }
+
+    /// A connection finished (answered, timed out, or left): room for the next one.
+    fileprivate func connectionClosed() {
+        openConnections -= 1
+        acceptNext()
+    }
+
+    // MARK: - Answering
+
+    /// Decides what a complete request head gets; called once per connection.
+    fileprivate func answer(_ head: LoopbackRequestHead) -> (response: [UInt8], taken: String?) {
+        guard case .complete(let line) = head, let request = line, request.target.hasPrefix("/") else {
+            return (Self.response(400, "Bad Request", plain: "Bad request."), nil)
+        }
         let url = "http://127.0.0.1:\(port)" + request.target
-        let isListening = state.withLock { if case .listening = $0.phase { true } else { false } }
-        let verdict = isListening ? classify(url) : .notFound
-        switch verdict {
+        guard let wait else {
+            // The sign-in ended: its redirect, however genuine, is never exchanged now.
+            if lastClassify?(url) == .notFound { return (Self.response(404, "Not Found", plain: "Not found."), nil) }
+            return (Self.response(410, "Gone", html: pageHTML(title: page.endedTitle, message: page.endedMessage)), nil)
+        }
+        switch wait.classify(url) {
         case .notFound:
             return (Self.response(404, "Not Found", plain: "Not found."), nil)
         case .notASignIn:
@@ -219,31 +373,25 @@ private final class LoopbackPort: LoopbackRedirectListener, Sendable {
             guard request.method == "GET" else {
                 return (Self.response(405, "Method Not Allowed", plain: "Method not allowed.", extra: "Allow: GET\r\n"), nil)
             }
-            let took = state.withLock { state -> Bool in
-                guard case .listening = state.phase else { return false }
-                state.phase = .taken
-                return true
-            }
-            guard took else { return (Self.response(404, "Not Found", plain: "Not found."), nil) }
-            stopListening()
-            return (Self.response(200, "OK", html: pageHTML), url)
+            // Taken: no other request is taken for this wait, the URL goes to it once the page is written.
+            self.wait = nil
+            pendingDelivery = wait
+            retire()
+            return (Self.response(200, "OK", html: pageHTML(title: page.title, message: page.message)), url)
         }
     }
 
-    /// The taken request's page was written (or the browser left): the sign-in may go on.
+    /// The wait whose redirect was taken, until its page has been written.
+    private var pendingDelivery: LoopbackWait?
+
     fileprivate func handOver(_ url: String) {
-        let waiter = state.withLock { state -> CheckedContinuation<String?, Never>? in
-            guard case .taken = state.phase else { return nil }
-            state.phase = .answered(url)
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume(returning: url)
+        pendingDelivery?.deliver(url)
+        pendingDelivery = nil
     }
 
-    private var pageHTML: String {
-        let title = HTMLText.escaped(page.title)
-        let message = HTMLText.escaped(page.message)
+    private func pageHTML(title: String, message: String) -> String {
+        let title = HTMLText.escaped(title)
+        let message = HTMLText.escaped(message)
         return """
             <!DOCTYPE html>
             <html lang="\(HTMLText.escaped(page.language))"><head><meta charset="utf-8"><title>\(title)</title>
@@ -273,47 +421,32 @@ private final class LoopbackPort: LoopbackRedirectListener, Sendable {
     }
 }
 
-/// The request line of an HTTP/1.x request: enough to route it.
-private struct LoopbackHTTPRequest {
-    let method: String
-    let target: String
-
-    /// The head up to its blank line, or nil when it is not HTTP/1.x.
-    init?(head: [UInt8]) {
-        guard let lineEnd = head.firstIndex(of: UInt8(ascii: "\r")) ?? head.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
-        let parts = head[..<lineEnd].split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[2].starts(with: Array("HTTP/1.".utf8)),
-            parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F })
-        else { return nil }
-        method = String(decoding: parts[0], as: UTF8.self)
-        target = String(decoding: parts[1], as: UTF8.self)
-    }
-}
-
-/// One accepted connection: reads the request head, writes the answer, closes. Lives (retained by its
-/// pending GIO call) until the connection is closed.
+/// One accepted connection of this user's: reads the request head, writes the answer, closes. One
+/// deadline for all of it. Lives (retained by its pending GIO call or its timer) until it is closed.
+/// Main context.
 private final class LoopbackConnection {
-    /// A request head larger than this is not a redirect (Portal's are far below 8 KiB).
-    static let maxHead = 16 * 1024
-
     private let connection: UnsafeMutablePointer<GSocketConnection>
     private let port: LoopbackPort
+    private let cancellable = g_cancellable_new()!
+    private let deadlineMilliseconds: UInt32
+    private var deadline: guint = 0
     private let buffer = UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 1)
     private var head: [UInt8] = []
     /// The answer, kept in memory of its own while GIO writes it.
     private var response: UnsafeMutableRawBufferPointer?
     private var taken: String?
-    private let fromThisUser: Bool
+    private var closed = false
 
-    init(_ connection: UnsafeMutablePointer<GSocketConnection>, port: LoopbackPort, fromThisUser: Bool) {
+    init(_ connection: UnsafeMutablePointer<GSocketConnection>, port: LoopbackPort, deadlineMilliseconds: UInt32) {
         self.connection = connection
         self.port = port
-        self.fromThisUser = fromThisUser
+        self.deadlineMilliseconds = deadlineMilliseconds
     }
 
     deinit {
         buffer.deallocate()
         response?.deallocate()
+        g_object_unref(cancellable)
         g_object_unref(connection)
     }
 
@@ -321,10 +454,20 @@ private final class LoopbackConnection {
         UnsafeMutableRawPointer(connection).assumingMemoryBound(to: GIOStream.self)
     }
 
-    func readMore() {
+    func start() {
+        // A client that sends its head a byte at a time does not keep the connection past the deadline.
+        deadline = MainContextTimer.after(milliseconds: deadlineMilliseconds) { [self] in
+            deadline = 0
+            g_cancellable_cancel(cancellable)
+            close()
+        }
+        readMore()
+    }
+
+    private func readMore() {
         let box = Unmanaged.passRetained(self).toOpaque()
         g_input_stream_read_async(
-            g_io_stream_get_input_stream(stream), buffer, 4096, G_PRIORITY_DEFAULT, nil,
+            g_io_stream_get_input_stream(stream), buffer, 4096, G_PRIORITY_DEFAULT, cancellable,
             { _, result, userData in
                 let connection = Unmanaged<LoopbackConnection>.fromOpaque(userData!).takeRetainedValue()
                 var error: UnsafeMutablePointer<GError>?
@@ -335,20 +478,15 @@ private final class LoopbackConnection {
     }
 
     private func received(_ count: Int) {
-        guard count > 0 else { return finish(complete: false) } // closed, reset or timed out before a full head
+        guard !closed else { return }
+        guard count > 0 else { return close() } // closed, reset or cancelled before a full head
         head += UnsafeRawBufferPointer(start: buffer, count: count)
-        if head.count > Self.maxHead { return finish(complete: true) }
-        let terminator: [UInt8] = [13, 10, 13, 10]
-        if head.count >= 4, (0...(head.count - 4)).contains(where: { head[$0..<($0 + 4)].elementsEqual(terminator) }) {
-            return finish(complete: true)
-        }
-        readMore()
+        let parsed = LoopbackRequestHead(head)
+        guard parsed != .incomplete else { return readMore() }
+        respond(port.answer(parsed))
     }
 
-    private func finish(complete: Bool) {
-        guard complete else { return close() }
-        let request = head.count > Self.maxHead ? nil : LoopbackHTTPRequest(head: head)
-        let answer = port.answer(request, fromThisUser: fromThisUser)
+    private func respond(_ answer: (response: [UInt8], taken: String?)) {
         taken = answer.taken
         let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: answer.response.count, alignment: 1)
         answer.response.withUnsafeBytes { bytes.copyMemory(from: $0) }
@@ -356,7 +494,7 @@ private final class LoopbackConnection {
         let box = Unmanaged.passRetained(self).toOpaque()
         g_output_stream_write_all_async(
             g_io_stream_get_output_stream(stream), bytes.baseAddress, gsize(bytes.count),
-            G_PRIORITY_DEFAULT, nil,
+            G_PRIORITY_DEFAULT, cancellable,
             { _, result, userData in
                 let connection = Unmanaged<LoopbackConnection>.fromOpaque(userData!).takeRetainedValue()
                 var error: UnsafeMutablePointer<GError>?
@@ -367,7 +505,37 @@ private final class LoopbackConnection {
     }
 
     private func close() {
+        guard !closed else { return }
+        closed = true
+        if deadline != 0 {
+            g_source_remove(deadline)
+            deadline = 0
+        }
         g_io_stream_close(stream, nil, nil)
+        // A taken redirect goes on even when the browser left before the page was written.
         if let taken { port.handOver(taken) }
+        port.connectionClosed()
+    }
+}
+
+/// A one-shot timer on the main context. The closure runs there once; the returned id cancels it
+/// (`g_source_remove`) before it fires.
+enum MainContextTimer {
+    static func after(milliseconds: UInt32, _ body: @escaping () -> Void) -> guint {
+        let box = Unmanaged.passRetained(TimerBox(body)).toOpaque()
+        return g_timeout_add_full(
+            G_PRIORITY_DEFAULT, guint(milliseconds),
+            { userData in
+                Unmanaged<TimerBox>.fromOpaque(userData!).takeUnretainedValue().body()
+                return gboolean(0) // G_SOURCE_REMOVE
+            }, box,
+            { userData in
+                Unmanaged<TimerBox>.fromOpaque(userData!).release()
+            })
+    }
+
+    private final class TimerBox {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
     }
 }

@@ -6,8 +6,10 @@ extension PortalAuth {
     /// `handleRedirect` path (replay, save-before-return and the TOTP step included).
     ///
     /// Needs a browser launcher and either a custom-scheme `redirectUrl`, or a loopback `redirectUrl`
-    /// (`http://127.0.0.1:PORT/PATH`) with a loopback listener, which binds the port before anything
-    /// is sent (`LoopbackListenError.portInUse` when another socket holds it); else
+    /// (`http://127.0.0.1:PORT/PATH`; port 0: any free port) with a loopback listener, which binds the
+    /// port before anything is sent (`LoopbackListenError.portInUse` when another socket holds it) and
+    /// holds it for the authorize URL's lifetime after the sign-in ends, answering a late redirect
+    /// without exchanging it; else
     /// `PortalAuthSignInError.unavailable`. One at a time (`.signInInProgress`). Cancelling the
     /// calling task, or closing `browserSignIn` (`cancelPendingSignIn`, `clearPersistedSession`),
     /// throws `.closed` and the grant is never exchanged. A redirect that is not for this instance
@@ -41,14 +43,20 @@ extension PortalAuth {
 
         // A loopback redirect is received on a port this process holds: bound before Portal is asked
         // for anything, so a port someone else holds stops the sign-in with nothing sent or opened.
+        // Port 0 is any free port: the redirect URL this sign-in sends names the one bound.
         var listener: (any LoopbackRedirectListener)?
+        var signInRedirectUrl = redirectUrl
         if let loopbackPort, let loopback {
-            listener = try await loopback.listen(port: loopbackPort) { [self] (url: String) in loopbackVerdict(url, for: method) }
-            log("listening for the redirect on 127.0.0.1:\(loopbackPort)")
+            let waiting = try await loopback.listen(port: loopbackPort, holdingPortFor: .seconds(PendingSignIn.lifetime)) {
+                [self] (url: String) in loopbackVerdict(url, for: method)
+            }
+            signInRedirectUrl = RedirectURL.withLoopbackPort(waiting.port, of: redirectUrl)
+            listener = waiting
+            log("listening for the redirect on 127.0.0.1:\(waiting.port)")
         }
         defer { listener?.close() }
 
-        var authorizeUrl = try await authorizeUrl(for: method).authorizeUrl
+        var authorizeUrl = try await authorizeUrl(for: method, redirectUrl: signInRedirectUrl).authorizeUrl
         // From here on a redirect for this provider is expected; however this call ends (success,
         // failure, cancellation), the record ends with it, so a late redirect is unsolicited.
         let pendingId = beginPendingSignIn(.oauth(method))
@@ -111,13 +119,13 @@ extension PortalAuth {
             listener.close()
         }
         defer { deadline.cancel() }
-        let received = await withTaskCancellationHandler {
-            await listener.redirect()
+        let received = try await withTaskCancellationHandler {
+            try await listener.redirect()
         } onCancel: {
             listener.close()
         }
         guard let received, !Task.isCancelled else {
-            log("sign-in ended before the redirect arrived; the port is closed")
+            log("sign-in ended before the redirect arrived; the port is held for late redirects")
             throw PortalAuthSignInError.closed
         }
         return received

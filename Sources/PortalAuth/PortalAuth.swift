@@ -123,9 +123,10 @@ public final class PortalAuth: Sendable {
         return result
     }
 
-    func authorizeUrl(for method: AuthMethod) async throws -> AuthorizeUrlResult {
+    /// `redirectUrl`: the one this sign-in sends (a loopback sign-in's names the port it bound).
+    func authorizeUrl(for method: AuthMethod, redirectUrl: String? = nil) async throws -> AuthorizeUrlResult {
         guard let provider = method.provider else { throw PortalAuthError.authMethodUnavailable(method) }
-        let urls = try await api.oauthUrls(redirectUrl: redirectUrl, isAccountAbstracted: isAccountAbstracted)
+        let urls = try await api.oauthUrls(redirectUrl: redirectUrl ?? self.redirectUrl, isAccountAbstracted: isAccountAbstracted)
         // The answer has a field per provider Portal offers.
         let raw: String? =
             switch provider {

@@ -79,7 +79,12 @@ struct ErrorReport: Error {
                 caseName: error.rawValue, message: Messages.text(error),
                 exitCode: error == .unavailable ? .unavailable : .authenticationFailed)
         case let error as LoopbackListenError:
-            let name = if case .portInUse = error { "loopbackPortInUse" } else { "loopbackCannotListen" }
+            let name =
+                switch error {
+                case .portInUse: "loopbackPortInUse"
+                case .cannotListen: "loopbackCannotListen"
+                case .interfered: "loopbackInterfered"
+                }
             self.init(caseName: name, message: Messages.text(error), exitCode: .unavailable)
         case let error as TransportError:
             self.init(caseName: error.kind.rawValue, message: Messages.text(error), exitCode: .transport)

@@ -102,6 +102,9 @@ enum Messages {
         case .cannotListen(let port, let reason):
             return
                 "Port \(port) on 127.0.0.1 could not be opened for the redirect (\(Terminal.clean(reason))), so the sign-in did not start. Check the redirect URL's port."
+        case .interfered(let port):
+            return
+                "Connections to port \(port) on 127.0.0.1 could not be accepted (too many open files): something on this computer is interfering with the sign-in, so it was stopped and nothing was exchanged. Try again, or use another port."
         }
     }
 

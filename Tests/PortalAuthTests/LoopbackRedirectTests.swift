@@ -20,7 +20,8 @@ struct LoopbackRedirectTests {
             ("HTTP://127.0.0.1:8791/auth/callback", 8791),
             ("http://127.0.0.1:1/", 1),
             ("http://127.0.0.1:65535", 65535),
-            ("  http://127.0.0.1:8791/cb  ", 8791)
+            ("  http://127.0.0.1:8791/cb  ", 8791),
+            ("http://127.0.0.1:0/auth/callback", 0) // any free port, chosen at each sign-in
         ] as [(String, Int)])
     func loopbackRedirectURLsAndTheirPorts(url: String, port: Int) {
         #expect(PortalAuth.loopbackPort(of: url) == UInt16(port))
@@ -32,8 +33,8 @@ struct LoopbackRedirectTests {
         "http://[::1]:8791/auth/callback",
         "http://127.0.0.2:8791/auth/callback",
         "http://127.0.0.1/auth/callback", // no port: nothing to bind
-        "http://127.0.0.1:0/auth/callback", // ephemeral: Portal allow-lists exact URLs
         "http://127.0.0.1:08791/auth/callback",
+        "http://127.0.0.1:00/auth/callback",
         "http://127.0.0.1:65536/auth/callback",
         "http://127.0.0.1:87a1/auth/callback",
         "http://127.0.0.1:/auth/callback",
@@ -128,6 +129,42 @@ struct LoopbackRedirectTests {
         await #expect(throws: PortalAuthSignInError.closed) { try await task.value }
         #expect(loopback.record.current.closed)
         #expect(f.transport.paths == ["/api/v3/auth/oauth/urls"])
+        #expect(f.auth.pendingSignIn == nil)
+    }
+
+    @Test func thePortIsHeldForTheAuthorizeUrlsLifetimeAfterTheSignInEnds() async throws {
+        let loopback = FakeLoopback(requests: [Self.redirect()])
+        let f = try Fixture(redirectUrl: Self.redirectUrl, loopback: loopback)
+        f.transport.reply(Wire.authorizeUrls)
+        f.transport.reply(Wire.session())
+        _ = try await f.auth.signInWithGoogle()
+        #expect(loopback.record.current.holds == [.seconds(PendingSignIn.lifetime)])
+    }
+
+    /// Port 0: any free port (RFC 8252 §7.3). The authorize URL is asked for with the port bound, and
+    /// the redirect on that port is this sign-in's.
+    @Test func anyFreePortSendsTheBoundPortAndTakesTheRedirectOnIt() async throws {
+        let bound = FakeLoopback.ephemeralPort
+        let onBoundPort = "http://127.0.0.1:\(bound)/auth/callback?token=\(Secrets.grant)&login_type=GOOGLE"
+        let loopback = FakeLoopback(requests: ["http://127.0.0.1:\(bound)/other", onBoundPort])
+        let f = try Fixture(redirectUrl: "http://127.0.0.1:0/auth/callback", loopback: loopback)
+        f.transport.reply(Wire.authorizeUrls)
+        f.transport.reply(Wire.session())
+        let result = try #require(try await f.auth.signInWithGoogle().authenticated)
+        #expect(result.session.endUserId == "eu_1")
+        #expect(loopback.record.current.ports == [0])
+        #expect(f.transport.requests.first?.query == "redirectUrl=http%3A%2F%2F127.0.0.1%3A\(bound)%2Fauth%2Fcallback")
+        #expect(loopback.record.current.verdicts == [.notFound, .take])
+        #expect(f.transport.paths == ["/api/v3/auth/oauth/urls", "/api/v3/auth/oauth/tokens"])
+    }
+
+    @Test func aWaitThatCannotAcceptEndsTheSignInAndSpendsNothing() async throws {
+        let loopback = FakeLoopback(waitFailure: .interfered(port: 8791))
+        let f = try Fixture(redirectUrl: Self.redirectUrl, loopback: loopback)
+        f.transport.reply(Wire.authorizeUrls)
+        await #expect(throws: LoopbackListenError.interfered(port: 8791)) { try await f.auth.signInWithGoogle() }
+        #expect(f.transport.paths == ["/api/v3/auth/oauth/urls"])
+        #expect(loopback.record.current.closed)
         #expect(f.auth.pendingSignIn == nil)
     }
 

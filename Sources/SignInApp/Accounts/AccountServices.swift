@@ -51,6 +51,10 @@ enum AccountServices {
         // TRANSLATORS: the language code of this translation (de, fr…), for the browser page's lang attribute.
         LoopbackRedirectServer.Page(
             language: tr("en"), title: tr("Sign-in finished"),
-            message: tr("You can close this tab and go back to Portal Sign-In."))
+            message: tr("You can close this tab and go back to Portal Sign-In."),
+            endedTitle: tr("Sign-in ended"),
+            endedMessage: tr(
+                "Portal Sign-In is no longer waiting for this sign-in, so nothing was signed in. You can close this tab and start again from the app."
+            ))
     }
 }

@@ -104,6 +104,12 @@ enum UserFacingErrors {
                     tr(
                         "Port %s on this computer could not be opened for the sign-in to come back to. Check the redirect URL in Preferences."
                     ), String(port)), nextStep: .dismiss)
+        case .interfered(let port):
+            return UserFacingError(
+                message: fill(
+                    tr(
+                        "Something on this computer is interfering with the sign-in on port %s, so it was stopped and nothing was signed in. Try again; if it happens again, restart the app."
+                    ), String(port)), nextStep: .tryAgain)
         }
     }
 

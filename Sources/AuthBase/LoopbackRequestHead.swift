@@ -1,0 +1,55 @@
+/// The head of one HTTP/1.x request to the loopback redirect port, read as any local program may send
+/// it: bytes arrive in pieces, and only the request line matters (a redirect is a GET of a path).
+/// Pure, so it is fuzzed (`script/fuzz loopback`).
+public enum LoopbackRequestHead: Equatable, Sendable {
+    /// A head larger than this is not a redirect: Portal's are far below 8 KiB.
+    public static let maxBytes = 16 * 1024
+
+    /// The blank line has not arrived yet, and the head is within `maxBytes`.
+    case incomplete
+    /// The head is over `maxBytes` without its blank line: answered 400 and closed.
+    case tooLarge
+    /// The head is complete; nil when its request line is not HTTP/1.x with a printable target.
+    case complete(RequestLine?)
+
+    public struct RequestLine: Equatable, Sendable {
+        public let method: String
+        /// Exactly as sent: no decoding, so the path is compared byte for byte.
+        public let target: String
+    }
+
+    /// What `bytes` (everything read from the connection so far) amount to.
+    public init(_ bytes: [UInt8]) {
+        guard let end = Self.blankLine(in: bytes) else {
+            self = bytes.count > Self.maxBytes ? .tooLarge : .incomplete
+            return
+        }
+        guard end <= Self.maxBytes else {
+            self = .tooLarge
+            return
+        }
+        self = .complete(Self.requestLine(bytes[..<end]))
+    }
+
+    /// Where the head's first CRLF CRLF starts, if it has one.
+    private static func blankLine(in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for index in 0...(bytes.count - 4)
+        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+            return index
+        }
+        return nil
+    }
+
+    /// `METHOD SP TARGET SP HTTP/1.x`, the method and target printable ASCII without spaces.
+    private static func requestLine(_ head: ArraySlice<UInt8>) -> RequestLine? {
+        let lineEnd = head.firstIndex(where: { $0 == 13 || $0 == 10 }) ?? head.endIndex
+        let parts = head[..<lineEnd].split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[2].starts(with: Array("HTTP/1.".utf8)), !parts[0].isEmpty, !parts[1].isEmpty,
+            parts[0].allSatisfy(isPrintable), parts[1].allSatisfy(isPrintable)
+        else { return nil }
+        return RequestLine(method: String(decoding: parts[0], as: UTF8.self), target: String(decoding: parts[1], as: UTF8.self))
+    }
+
+    private static func isPrintable(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F }
+}
