@@ -127,6 +127,99 @@ extension GNOMEIntegration {
             #expect(await signIn.finish().last["result"] as? String == "authenticated")
         }
 
+        /// Ctrl+C or SIGTERM cancels the sign-in, but the provider's tab can still finish: the CLI keeps
+        /// the port, so another user's program waiting for it gets nothing, and the late redirect is
+        /// answered and never exchanged. A second signal quits at once, saying the port is free.
+        @Test(arguments: [SIGINT, SIGTERM])
+        func aLateRedirectAfterAnInterruptReachesNoOtherUserAndIsNeverExchanged(signal: Int32) async throws {
+            let (signIn, authorizeUrl) = try await startSignIn()
+            signIn.send(signal)
+            #expect(await eventually(timeout: 10) { signIn.stderrText.contains("stays held") }, "no word that the port is held")
+            #expect(signIn.stderrText.contains("port \(port)") || signIn.stderrText.contains("Port \(port)"))
+            for sharing in OtherUser.Sharing.allCases {
+                let attempt = OtherUser.tryToBind(host: "127.0.0.1", port: port, sharing: sharing)
+                #expect(attempt == "refused 98", "another user, with \(sharing), after the interrupt: \(attempt)")
+            }
+            let page = try await browser.signInThroughLoopback(
+                authorizeUrl: authorizeUrl, choices: ["email": "alice@example.com"],
+                loopback: redirectUrl)
+            #expect(page.status == 410)
+            #expect(page.body.contains("Sign-in ended"))
+            #expect(try await emulator.requests("POST", "/api/v3/auth/oauth/tokens").isEmpty, "the late grant was exchanged")
+
+            signIn.send(signal)
+            let run = await signIn.finish(timeout: 10)
+            #expect(run.last["error"] as? String == "closed")
+            #expect(run.stderr.contains("is free now"), "\(run.stderr)")
+            #expect(SecretTool.lookup(authEnvironmentId: "local-dev", sessionKey: "default") == nil)
+            SecretShapes.expectNone(in: run)
+        }
+
+        /// The peer is matched by its whole address: another user's program connecting from
+        /// 127.0.0.2:P, while this user's browser has a connection open from 127.0.0.1:P, is not this
+        /// user, and its forged redirect (which would sign this user in to another account) is refused.
+        @Test func aForgedRedirectFromAnotherLoopbackAddressIsRefusedBesideThisUsersConnection() async throws {
+            let (signIn, _) = try await startSignIn()
+            let own = try OpenConnection(port: port)
+            defer { own.close() }
+            let forged = OtherUser.send(
+                port: port, request: "GET /auth/callback?token=pg_0000000000000000&login_type=GOOGLE HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+                from: "127.0.0.2", sourcePort: own.localPort)
+            #expect(forged == "no answer", "the forged redirect from 127.0.0.2:\(own.localPort) got: \(forged)")
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(signIn.lines.count == 1, "the sign-in ended on the forged redirect")
+            #expect(try await emulator.requests("POST", "/api/v3/auth/oauth/tokens").isEmpty, "the forged grant was exchanged")
+        }
+
+        /// 2,000 connections from another user that send a byte every two seconds, against a CLI with
+        /// a desktop's usual 1,024 descriptors: each is closed unread when accepted, so the real
+        /// redirect is still answered and the listener does not spin.
+        @Test func slowConnectionsFromAnotherUserNeitherBlockTheRedirectNorSpinTheProcessor() async throws {
+            let signIn = try BackgroundCLI(cli, ["sign-in", "google"], fileLimit: 1024)
+            let first = await signIn.waitForLines(1).first
+            let authorizeUrl = try #require(first?["authorizeUrl"] as? String, "sign-in printed no authorizeUrl line")
+            let flood = try OtherUser.SlowConnections(port: port, connections: 2000)
+            defer { flood.stop() }
+            #expect(flood.opened > 1024, "the other user opened only \(flood.opened) connections")
+
+            let before = signIn.cpuSeconds
+            try await Task.sleep(for: .seconds(5))
+            let used = signIn.cpuSeconds - before
+            #expect(used < 0.25, "the listener used \(used) s of CPU in 5 s under the flood")
+
+            let page = try await browser.signInThroughLoopback(
+                authorizeUrl: authorizeUrl, choices: ["email": "alice@example.com"],
+                loopback: redirectUrl)
+            #expect(page.status == 200)
+            let run = await signIn.finish()
+            #expect(run.last["result"] as? String == "authenticated", "\(run.stderr)")
+        }
+
+        /// `http://127.0.0.1:0/PATH`: any free port (RFC 8252 §7.3), on an environment that allows any
+        /// loopback port. The authorize URL names the bound port; the sign-in completes there.
+        @Test func anyFreePortSignsInOnThePortTheSystemChose() async throws {
+            try await emulator.changeEnvironment([
+                "redirectUrls": ["io.github.portalauth.signin://auth/callback", "http://127.0.0.1:0/auth/callback"]
+            ])
+            var anyPort = cli
+            anyPort.environment["PORTAL_REDIRECT_URL"] = "http://127.0.0.1:0/auth/callback"
+            anyPort.environment["PORTAL_DEBUG"] = "1"
+            let signIn = try BackgroundCLI(anyPort, ["sign-in", "google"])
+            let first = await signIn.waitForLines(1).first
+            let authorizeUrl = try #require(first?["authorizeUrl"] as? String, "sign-in printed no authorizeUrl line")
+            // The debug log names the port bound.
+            let marker = "listening for the redirect on 127.0.0.1:"
+            let bound = try #require(
+                signIn.stderrText.components(separatedBy: marker).dropFirst().first?.prefix { $0.isNumber }, "no port in the log")
+            #expect(bound != "0" && !bound.isEmpty)
+            let page = try await browser.signInThroughLoopback(
+                authorizeUrl: authorizeUrl, choices: ["email": "alice@example.com"],
+                loopback: "http://127.0.0.1:\(bound)/auth/callback")
+            #expect(page.status == 200)
+            let run = await signIn.finish()
+            #expect(run.last["result"] as? String == "authenticated", "\(run.stderr)")
+        }
+
         @Test func aSchemeRedirectUrlIsAUsageErrorForSignIn() async throws {
             var schemeCLI = cli
             schemeCLI.environment["PORTAL_REDIRECT_URL"] = "io.github.portalauth.signin://auth/callback"

@@ -19,13 +19,30 @@ extension PortalBackend {
                 autoCreateWallet: environment.autoCreateWallet))
     }
 
+    /// The redirect URL `wire` names when the allow-list `entry` admits it: the entry itself, byte for
+    /// byte as encoded on the wire; or, for an entry `http://127.0.0.1:0/PATH`, the same URL on any
+    /// port 1–65535 (an environment that allows any loopback port, RFC 8252 §7.3).
+    static func allowed(_ wire: String, by entry: String) -> String? {
+        if JavaURLEncoder.encode(entry) == wire { return entry }
+        let anyPort = "http://127.0.0.1:0"
+        guard entry.hasPrefix(anyPort) else { return nil }
+        let path = String(entry.dropFirst(anyPort.count))
+        let head = JavaURLEncoder.encode("http://127.0.0.1:")
+        let tail = JavaURLEncoder.encode(path)
+        guard wire.hasPrefix(head), wire.hasSuffix(tail), wire.count > head.count + tail.count else { return nil }
+        let digits = wire.dropFirst(head.count).dropLast(tail.count)
+        guard digits.count <= 5, digits.first != "0", digits.allSatisfy({ ("0"..."9").contains($0) }), let port = Int(digits), port <= 65535
+        else { return nil }
+        return "http://127.0.0.1:\(port)" + path
+    }
+
     func getOAuthURLs(_ request: EmulatorRequest) throws -> EmulatorResponse {
         let environment = try requireEnvironment(request).get()
         guard let wireRedirect = request.rawQueryValue("redirectUrl"), !wireRedirect.isEmpty else {
             throw ResponseError(400, "The redirectUrl query parameter is required.")
         }
         // Byte for byte as encoded on the wire, like Portal: a differently encoded URL is not on the list.
-        guard let redirectUrl = environment.redirectUrls.first(where: { JavaURLEncoder.encode($0) == wireRedirect }) else {
+        guard let redirectUrl = environment.redirectUrls.lazy.compactMap({ Self.allowed(wireRedirect, by: $0) }).first else {
             throw ResponseError(401, "The redirectUrl is not on this environment's allow list.")
         }
         // Portal checks every enabled provider's credentials before it builds any URL.

@@ -10,11 +10,18 @@ final class BackgroundCLI: Sendable {
     private let command: String
     private let readers = DispatchGroup()
 
-    init(_ cli: CLI, _ arguments: [String]) throws {
+    /// `fileLimit`: the soft and hard limit of open files the CLI runs with (through prlimit, which
+    /// execs it: the process is the CLI's own).
+    init(_ cli: CLI, _ arguments: [String], fileLimit: Int? = nil) throws {
         command = arguments.first ?? ""
         process = Process()
-        process.executableURL = URL(fileURLWithPath: Binaries.portalAuth)
-        process.arguments = arguments
+        if let fileLimit {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+            process.arguments = ["--nofile=\(fileLimit)", "--", Binaries.portalAuth] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: Binaries.portalAuth)
+            process.arguments = arguments
+        }
         process.environment = cli.processEnvironment()
         process.standardInput = FileHandle.nullDevice
         let out = Pipe()
@@ -33,11 +40,35 @@ final class BackgroundCLI: Sendable {
         }
     }
 
+    /// A run a failed test left behind is not left running (a sign-in would wait for minutes).
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
     /// The stdout lines so far, each a JSON object.
     var lines: [[String: Any]] {
         String(decoding: stdout.current, as: UTF8.self).split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
+    }
+
+    /// The stderr so far: the notes for a person.
+    var stderrText: String { String(decoding: stderr.current, as: UTF8.self) }
+
+    var processID: Int32 { process.processIdentifier }
+
+    /// Sends `signal` (SIGINT as Ctrl+C does, SIGTERM) to the CLI.
+    func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    /// Seconds of CPU (user and system) the CLI has used so far, from /proc/PID/stat.
+    var cpuSeconds: Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(processID)/stat", encoding: .utf8),
+            let afterName = stat.range(of: ") ", options: .backwards)
+        else { return 0 }
+        // After "pid (comm) ": state is field 3, utime and stime are fields 14 and 15.
+        let fields = stat[afterName.upperBound...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     /// Waits until `count` lines were printed (or the process ended); the lines then.
@@ -112,12 +143,15 @@ enum OtherUser {
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Sends `request` to 127.0.0.1:`port` as the other user: the status line it got back, or "no answer".
-    static func send(port: UInt16, request: String) -> String {
+    /// Sends `request` to 127.0.0.1:`port` as the other user, from `from`:`sourcePort` (0: any): the
+    /// status line it got back, or "no answer" (closed, or reset, without a response).
+    static func send(port: UInt16, request: String, from: String = "127.0.0.1", sourcePort: UInt16 = 0) -> String {
         let script = """
             import socket
-            s = socket.create_connection(("127.0.0.1", \(port)), timeout=10)
-            s.sendall(bytes.fromhex("\(Array(request.utf8).map { String(format: "%02x", $0) }.joined())"))
+            s = socket.create_connection(("127.0.0.1", \(port)), timeout=10, source_address=("\(from)", \(sourcePort)))
+            try:
+                s.sendall(bytes.fromhex("\(Array(request.utf8).map { String(format: "%02x", $0) }.joined())"))
+            except OSError: pass
             reply = b""
             try:
                 while chunk := s.recv(4096): reply += chunk
@@ -128,7 +162,94 @@ enum OtherUser {
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The other user opening `connections` connections to 127.0.0.1:`port` and sending one byte on
+    /// each every two seconds (a head that never ends), until `stop()` or two minutes.
+    final class SlowConnections: Sendable {
+        private let process: Process
+        /// How many connections were open when the flood was in place.
+        let opened: Int
+
+        init(port: UInt16, connections: Int) throws {
+            // Connected all at once (non-blocking), as a flood would: one by one takes minutes here.
+            let script = """
+                import resource, selectors, socket, time
+                soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+                resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, \(connections) + 64), hard))
+                started, sockets = time.monotonic(), []
+                for _ in range(\(connections)):
+                    s = socket.socket()
+                    s.setblocking(False)
+                    s.connect_ex(("127.0.0.1", \(port)))
+                    sockets.append(s)
+                selector, opened = selectors.DefaultSelector(), 0
+                for s in sockets: selector.register(s, selectors.EVENT_WRITE)
+                pending = len(sockets)
+                while pending and time.monotonic() - started < 30:
+                    for key, _ in selector.select(timeout=1):
+                        selector.unregister(key.fileobj)
+                        pending -= 1
+                        opened += key.fileobj.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == 0
+                print("opened", opened, flush=True)
+                while time.monotonic() - started < 120:
+                    for s in sockets:
+                        try: s.send(b"G")
+                        except OSError: pass
+                    time.sleep(2)
+                """
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: OtherUser.setpriv[0])
+            process.arguments = Array(OtherUser.setpriv.dropFirst()) + ["/usr/bin/python3", "-c", script]
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardInput = FileHandle.nullDevice
+            try ChildSignals.launchUnblocked(process)
+            var first = ""
+            while !first.hasSuffix("\n"), case let byte = out.fileHandleForReading.readData(ofLength: 1), !byte.isEmpty {
+                first += String(decoding: byte, as: UTF8.self)
+            }
+            guard first.hasPrefix("opened "), let count = Int(first.dropFirst(7).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                throw Failure(description: "the other user's connections did not open: \(first)")
+            }
+            opened = count
+        }
+
+        func stop() {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
     struct Failure: Error, CustomStringConvertible { let description: String }
+}
+
+/// A connection of this user's to 127.0.0.1:`port` that says nothing (a browser's preconnect).
+struct OpenConnection {
+    let fd: Int32
+    /// The port it is bound to on 127.0.0.1.
+    let localPort: UInt16
+
+    init(port: UInt16) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(port.bigEndian)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let connected = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
+                guard connect(fd, pointer, length) == 0 else { return false }
+                return getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard connected else {
+            Glibc.close(fd)
+            throw OtherUser.Failure(description: "cannot connect to 127.0.0.1:\(port)")
+        }
+        self.fd = fd
+        localPort = UInt16(bigEndian: address.sin_port)
+    }
+
+    func close() { Glibc.close(fd) }
 }
 
 /// A port on 127.0.0.1 that nothing listens on right now.
