@@ -16,29 +16,41 @@ public enum LoopbackRequestHead: Equatable, Sendable {
         public let method: String
         /// Exactly as sent: no decoding, so the path is compared byte for byte.
         public let target: String
+
+        public init(method: String, target: String) {
+            self.method = method
+            self.target = target
+        }
     }
 
     /// What `bytes` (everything read from the connection so far) amount to.
     public init(_ bytes: [UInt8]) {
-        guard let end = Self.blankLine(in: bytes) else {
-            self = bytes.count > Self.maxBytes ? .tooLarge : .incomplete
-            return
-        }
-        guard end <= Self.maxBytes else {
-            self = .tooLarge
-            return
-        }
-        self = .complete(Self.requestLine(bytes[..<end]))
+        var reader = Reader()
+        self = reader.append(bytes)
     }
 
-    /// Where the head's first CRLF CRLF starts, if it has one.
-    private static func blankLine(in bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        for index in 0...(bytes.count - 4)
-        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
-            return index
+    /// Reads a head as it arrives: each piece is scanned once (with the three bytes before it), so a
+    /// sender of one byte at a time costs no more than one that sends it whole.
+    public struct Reader: Sendable {
+        public private(set) var bytes: [UInt8] = []
+        private var scanned = 0
+
+        public init() {}
+
+        /// Adds the next piece read; what the head amounts to now.
+        public mutating func append(_ piece: some Collection<UInt8>) -> LoopbackRequestHead {
+            bytes.append(contentsOf: piece.prefix(LoopbackRequestHead.maxBytes + 4 - bytes.count))
+            var index = max(0, scanned - 3)
+            while index + 3 < bytes.count {
+                if bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+                    return index <= LoopbackRequestHead.maxBytes
+                        ? .complete(LoopbackRequestHead.requestLine(bytes[..<index])) : .tooLarge
+                }
+                index += 1
+            }
+            scanned = bytes.count
+            return bytes.count > LoopbackRequestHead.maxBytes ? .tooLarge : .incomplete
         }
-        return nil
     }
 
     /// `METHOD SP TARGET SP HTTP/1.x`, the method and target printable ASCII without spaces.

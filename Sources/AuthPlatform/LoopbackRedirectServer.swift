@@ -431,7 +431,7 @@ private final class LoopbackConnection {
     private let deadlineMilliseconds: UInt32
     private var deadline: guint = 0
     private let buffer = UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 1)
-    private var head: [UInt8] = []
+    private var head = LoopbackRequestHead.Reader()
     /// The answer, kept in memory of its own while GIO writes it.
     private var response: UnsafeMutableRawBufferPointer?
     private var taken: String?
@@ -480,8 +480,7 @@ private final class LoopbackConnection {
     private func received(_ count: Int) {
         guard !closed else { return }
         guard count > 0 else { return close() } // closed, reset or cancelled before a full head
-        head += UnsafeRawBufferPointer(start: buffer, count: count)
-        let parsed = LoopbackRequestHead(head)
+        let parsed = head.append(UnsafeRawBufferPointer(start: buffer, count: count))
         guard parsed != .incomplete else { return readMore() }
         respond(port.answer(parsed))
     }

@@ -4,11 +4,13 @@
 GIO starts it with the authorize URL the app opened. It fills the emulator's fake Google/Apple page
 the way the test asked (control file in PORTAL_TEST_BROWSER_CONTROL: {"email", "action":
 "continue"|"cancel"|"hold", "share": "share"|"hide", "deliver_times": N, "save_to": PATH, "tamper":
-{PARAM: VALUE}}), follows
+{PARAM: VALUE}, "loopback_after": PATH}), follows
 the redirects to the app's custom-scheme redirect and hands that to the desktop with `gio open`, as a
 real browser does (or, with save_to, leaves it in a file, as a browser that keeps custom schemes to itself).
 A loopback redirect (http://127.0.0.1:PORT/PATH, the PORTAL_REDIRECT_URL the app was given) is an
 ordinary http redirect: it is followed with a GET, and the page the app's listener answers is logged.
+With loopback_after, the browser stops just before that GET ("paused") until the file PATH exists: a
+tab left open that finishes later.
 
 "tamper" replaces query parameters of the URL the app opened (a code_challenge or nonce that is not
 the app's), as a page or extension that rewrites links would.
@@ -138,6 +140,11 @@ def run(start_url):
         if status in (301, 302, 303, 307, 308):
             target = urllib.parse.urljoin(url, headers["Location"])
             if urllib.parse.urlsplit(target).scheme in ("http", "https"):
+                if wanted.get("loopback_after") and urllib.parse.urlsplit(target).port == loopback_port():
+                    log("paused", path=urllib.parse.urlsplit(target).path)
+                    deadline = time.monotonic() + 120
+                    while not os.path.exists(wanted["loopback_after"]) and time.monotonic() < deadline:
+                        time.sleep(0.1)
                 url = target
                 continue
             if wanted.get("save_to"):

@@ -5,7 +5,7 @@ before anything is sent or opened."""
 import socket
 import subprocess
 
-import pytest
+import desktop
 
 CALLBACK = "io.github.portalauth.signin://auth/callback"
 TOKENS = "/api/v3/auth/oauth/tokens"
@@ -41,10 +41,63 @@ def test_google_sign_in_through_a_loopback_redirect(session, emulator):
     assert session.browser_events("delivered") == [], "the redirect went through the desktop"
     assert [entry["status"] for entry in emulator.requests("POST", TOKENS)] == [200]
     assert session.stored_session() is not None, "no session in the keyring"
-    # The one request was taken: the port is closed, a second request is refused.
-    with pytest.raises(ConnectionRefusedError):
-        socket.create_connection(("127.0.0.1", port_of(url)), timeout=5).close()
+    # The one request was taken: the port stays the app's, and the same redirect again is answered
+    # with the ended page and not exchanged.
+    assert late_get(url) == 410
+    assert [entry["status"] for entry in emulator.requests("POST", TOKENS)] == [200]
     session.screenshot()
+
+
+def test_a_tab_that_finishes_after_cancel_reaches_no_other_user_and_signs_nothing_in(session, emulator):
+    """Cancel frees nothing another user could take: the provider's tab can still finish (Portal's
+    state lives 15 minutes), so the app keeps the port and answers the late redirect itself."""
+    url = allow_loopback(emulator)
+    go = session.root / "finish-the-tab"
+    session.browse(email="alice@example.com", action="continue", loopback_after=str(go))
+    window = session.launch(PORTAL_REDIRECT_URL=url)
+    window.click("Continue with Google")
+    window.wait_for_text("Continue in your browser")
+    desktop.wait_until(lambda: session.browser_events("paused"), what="the browser to reach the loopback redirect")
+    window.click("Cancel")
+    window.wait_for_text("Sign in to Portal")
+
+    for sharing in ("none", "reuseAddress", "reusePort", "both"):
+        assert other_user_binds(port_of(url), sharing) == "refused 98", f"another user took the port ({sharing})"
+    go.touch()
+    desktop.wait_until(lambda: session.browser_events("loopback"), what="the tab to finish")
+    assert [e["status"] for e in session.browser_events("loopback")] == [410]
+    assert emulator.requests("POST", TOKENS) == [], "the late grant was exchanged"
+    assert window.find("label", name="You're signed in") is None
+    assert session.stored_session() is None
+    # The port is the app's again for the next sign-in: it completes.
+    session.browse(email="alice@example.com", action="continue")
+    window.click("Continue with Google")
+    window.wait_for_text("You're signed in")
+
+
+def late_get(url):
+    """A GET of the loopback redirect URL as a browser tab would send it: the status it got."""
+    with socket.create_connection(("127.0.0.1", port_of(url)), timeout=10) as connection:
+        connection.sendall(f"GET /auth/callback?token=pg_0000000000000000&login_type=GOOGLE HTTP/1.1\r\n"
+                           f"Host: 127.0.0.1:{port_of(url)}\r\n\r\n".encode())
+        reply = b""
+        while chunk := connection.recv(4096):
+            reply += chunk
+    return int(reply.split(b" ", 2)[1])
+
+
+def other_user_binds(port, sharing):
+    """Another local user trying to bind and listen on 127.0.0.1:PORT: "bound" or "refused ERRNO"."""
+    script = ("import socket, sys\n"
+              "s = socket.socket()\n"
+              f"if '{sharing}' in ('reuseAddress', 'both'): s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\n"
+              f"if '{sharing}' in ('reusePort', 'both'): s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)\n"
+              "try:\n"
+              f"    s.bind(('127.0.0.1', {port})); s.listen(5); print('bound')\n"
+              "except OSError as error:\n"
+              "    print('refused', error.errno)\n")
+    result = subprocess.run([*OTHER_USER, "/usr/bin/python3", "-c", script], capture_output=True, text=True, timeout=30)
+    return result.stdout.strip()
 
 
 def test_a_port_another_user_holds_is_refused_with_nothing_sent_or_opened(session, emulator):
