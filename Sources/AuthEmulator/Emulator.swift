@@ -15,7 +15,7 @@ final class Emulator {
     private let router: Router
 
     /// Throws only when libcrypto cannot make the signing keys.
-    init(config: EmulatorConfig, adminToken: AdminToken = .random()) throws {
+    init(config: EmulatorConfig, adminToken: AdminToken = .random(), dashboardKey: DashboardKey = .random()) throws {
         context = try EmulatorContext()
         identityProviders = IdentityProviders(
             context: context, portalEnvironments: config.environments,
@@ -23,7 +23,7 @@ final class Emulator {
         portal = PortalBackend(environments: config.environments, context: context, identityProviders: identityProviders)
         turnkey = TurnkeyBackend(config: config.turnkey, context: context, identityProviders: identityProviders)
         administration = Administration(
-            adminToken: adminToken, context: context, portal: portal, turnkey: turnkey,
+            adminToken: adminToken, dashboardKey: dashboardKey, context: context, portal: portal, turnkey: turnkey,
             identityProviders: identityProviders)
         router = Router(
             context: context, portal: portal, turnkey: turnkey, identityProviders: identityProviders,

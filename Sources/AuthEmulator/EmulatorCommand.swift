@@ -32,17 +32,19 @@ public enum EmulatorCommand {
 
         Once ready it prints, in one write:
           listening on http://127.0.0.1:PORT          (https:// with --tls-cert)
-          dashboard: http://127.0.0.1:PORT/?token=TOKEN
+          dashboard: http://127.0.0.1:PORT/dashboard/KEY/
           admin token file: FILE
         Stops on SIGINT or SIGTERM, removing the token file. Logs "METHOD /path STATUS" per request to
-        stderr (never a query, header, body or token).
+        stderr (never a query, header, body, token or dashboard key: "/dashboard/…").
 
-        The dashboard and the administration API answer only whoever holds this run's admin token
-        (anyone on the computer can reach 127.0.0.1): a random "pae_..." token, or the one in
+        The administration API answers only whoever holds this run's admin token (anyone on the
+        computer can reach 127.0.0.1): a random "pae_..." token, or the one in
         PORTAL_AUTH_EMULATOR_ADMIN_TOKEN (32 to 256 characters from A-Z a-z 0-9 - _ . ~), written to
-        the token file, mode 0600. Send it as "Authorization: Bearer TOKEN"; the dashboard URL above
-        sets a cookie (HttpOnly, SameSite=Strict) and drops the token from the address. Without it:
-        401 and an empty body. The Portal and Turnkey APIs and the sign-in pages stay open, as the real
+        the token file, mode 0600. Send it as "Authorization: Bearer TOKEN"; nothing else (no cookie,
+        no query) stands for it. The dashboard has a key of its own, made at each start: the address
+        above, a random "pad_..." KEY, shows it (GET /emulator/v1/dashboard tells it to the token's
+        holder); it is no cookie, opens nothing else and is not the admin token. Without either: 401
+        and an empty body. The Portal and Turnkey APIs and the sign-in pages stay open, as the real
         services' are. Every path answers only a Host of 127.0.0.1, localhost or [::1] (403 otherwise).
 
         Turnkey (built-in Auth Proxy config local-dev: google, apple, discord, x):
@@ -62,9 +64,11 @@ public enum EmulatorCommand {
           OIDC tokens for Discord and X and session JWTs from iss <base>/turnkey, keys
           /turnkey/.well-known/jwks.json
 
-        Dashboard at / (admin token). Administration API (JSON, admin token) under /emulator/v1/:
+        Dashboard at /dashboard/KEY/ (or / with the admin token). Administration API (JSON, admin token)
+        under /emulator/v1/:
           POST reset                    forget sessions, grants, outbox, faults, Turnkey sub-organizations;
                                         real clock again
+          GET  dashboard                {"url"}: the dashboard's address with its key
           GET  state                    environments, users, live sessions (no tokens)
           GET  turnkey                  Auth Proxy configs, sub-organizations, users, live sessions (no tokens)
           GET  outbox                   magic-link emails: [{email, link, sentAt}]
@@ -237,12 +241,12 @@ public enum EmulatorCommand {
         MainLoopBridge.attach()
         // Written straight to the descriptor (no stdio buffer) in one write: the first line is the
         // readiness signal, and a reader that takes only that line (script/start-emulator) loses
-        // the rest with the pipe, so the token's one appearance outside its file reaches no log.
+        // the rest with the pipe, so the dashboard key's one appearance here reaches no log.
         FileHandle.standardOutput.write(
             Data(
                 """
                 listening on \(emulator.baseURL)
-                dashboard: \(emulator.baseURL)/?token=\(adminToken.value)
+                dashboard: \(emulator.administration.dashboardURL)
                 admin token file: \(tokenFile)
 
                 """.utf8))

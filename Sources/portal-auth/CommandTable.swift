@@ -65,10 +65,11 @@ struct Given {
     }
 
     /// `-` and the redirect URLs on stdin, one per line: no grant, token or code shows in the process list.
+    /// Each URL is at most `StandardInput.redirectURL`'s length, the whole input 64 KiB.
     func redirectURLs(refusing kind: SecretOnCommandLine.Kind) throws -> [String] {
         guard !words.isEmpty else { throw ErrorReport.usage("\(command) needs -, to read the redirect URL from stdin.") }
         guard words == ["-"] else { throw SecretOnCommandLine.refused(kind) }
-        let urls = StandardInput.lines()
+        let urls = try StandardInput.lines(StandardInput.redirectURL)
         guard !urls.isEmpty else { throw ErrorReport.usage("\(command) - read no URL from stdin.") }
         return urls
     }

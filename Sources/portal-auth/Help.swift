@@ -29,7 +29,9 @@ enum Help {
         what the client does on stderr (never a secret).
 
         Redirect URLs and user JWTs are secrets: they are read on stdin (-) only, and refused on the
-        command line, which other users of the computer can read.
+        command line, which other users of the computer can read. Stdin is read up to 64 KiB in all:
+        a redirect URL of at most \(StandardInput.redirectURL.maxCharacters) characters a line, a user JWT of at most \(StandardInput.userJwt.maxCharacters);
+        a longer one is refused (exit 2) without being used or repeated.
 
         Exit status: 0 success, 2 usage, invalid argument or not set up (no auth environment ID), 3 not a
         redirect for this app, 4 unauthorized, 5 authentication failed, 6 session storage failure,
@@ -65,7 +67,9 @@ enum Help {
         override them.
 
         Redirect URLs and OIDC tokens are secrets: they are read on stdin (-) only, and refused on the
-        command line, which other users of the computer can read.
+        command line, which other users of the computer can read. Stdin is read up to 64 KiB in all:
+        a redirect URL of at most \(StandardInput.redirectURL.maxCharacters) characters a line, an OIDC token of at most \(StandardInput.oidcToken.maxCharacters);
+        a longer one is refused (exit 2) without being used or repeated.
 
         Exit status: 0 success, 2 usage, invalid argument (a taken session key too) or not set up (no
         Auth Proxy config ID), 3 not a redirect for this app, 4 unauthorized or no session, 5 authentication

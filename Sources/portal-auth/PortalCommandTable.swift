@@ -99,7 +99,8 @@ extension Backend<PortalCLI> {
                         """
                 ) { given in
                     try given.expectWords(1)
-                    guard given.values["user-jwt"] != nil, let userJwt = StandardInput.line(), !userJwt.isEmpty else {
+                    guard given.values["user-jwt"] != nil, let userJwt = try StandardInput.line(StandardInput.userJwt), !userJwt.isEmpty
+                    else {
                         throw ErrorReport.usage("verify-totp needs --user-jwt with the userJwt from the totpRequired line.")
                     }
                     let code = given.words[0]

@@ -79,7 +79,7 @@ extension Backend<TurnkeyCLI> {
                     guard given.values["oidc-token"] != nil, let publicKey = given.values["public-key"] else {
                         throw ErrorReport.usage("complete-oauth needs --oidc-token - (the token on stdin) and --public-key HEX.")
                     }
-                    guard let token = StandardInput.line(), !token.isEmpty else {
+                    guard let token = try StandardInput.line(StandardInput.oidcToken), !token.isEmpty else {
                         throw ErrorReport.usage("complete-oauth --oidc-token - read no token from stdin.")
                     }
                     let providerName = given.values["provider-name"]

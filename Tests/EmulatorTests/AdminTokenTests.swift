@@ -2,8 +2,8 @@ import AuthTestSupport
 import Foundation
 import Testing
 
-/// Loopback is shared by every user of the computer: the administration API and the dashboard answer
-/// only whoever holds this run's admin token, which only the emulator's user can read.
+/// Loopback is shared by every user of the computer: the administration API answers only whoever holds
+/// this run's admin token, which only the emulator's user can read; the dashboard, that or its own key.
 @Suite("Admin token: the administration answers only its owner")
 final class AdminTokenTests: EmulatorSuite {
     /// Every route of the administration, and two that are not routes (nothing about it answers).
@@ -22,8 +22,11 @@ final class AdminTokenTests: EmulatorSuite {
             ("POST", "/emulator/v1/environments/local-dev", ["authMethods": [String]()]),
             ("GET", "/emulator/v1/users/totp@example.com/totp", nil),
             ("POST", "/emulator/v1/sessions/revoke", [:]),
+            ("GET", "/emulator/v1/dashboard", nil),
             ("GET", "/emulator/v1/no-such-thing", nil),
-            ("GET", "/emulator/", nil)
+            ("GET", "/emulator/", nil),
+            ("GET", "/dashboard/", nil),
+            ("GET", "/dashboard/\(randomLookalike(prefix: "pad_"))/", nil)
         ]
     }
 
@@ -35,8 +38,8 @@ final class AdminTokenTests: EmulatorSuite {
         return try await client.send(request.method, request.path, headers: headers)
     }
 
-    private static func randomLookalike() -> String {
-        "pae_" + String((0..<43).map { _ in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".randomElement()! })
+    static func randomLookalike(prefix: String = "pae_") -> String {
+        prefix + String((0..<43).map { _ in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".randomElement()! })
     }
 
     @Test func withoutTheTokenEveryAdminPathAnswers401WithNothingAndChangesNothing() async throws {
@@ -74,37 +77,6 @@ final class AdminTokenTests: EmulatorSuite {
         #expect(try await client.get("/emulator/v1/state").status == 200)
     }
 
-    @Test func theDashboardURLSetsAStrictHttpOnlyCookieAndDropsTheTokenFromTheAddress() async throws {
-        let stranger = EmulatorClient(baseURL: emulator.baseURL)
-        let token = emulator.adminToken
-        let visit = try await stranger.get("/?token=\(token)")
-        #expect(visit.status == 303)
-        #expect(visit.location == "/")
-        let cookie = visit.header("Set-Cookie") ?? ""
-        let attributes = cookie.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-        let name = "portal-auth-emulator-\(emulator.port)"
-        expectQuietly(attributes.first == "\(name)=\(token)", "the cookie holds the token under the port's name")
-        #expect(attributes.contains("HttpOnly"))
-        #expect(attributes.contains("SameSite=Strict"))
-        #expect(attributes.contains("Path=/"))
-
-        // The browser comes back to "/" with the cookie: the dashboard, refreshing itself.
-        let page = try await stranger.get("/", headers: ["Cookie": "\(name)=\(token)"])
-        #expect(page.status == 200)
-        #expect(page.text.contains("Current TOTP code"))
-        expectQuietly(!page.text.contains(token), "the page does not show the token")
-
-        // A wrong cookie, another emulator's cookie name, a wrong token in the URL: nothing.
-        #expect(try await stranger.get("/", headers: ["Cookie": "\(name)=\(Self.randomLookalike())"]).status == 401)
-        #expect(try await stranger.get("/", headers: ["Cookie": "portal-auth-emulator-1=\(token)"]).status == 401)
-        let wrongVisit = try await stranger.get("/?token=\(Self.randomLookalike())")
-        #expect(wrongVisit.status == 401)
-        #expect(wrongVisit.header("Set-Cookie") == nil)
-        #expect(wrongVisit.body.isEmpty)
-        // The cookie is the dashboard's: the admin API takes only the Authorization header.
-        #expect(try await stranger.get("/emulator/v1/state", headers: ["Cookie": "\(name)=\(token)"]).status == 401)
-    }
-
     @Test func theTokenFileIsTheOwnersAloneAndGoesWithTheEmulator() async throws {
         let file = emulator.adminTokenFile.path
         var info = stat()
@@ -130,15 +102,15 @@ final class AdminTokenTests: EmulatorSuite {
         let token = emulator.adminToken
         let stranger = EmulatorClient(baseURL: emulator.baseURL)
         _ = try await stranger.get("/?token=\(token)")
-        _ = try await stranger.get("/", headers: ["Cookie": "portal-auth-emulator-\(emulator.port)=\(token)"])
         _ = try await client.get("/")
         _ = try await client.get("/emulator/v1/state")
         _ = try await stranger.get("/emulator/v1/outbox")
         _ = try await stranger.get("/api/v3/clients/\(token)")
         _ = try await stranger.get("/api/v3/auth/methods?token=\(token)")
+        _ = try await stranger.get("/dashboard/\(token)/")
 
         let log = emulator.log()
-        #expect(log.contains("GET / 303") && log.contains("GET / 200"), "the visits are logged")
+        #expect(log.contains("GET / 401") && log.contains("GET / 200"), "the visits are logged")
         expectQuietly(!log.contains(token), "the token is not in the request log")
         expectQuietly(!log.contains("token="), "no query in the request log")
         expectQuietly(!log.lowercased().contains("bearer") && !log.lowercased().contains("authorization"), "no header in the request log")
@@ -151,7 +123,7 @@ final class AdminTokenTests: EmulatorSuite {
         #expect(run.status == 0)
         for text in [
             "--admin-token-file", "$XDG_RUNTIME_DIR/portal-auth-emulator/PORT.token", "PORTAL_AUTH_EMULATOR_ADMIN_TOKEN",
-            "Authorization: Bearer TOKEN", "dashboard: http://127.0.0.1:PORT/?token=TOKEN"
+            "Authorization: Bearer TOKEN", "dashboard: http://127.0.0.1:PORT/dashboard/KEY/", "GET  dashboard"
         ] {
             #expect(run.stdout.contains(text), "help mentions \(text)")
         }
@@ -167,9 +139,9 @@ struct ChosenAdminTokenTests {
         defer { child.stop() }
         let file = String(child.startUpLines.last?.dropFirst("admin token file: ".count) ?? "")
         expectQuietly((try? String(contentsOfFile: file, encoding: .utf8)) == chosen + "\n", "the file holds the chosen token")
-        expectQuietly(
-            child.startUpLines.dropFirst().first == "dashboard: \(child.baseURL.absoluteString)/?token=\(chosen)",
-            "the dashboard URL carries the chosen token")
+        let dashboard = child.startUpLines.dropFirst().first ?? ""
+        expectQuietly(dashboard.hasPrefix("dashboard: \(child.baseURL.absoluteString)/dashboard/pad_"), "the dashboard URL has its own key")
+        expectQuietly(!dashboard.contains(chosen), "the dashboard URL does not carry the admin token")
         let owner = EmulatorClient(baseURL: child.baseURL, adminToken: chosen)
         #expect(try await owner.get("/emulator/v1/state").status == 200)
         let other = EmulatorClient(baseURL: child.baseURL, adminToken: "pae_" + String(repeating: "A", count: 43))
@@ -208,21 +180,6 @@ final class OtherUserTests {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
-    /// Runs `script` with /usr/bin/python3 as uid and gid 65534; its stdout parsed as JSON.
-    private func runAsNobody(_ script: String, _ arguments: [String]) throws -> [String: Any] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script] + arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: "/")
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-    }
-
     private static let strangerScript = #"""
         import json, sys, urllib.error, urllib.request
         base, token_file, requests = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
@@ -259,7 +216,7 @@ final class OtherUserTests {
 
         let requests = AdminTokenTests.adminRequests.map { [$0.method, $0.path, $0.body.map { $0 as Any } ?? NSNull()] }
         let encoded = String(decoding: try JSONSerialization.data(withJSONObject: requests), as: UTF8.self)
-        let seen = try runAsNobody(Self.strangerScript, [emulator.baseURL.absoluteString, tokenFile, encoded])
+        let seen = try OtherUser.run(Self.strangerScript, [emulator.baseURL.absoluteString, tokenFile, encoded])
 
         #expect(seen["tokenFile"] as? String == "refused")
         // Positive control: that user reaches the emulator; the Portal API answers them as Portal would.

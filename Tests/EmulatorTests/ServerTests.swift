@@ -29,7 +29,7 @@ final class ServerTests: EmulatorSuite {
         let lines = child.startUpLines
         #expect(lines.count == 3)
         #expect(lines.first == "listening on \(child.baseURL.absoluteString)")
-        #expect(lines.dropFirst().first?.hasPrefix("dashboard: \(child.baseURL.absoluteString)/?token=pae_") == true)
+        #expect(lines.dropFirst().first?.hasPrefix("dashboard: \(child.baseURL.absoluteString)/dashboard/pad_") == true)
         #expect(lines.last?.hasPrefix("admin token file: /") == true)
         let (status, laterStdout) = child.interrupt()
         #expect(status == 0)

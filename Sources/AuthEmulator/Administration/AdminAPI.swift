@@ -45,6 +45,12 @@ extension Administration {
         ])
     }
 
+    /// `GET dashboard`: the dashboard's address (with its key), for a script that did not see the
+    /// start-up lines (`script/run` reusing a running emulator).
+    func adminDashboard(_ request: EmulatorRequest) -> EmulatorResponse {
+        .data(["url": dashboardURL])
+    }
+
     func adminOutbox(_ request: EmulatorRequest) -> EmulatorResponse {
         .data(portal.outbox.messages.map { ["email": $0.email, "link": $0.link, "sentAt": Self.isoDate($0.sentAt)] })
     }

@@ -1,14 +1,14 @@
 import AuthBase
 import Foundation
 
-/// The per-run secret that the administration API and the dashboard ask for. Loopback is shared by
-/// every user of the computer; only the user who started the emulator can read the file it is written
-/// to, so only they (and their scripts) can read the outbox, the TOTP secrets or the state, or change
-/// anything.
+/// The per-run secret that the administration API asks for, as `Authorization: Bearer` only. Loopback
+/// is shared by every user of the computer; only the user who started the emulator can read the file
+/// it is written to, so only they (and their scripts) can read the outbox, the TOTP secrets or the
+/// state, or change anything. It is never put in a URL or a cookie: the dashboard has its own key.
 struct AdminToken {
     /// `pae_` and 43 base64url characters (32 random bytes): a shape `script/check-no-secrets` knows.
     static let prefix = "pae_"
-    /// What `Authorization: Bearer` or `?token=` may carry: URL- and cookie-safe characters.
+    /// What `Authorization: Bearer` may carry: URL-safe characters.
     private static let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~")
 
     let value: String
@@ -26,10 +26,7 @@ struct AdminToken {
     }
 
     /// Compares digests, so the time taken says nothing about how much of `candidate` was right.
-    func matches(_ candidate: String?) -> Bool {
-        guard let candidate else { return false }
-        return Crypto.equal(Crypto.sha256(Array(candidate.utf8)), Crypto.sha256(Array(value.utf8)))
-    }
+    func matches(_ candidate: String?) -> Bool { Crypto.sameSecret(candidate, value) }
 
     struct TokenError: Error, CustomStringConvertible {
         let message: String

@@ -1,11 +1,13 @@
 import AuthBase
 import Foundation
 
-/// What tests and people use to see and steer the emulator: the administration API, the dashboard,
-/// the admin token both ask for, injected faults, the clock and the request log.
+/// What tests and people use to see and steer the emulator: the administration API and the admin
+/// token it asks for, the dashboard and its key, injected faults, the clock and the request log.
 final class Administration {
-    /// What the administration API and the dashboard ask for; kept across resets.
+    /// What the administration API asks for; kept across resets.
     let adminToken: AdminToken
+    /// What opens the dashboard, and nothing else; kept across resets.
+    let dashboardKey: DashboardKey
     let context: EmulatorContext
     let portal: PortalBackend
     let turnkey: TurnkeyBackend
@@ -14,10 +16,11 @@ final class Administration {
     private(set) var faults = FaultQueue()
 
     init(
-        adminToken: AdminToken, context: EmulatorContext, portal: PortalBackend, turnkey: TurnkeyBackend,
-        identityProviders: IdentityProviders
+        adminToken: AdminToken, dashboardKey: DashboardKey, context: EmulatorContext, portal: PortalBackend,
+        turnkey: TurnkeyBackend, identityProviders: IdentityProviders
     ) {
         self.adminToken = adminToken
+        self.dashboardKey = dashboardKey
         self.context = context
         self.portal = portal
         self.turnkey = turnkey
@@ -40,13 +43,18 @@ final class Administration {
 
     // MARK: the gate
 
-    /// The cookie the dashboard keeps the token in. Browsers share cookies among a host's ports, so
-    /// the name carries the port: two emulators on one computer do not overwrite each other's.
-    var cookieName: String { "portal-auth-emulator-\(context.port)" }
+    /// `http://127.0.0.1:PORT/dashboard/KEY/`: the dashboard's address for a person.
+    var dashboardURL: String { baseURL + dashboardKey.path }
+
+    /// The paths only the emulator's owner may use: the admin API, the dashboard at `/` and under
+    /// `/dashboard/` (it shows TOTP codes and magic links), and whatever is not yet a route there.
+    static func isGated(_ path: String) -> Bool {
+        path.hasPrefix("/emulator/") || path == "/" || path.hasPrefix(DashboardKey.pathPrefix)
+    }
 
     /// The admin API and the dashboard answer only their owner, from no web page of another origin.
-    /// The admin API takes `Authorization: Bearer TOKEN`; the dashboard takes that, its cookie, or
-    /// `?token=TOKEN` once, which it turns into the cookie and a redirect to the URL without it.
+    /// The admin API and `/` take `Authorization: Bearer ADMIN_TOKEN`, nothing else (no cookie, no
+    /// query); under `/dashboard/` only the run's dashboard path opens, and the admin token does not.
     /// A refusal says nothing: 401 with an empty body. Nil: the request may pass.
     func gate(_ request: EmulatorRequest) -> EmulatorResponse? {
         let scheme = baseURL.hasPrefix("https:") ? "https" : "http"
@@ -54,18 +62,10 @@ final class Administration {
         if let origin = request.header("origin"), !origins.contains(origin.lowercased()) {
             return .error(403, "The emulator's dashboard and administration API do not answer web pages from other origins.")
         }
-        if request.path == "/", let offered = request.query["token"] {
-            guard adminToken.matches(offered) else { return Self.unauthorized }
-            return EmulatorResponse(
-                status: 303, contentType: nil, body: Data(),
-                headers: [
-                    ("Location", "/"), ("Cache-Control", "no-store"), ("Referrer-Policy", "no-referrer"),
-                    ("Set-Cookie", "\(cookieName)=\(adminToken.value); Path=/; HttpOnly; SameSite=Strict")
-                ])
+        if request.path.hasPrefix(DashboardKey.pathPrefix) {
+            return dashboardKey.opens(request.path) ? nil : Self.unauthorized
         }
-        if adminToken.matches(request.bearerToken) { return nil }
-        if request.path == "/", adminToken.matches(request.cookie(cookieName)) { return nil }
-        return Self.unauthorized
+        return adminToken.matches(request.bearerToken) ? nil : Self.unauthorized
     }
 
     private static var unauthorized: EmulatorResponse {

@@ -1,6 +1,7 @@
 import Foundation
 
-/// `GET /`: what the emulator holds, for a person. Refreshes itself every 5 seconds (no JavaScript).
+/// `GET /dashboard/KEY/` (or `/` with the admin token): what the emulator holds, for a person.
+/// Refreshes itself every 5 seconds (no JavaScript), at the address it was opened at.
 extension Administration {
     func dashboard(_ request: EmulatorRequest) -> EmulatorResponse {
         let step = Totp.step(at: now)
@@ -47,7 +48,12 @@ extension Administration {
             \(requestRows.isEmpty ? "<p class=\"muted\">No requests yet.</p>" : "<table><tr><th>Method</th><th>Path</th><th>Status</th></tr>\n\(requestRows)\n</table>")
             </main>
             """
-        return .html(200, Html.page(title: "Portal auth emulator", style: Self.dashboardStyle, body: body, refreshSeconds: 5))
+        var response = EmulatorResponse.html(
+            200, Html.page(title: "Portal auth emulator", style: Self.dashboardStyle, body: body, refreshSeconds: 5))
+        // The address holds the key: a link followed from the page (a magic link) must not carry it
+        // away as its Referer.
+        response.headers.append(("Referrer-Policy", "no-referrer"))
+        return response
     }
 
     private static let dashboardStyle = """

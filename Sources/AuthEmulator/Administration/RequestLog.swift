@@ -22,12 +22,15 @@ final class RequestLog {
         portal_emu_log_write(line, gsize(line.utf8.count))
     }
 
-    /// A path with every segment shaped like a grant (`pg_…`), session token (`pst_…`), JWT (`eyJ…`)
-    /// or the admin token (`pae_…`) replaced. Queries (`?token=…`) and headers (`Authorization`)
-    /// never reach the log at all.
+    /// A path with every segment shaped like a grant (`pg_…`), session token (`pst_…`), JWT (`eyJ…`),
+    /// the admin token (`pae_…`) or the dashboard key (`pad_…`) replaced, and whatever follows
+    /// `/dashboard/` (the key, right or wrong) left out: `/dashboard/…`. Queries (`?token=…`) and
+    /// headers (`Authorization`) never reach the log at all.
     static func redacted(_ path: String) -> String {
-        path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
-            ["pg_", "pst_", "eyJ", AdminToken.prefix].contains(where: { segment.contains($0) }) ? "[redacted]" : String(segment)
+        if path.hasPrefix(DashboardKey.pathPrefix) { return DashboardKey.pathPrefix + "…" }
+        return path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            ["pg_", "pst_", "eyJ", AdminToken.prefix, DashboardKey.prefix].contains(where: { segment.contains($0) })
+                ? "[redacted]" : String(segment)
         }.joined(separator: "/")
     }
 }

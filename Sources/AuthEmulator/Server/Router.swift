@@ -81,7 +81,7 @@ final class Router {
     private func route(_ request: EmulatorRequest) -> EmulatorResponse {
         // The dashboard shows TOTP codes and magic links: it is as private as the admin API, even
         // where the path is not one (nothing about the administration answers a stranger).
-        if request.path.hasPrefix("/emulator/") || request.path == "/", let answer = administration.gate(request) { return answer }
+        if Administration.isGated(request.path), let answer = administration.gate(request) { return answer }
         guard let handlers = handlers(for: request.path) else {
             return .error(404, "No such endpoint: \(request.path)", path: request.path)
         }
@@ -147,9 +147,12 @@ final class Router {
         case "/emulator/v1/clock": return ["GET": administration.adminClock, "POST": administration.adminClock]
         case "/emulator/v1/faults": return ["GET": administration.adminFaults, "POST": administration.adminFaults]
         case "/emulator/v1/sessions/revoke": return ["POST": administration.adminRevokeSessions]
+        case "/emulator/v1/dashboard": return ["GET": administration.adminDashboard]
         case TurnkeyWire.EmulatorPath.admin: return ["GET": administration.adminTurnkey]
         default: break
         }
+        // Past the gate, a path under /dashboard/ is the run's dashboard path.
+        if path.hasPrefix(DashboardKey.pathPrefix) { return ["GET": administration.dashboard] }
         let callbackPrefix = PortalWire.Path.oauthCallbackPrefix
         if path.hasPrefix(callbackPrefix) {
             let environmentId = String(path.dropFirst(callbackPrefix.count))

@@ -129,6 +129,9 @@ final class EmulatorClient: @unchecked Sendable {
         return result.data?["now"] as? Int ?? 0
     }
 
+    /// The dashboard's address with its key (`GET /emulator/v1/dashboard`); "" when it is not given.
+    func dashboardURL() async throws -> String { try await get("/emulator/v1/dashboard").data?["url"] as? String ?? "" }
+
     func now() async throws -> Int { try await get("/emulator/v1/clock").data?["now"] as? Int ?? 0 }
 
     func addFault(_ fault: [String: Any]) async throws {

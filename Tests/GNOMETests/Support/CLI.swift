@@ -42,6 +42,16 @@ struct CLI {
         return run
     }
 
+    /// Runs with `input` on stdin, which with `holdOpen` stays open after it (no end of input), so
+    /// the CLI must stop reading by itself; a CLI that waits for more is stopped after `timeout`.
+    func run(_ arguments: [String], feeding input: Data, holdOpen: Bool, timeout: TimeInterval = 60) -> Run {
+        let result = Subprocess.run(
+            Binaries.portalAuth, arguments, environment: processEnvironment(), feeding: input, holdOpen: holdOpen, timeout: timeout)
+        let run = Run(status: result.status, stdout: result.stdout, stderr: result.stderr)
+        TestLogs.record(run, command: arguments.first ?? "")
+        return run
+    }
+
     /// The test process's environment without the Portal settings it may carry, then this CLI's.
     func processEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }

@@ -13,6 +13,53 @@ enum Subprocess {
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
         input: String? = nil, timeout: TimeInterval = 60
     ) -> ProcessResult {
+        guard let input else {
+            return run(executable, arguments, environment: environment, stdin: FileHandle.nullDevice, timeout: timeout) {}
+        }
+        let stdin = Pipe()
+        return run(executable, arguments, environment: environment, stdin: stdin, timeout: timeout) {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try? stdin.fileHandleForWriting.close()
+        }
+    }
+
+    /// Runs a program with `input` on its stdin, written from another thread; with `holdOpen`, stdin
+    /// then stays open (no end of input) until the program exits, so it must stop reading by itself.
+    /// What the program leaves unread is dropped (the write fails with EPIPE; SIGPIPE is ignored).
+    static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        feeding input: Data, holdOpen: Bool, timeout: TimeInterval = 60
+    ) -> ProcessResult {
+        signal(SIGPIPE, SIG_IGN)
+        let stdin = Pipe()
+        let writer = stdin.fileHandleForWriting
+        let written = DispatchGroup()
+        let result = run(executable, arguments, environment: environment, stdin: stdin, timeout: timeout) {
+            written.enter()
+            DispatchQueue.global().async {
+                defer { written.leave() }
+                input.withUnsafeBytes { bytes in
+                    var offset = 0
+                    while offset < bytes.count {
+                        let count = Glibc.write(writer.fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                        if count < 0 && errno == EINTR { continue }
+                        guard count > 0 else { return }
+                        offset += count
+                    }
+                }
+                if !holdOpen { try? writer.close() }
+            }
+        }
+        _ = written.wait(timeout: .now() + 5)
+        if holdOpen { try? writer.close() }
+        return result
+    }
+
+    /// Starts the program with `stdin`, calls `feed`, and collects its output until it exits.
+    private static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]?, stdin: Any, timeout: TimeInterval,
+        feed: () -> Void
+    ) -> ProcessResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -21,15 +68,11 @@ enum Subprocess {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        let stdin = Pipe()
-        process.standardInput = input == nil ? FileHandle.nullDevice : stdin
+        process.standardInput = stdin
         do { try ChildSignals.launchUnblocked(process) } catch {
             return ProcessResult(status: -1, stdout: "", stderr: "could not start \(executable): \(error)")
         }
-        if let input {
-            stdin.fileHandleForWriting.write(Data(input.utf8))
-            try? stdin.fileHandleForWriting.close()
-        }
+        feed()
         // Read both pipes concurrently so a chatty child never blocks on a full pipe.
         let stdoutData = Box(Data())
         let stderrData = Box(Data())
