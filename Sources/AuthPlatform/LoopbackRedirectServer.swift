@@ -57,23 +57,13 @@ public final class LoopbackRedirectServer: LoopbackRedirectListening, Sendable {
         -> any LoopbackRedirectListener
     {
         let page = self.page
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any LoopbackRedirectListener, any Error>) in
-            MainLoopBridge.invoke {
-                do {
-                    continuation.resume(returning: try LoopbackPort.wait(on: port, page: page, hold: hold, classify: classify))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
+        return try await MainLoopBridge.value { try LoopbackPort.wait(on: port, page: page, hold: hold, classify: classify) }
     }
 
     /// The ports this process holds for ended sign-ins, with when each is let go. For a program that
     /// is about to exit (the CLI on Ctrl+C): once it exits, a held port is anybody's again.
     public static func heldPorts() async -> [UInt16: ContinuousClock.Instant] {
-        await withCheckedContinuation { continuation in
-            MainLoopBridge.invoke { continuation.resume(returning: LoopbackPort.heldPorts()) }
-        }
+        (try? await MainLoopBridge.value { LoopbackPort.heldPorts() }) ?? [:]
     }
 }
 

@@ -68,9 +68,12 @@ extension Backend<PortalCLI> {
                     help: """
                           sign-in google|apple [--open]
                                                        A whole browser sign-in with a loopback redirect URL
-                                                       (http://127.0.0.1:PORT/PATH): listens on the port, prints
-                                                       the authorizeUrl (--open also opens the browser), takes the
-                                                       one redirect and prints the result like handle-redirect
+                                                       (http://127.0.0.1:PORT/PATH; port 0: any free port): listens
+                                                       on the port, prints the authorizeUrl (--open also opens the
+                                                       browser), takes the one redirect and prints the result like
+                                                       handle-redirect. Ctrl+C cancels but keeps the port until the
+                                                       link expires (a late redirect is answered, never used);
+                                                       Ctrl+C again quits at once, leaving the port to anyone
                         """
                 ) { given in
                     let words = given.words.filter { $0 != "--open" }
