@@ -34,6 +34,12 @@ def x11_only(what):
         raise AssertionError(f"{what} needs X11 (xdotool); on Wayland drive the app through AT-SPI")
 
 
+def cpu_seconds(pid):
+    """Seconds of CPU (user and system) process PID has used so far."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")   # utime + stime
+
+
 def wait_until(condition, timeout=20.0, interval=0.2, what="condition"):
     deadline = time.monotonic() + timeout
     while True:

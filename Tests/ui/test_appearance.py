@@ -1,5 +1,4 @@
 """The sign-in page in the light and the dark style: brand buttons by the providers' rules."""
-import os
 import re
 import subprocess
 import time
@@ -113,18 +112,13 @@ def test_the_menu_opens_an_about_window_with_the_app_id_and_version(session):
     session.screenshot("about", title="^About" if desktop.window_id("^About") else None)
 
 
-def cpu_seconds(pid):
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")   # utime + stime
-
-
 def test_the_idle_app_does_not_keep_the_processor_busy(session):
     # Swift's main queue is bridged into the GLib loop; a bridge that never drains its wake-up
     # descriptor spins at 100% of a core while the window just sits there.
     window = session.launch()
     window.wait_for_text("Sign in to Portal")
     time.sleep(1)
-    before = cpu_seconds(window.pid)
+    before = desktop.cpu_seconds(window.pid)
     time.sleep(3)
-    used = cpu_seconds(window.pid) - before
+    used = desktop.cpu_seconds(window.pid) - before
     assert used < 0.5, f"the idle app used {used:.2f}s of CPU in 3s"

@@ -4,6 +4,7 @@ through the desktop. Another local user (nobody, through setpriv) holding the po
 before anything is sent or opened."""
 import socket
 import subprocess
+import time
 
 import desktop
 
@@ -122,3 +123,75 @@ def test_a_port_another_user_holds_is_refused_with_nothing_sent_or_opened(sessio
     finally:
         holder.terminate()
         holder.wait(timeout=10)
+
+
+def test_a_forged_redirect_from_another_loopback_address_is_refused_beside_the_browsers_connection(session, emulator):
+    """The peer is the whole connection: another user on 127.0.0.2:P is not this user, even while this
+    user's browser has a connection open from 127.0.0.1:P."""
+    url = allow_loopback(emulator)
+    session.browse(email="alice@example.com", action="hold")
+    window = session.launch(PORTAL_REDIRECT_URL=url)
+    window.click("Continue with Google")
+    window.wait_for_text("Continue in your browser")
+    with socket.create_connection(("127.0.0.1", port_of(url)), timeout=10) as browser_preconnect:
+        source_port = browser_preconnect.getsockname()[1]
+        script = ("import socket\n"
+                  f"s = socket.create_connection(('127.0.0.1', {port_of(url)}), timeout=10, "
+                  f"source_address=('127.0.0.2', {source_port}))\n"
+                  "try: s.sendall(b'GET /auth/callback?token=pg_0000000000000000&login_type=GOOGLE HTTP/1.1\\r\\n\\r\\n')\n"
+                  "except OSError: pass\n"
+                  "reply = b''\n"
+                  "try:\n"
+                  "    while chunk := s.recv(4096): reply += chunk\n"
+                  "except OSError: pass\n"
+                  "print(reply.split(b'\\r\\n', 1)[0].decode() or 'no answer')\n")
+        forged = subprocess.run([*OTHER_USER, "/usr/bin/python3", "-c", script], capture_output=True, text=True, timeout=30)
+        assert forged.stdout.strip() == "no answer", f"the forged redirect got: {forged.stdout.strip()}"
+    assert emulator.requests("POST", TOKENS) == [], "the forged grant was exchanged"
+    window.wait_for_text("Continue in your browser")
+    assert window.find("label", name="You're signed in") is None
+
+
+def test_slow_connections_from_another_user_leave_the_app_idle_and_the_sign_in_working(session, emulator):
+    """2,000 connections from another user, each sending a byte every two seconds, against an app with
+    a desktop's usual 1,024 descriptors: each is closed unread, so nothing piles up or spins."""
+    url = allow_loopback(emulator)
+    go = session.root / "finish-the-tab"
+    session.browse(email="alice@example.com", action="continue", loopback_after=str(go))
+    window = session.launch(PORTAL_REDIRECT_URL=url, wrapper=("/usr/bin/prlimit", "--nofile=1024", "--"))
+    window.click("Continue with Google")
+    desktop.wait_until(lambda: session.browser_events("paused"), what="the browser to reach the loopback redirect")
+    script = ("import resource, selectors, socket, time\n"
+              "soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)\n"
+              "resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 2100), hard))\n"
+              "started, sockets = time.monotonic(), []\n"
+              "for _ in range(2000):\n"
+              "    s = socket.socket(); s.setblocking(False)\n"
+              f"    s.connect_ex(('127.0.0.1', {port_of(url)})); sockets.append(s)\n"
+              "selector, opened, pending = selectors.DefaultSelector(), 0, len(sockets)\n"
+              "for s in sockets: selector.register(s, selectors.EVENT_WRITE)\n"
+              "while pending and time.monotonic() - started < 30:\n"
+              "    for key, _ in selector.select(timeout=1):\n"
+              "        selector.unregister(key.fileobj); pending -= 1\n"
+              "        opened += key.fileobj.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == 0\n"
+              "print('opened', opened, flush=True)\n"
+              "while time.monotonic() - started < 120:\n"
+              "    for s in sockets:\n"
+              "        try: s.send(b'G')\n"
+              "        except OSError: pass\n"
+              "    time.sleep(2)\n")
+    flood = subprocess.Popen([*OTHER_USER, "/usr/bin/python3", "-c", script], stdout=subprocess.PIPE,
+                             stdin=subprocess.DEVNULL, text=True)
+    try:
+        opened = int(flood.stdout.readline().split()[1])
+        assert opened > 1024, f"the other user opened only {opened} connections"
+        before = desktop.cpu_seconds(window.pid)
+        time.sleep(5)
+        used = desktop.cpu_seconds(window.pid) - before
+        assert used < 0.25, f"the app used {used:.2f}s of CPU in 5s under the flood"
+        go.touch()
+        window.wait_for_text("You're signed in")
+        assert [e["status"] for e in session.browser_events("loopback")] == [200]
+    finally:
+        flood.terminate()
+        flood.wait(timeout=10)
