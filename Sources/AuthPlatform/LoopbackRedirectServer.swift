@@ -222,8 +222,10 @@ private final class LoopbackPort: @unchecked Sendable {
         releaseAt = nil
         self.hold = hold
         lastClassify = classify
-        let wait = LoopbackWait(port: port, classify: classify) { [self] ended in
-            MainLoopBridge.invoke { self.end(ended) }
+        // Weak: the table of bound ports owns the port, so it is let go on the main context.
+        let wait = LoopbackWait(port: port, classify: classify) { [weak self] ended in
+            let port = self
+            MainLoopBridge.invoke { port?.end(ended) }
         }
         self.wait = wait
         acceptNext()
