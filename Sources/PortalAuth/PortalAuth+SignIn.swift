@@ -67,7 +67,7 @@ extension PortalAuth {
         }
 
         // Open before the browser does, so a fast redirect is not missed. A loopback redirect comes
-        // to the listener, never through the app: closing the session closes the port.
+        // to the listener, never through the app: closing the session ends the listener's wait.
         let session =
             if let listener {
                 BrowserSignInSession(isOwnRedirect: { _ in false }, onClose: { listener.close() })
@@ -112,7 +112,8 @@ extension PortalAuth {
     }
 
     /// Waits for the listener's one request. Cancelling the task, or the pending sign-in's lifetime
-    /// passing (its grant would have expired too), closes the port and throws `.closed`.
+    /// passing (its grant would have expired too), ends the wait and throws `.closed`; the listener
+    /// keeps the port for late redirects.
     private func loopbackRedirect(from listener: any LoopbackRedirectListener) async throws -> String {
         let deadline = Task {
             try await Task.sleep(nanoseconds: UInt64(PendingSignIn.lifetime) * 1_000_000_000)

@@ -54,7 +54,7 @@ extension GNOMEIntegration {
             #expect(try await emulator.requests("POST", "/api/v3/auth/oauth/tokens").map(\.status) == [200])
             let stored = try #require(SecretTool.lookup(authEnvironmentId: "local-dev", sessionKey: "default"))
             #expect(stored.contains(#""endUserId":"\#(run.last["endUserId"] as? String ?? "?")""#))
-            // The one request was taken: the port is closed, a second request is refused.
+            // The one request was taken and the CLI has exited: nothing holds the port any more.
             expectRefused()
         }
 
