@@ -22,19 +22,6 @@ extension GNOMEIntegration {
             try RawHTTP.exchange(port: Int(port), request: Data(request.utf8), timeout: 10)
         }
 
-        /// A client that connects and never says anything.
-        func silentConnection(_ port: UInt16) -> Int32 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = in_port_t(port.bigEndian)
-            _ = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            return fd
-        }
-
         /// Long enough for a test to act; the real hold is the authorize URL's lifetime.
         static let hold = Duration.seconds(600)
 
@@ -42,8 +29,8 @@ extension GNOMEIntegration {
             let port = freeLoopbackPort()
             let listener = try await server.listen(port: port, holdingPortFor: Self.hold, classify: Self.verdict)
             defer { listener.close() }
-            let silent = silentConnection(port)
-            defer { close(silent) }
+            let silent = try OpenConnection(port: port)
+            defer { silent.close() }
 
             #expect(try send(port, "POST /cb?result=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n").status == 405)
             #expect(try send(port, "GET http://elsewhere.example/cb?result=1 HTTP/1.1\r\nHost: x\r\n\r\n").status == 400)
@@ -84,11 +71,11 @@ extension GNOMEIntegration {
             let listener = try await server.listen(port: port, holdingPortFor: Self.hold, classify: Self.verdict)
             defer { listener.close() }
             // This user's browser, preconnected from 127.0.0.1:P and saying nothing yet.
-            let (own, peerPort) = try connectedSocket(to: port)
-            defer { close(own) }
+            let own = try OpenConnection(port: port)
+            defer { own.close() }
             let foreign = OtherUser.send(
-                port: port, request: "GET /cb?result=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", from: "127.0.0.2", sourcePort: peerPort)
-            #expect(foreign == "no answer", "a request from 127.0.0.2:\(peerPort) got: \(foreign)")
+                port: port, request: "GET /cb?result=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", from: "127.0.0.2", sourcePort: own.localPort)
+            #expect(foreign == "no answer", "a request from 127.0.0.2:\(own.localPort) got: \(foreign)")
             let waiting = Task { try await listener.redirect() }
             try await Task.sleep(for: .milliseconds(300))
             waiting.cancel()
@@ -154,12 +141,12 @@ extension GNOMEIntegration {
             let port = freeLoopbackPort()
             let listener = try await server.listen(port: port, holdingPortFor: Self.hold, classify: Self.verdict)
             defer { listener.close() }
-            let (fd, _) = try connectedSocket(to: port)
-            defer { close(fd) }
+            let slow = try OpenConnection(port: port)
+            defer { slow.close() }
             var closedAfter: Int?
             for second in 1...20 {
                 // A reset or an EOF: the listener closed its end.
-                if SwiftGlibc.send(fd, "G", 1, Int32(MSG_NOSIGNAL)) < 0 || peerClosed(fd) {
+                if SwiftGlibc.send(slow.fd, "G", 1, Int32(MSG_NOSIGNAL)) < 0 || peerClosed(slow.fd) {
                     closedAfter = second
                     break
                 }
@@ -167,17 +154,6 @@ extension GNOMEIntegration {
             }
             let after = try #require(closedAfter, "a slow head kept its connection for 20 s")
             #expect(after <= 13, "closed only after \(after) s")
-        }
-
-        /// A connected socket bound to 127.0.0.1 on a port of its own, and that port.
-        func connectedSocket(to port: UInt16) throws -> (Int32, UInt16) {
-            let fd = silentConnection(port)
-            var address = sockaddr_in()
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            _ = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-            }
-            return (fd, UInt16(bigEndian: address.sin_port))
         }
 
         func peerClosed(_ fd: Int32) -> Bool {
