@@ -144,7 +144,7 @@ private final class LoopbackPort: @unchecked Sendable {
     static let maxConnections = 16
     /// A request head must be complete (and its answer written) within this many seconds.
     static let requestDeadlineMilliseconds: UInt32 = 10_000
-    /// Accepting that keeps failing for this long (out of file descriptors) ends the wait.
+    /// Accepting that still fails this long after it began failing (out of file descriptors) ends the wait.
     static let interferenceMilliseconds: UInt32 = 5_000
 
     let port: UInt16
@@ -162,6 +162,7 @@ private final class LoopbackPort: @unchecked Sendable {
     private var openConnections = 0
     private var failingSince: ContinuousClock.Instant?
     private var acceptRetryTimer: guint = 0
+    private var interferenceTimer: guint = 0
     private var released = false
 
     /// A wait on `port`: the held port taken back, or a new one bound. Main context.
@@ -254,7 +255,7 @@ private final class LoopbackPort: @unchecked Sendable {
     private func release() {
         guard !released else { return }
         released = true
-        if acceptRetryTimer != 0 { g_source_remove(acceptRetryTimer) }
+        for timer in [acceptRetryTimer, interferenceTimer] where timer != 0 { g_source_remove(timer) }
         g_cancellable_cancel(cancellable)
         g_socket_listener_close(listener)
         Self.bound[port] = nil
@@ -282,12 +283,14 @@ private final class LoopbackPort: @unchecked Sendable {
             if failure?.matches(g_io_error_quark(), G_IO_ERROR_CANCELLED) == true || released { return }
             return acceptFailed()
         }
-        failingSince = nil
-        // Another user's program may know the port: its connection is closed unread.
-        guard Self.isFromThisUser(connection) else {
+        // Another user's program may know the port: its connection is closed unread. One whose owner
+        // could not be asked (no descriptor left) is closed too, and counts as a failed accept.
+        let owner = Self.owner(of: connection)
+        if owner != .unknown { failingSince = nil }
+        guard owner == .thisUser else {
             g_io_stream_close(UnsafeMutableRawPointer(connection).assumingMemoryBound(to: GIOStream.self), nil, nil)
             g_object_unref(connection)
-            return acceptNext()
+            return owner == .unknown ? acceptFailed() : acceptNext()
         }
         openConnections += 1
         LoopbackConnection(connection, port: self, deadlineMilliseconds: Self.requestDeadlineMilliseconds).start()
@@ -295,16 +298,26 @@ private final class LoopbackPort: @unchecked Sendable {
     }
 
     /// Out of file descriptors (or another failure that would come back at once): try again later
-    /// instead of spinning, and end the wait if it goes on — the sign-in is being interfered with.
+    /// instead of spinning. When the process still cannot take a connection and ask who sent it 5 s
+    /// after the first failure, the wait ends: the sign-in is being interfered with.
     private func acceptFailed() {
         let now = ContinuousClock.now
-        let since = failingSince ?? now
-        failingSince = since
-        if let wait, now - since >= .milliseconds(Self.interferenceMilliseconds) {
-            wait.fail(.interfered(port: port))
-            end(wait)
+        if failingSince == nil {
+            failingSince = now
+            interferenceTimer = MainContextTimer.after(milliseconds: Self.interferenceMilliseconds) { [self] in
+                interferenceTimer = 0
+                guard failingSince != nil else { return }
+                guard !LoopbackPeer.canAsk() else {
+                    failingSince = nil
+                    return
+                }
+                if let wait {
+                    wait.fail(.interfered(port: port))
+                    end(wait)
+                }
+            }
         }
-        let elapsed = now - since
+        let elapsed = now - (failingSince ?? now)
         let delay: UInt32 = elapsed < .milliseconds(100) ? 10 : (elapsed < .seconds(1) ? 100 : 500)
         acceptRetryTimer = MainContextTimer.after(milliseconds: delay) { [self] in
             acceptRetryTimer = 0
@@ -312,10 +325,10 @@ private final class LoopbackPort: @unchecked Sendable {
         }
     }
 
-    private static func isFromThisUser(_ connection: UnsafeMutablePointer<GSocketConnection>) -> Bool {
+    private static func owner(of connection: UnsafeMutablePointer<GSocketConnection>) -> LoopbackPeer.Owner {
         guard let peer = endpoint(g_socket_connection_get_remote_address), let local = endpoint(g_socket_connection_get_local_address)
-        else { return false }
-        return LoopbackPeer.isThisUser(peer: peer, local: local)
+        else { return .someoneElse }
+        return LoopbackPeer.owner(peer: peer, local: local)
 
         func endpoint(
             _ get: (UnsafeMutablePointer<GSocketConnection>?, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>?) -> UnsafeMutablePointer<

@@ -195,6 +195,30 @@ extension GNOMEIntegration {
             #expect(run.last["result"] as? String == "authenticated", "\(run.stderr)")
         }
 
+        /// A process out of descriptors cannot accept: the listener backs off instead of spinning on the
+        /// failing accept, and after seconds of it the sign-in ends as interfered with, nothing exchanged.
+        @Test func runningOutOfDescriptorsEndsTheSignInAsInterferedWithoutSpinning() async throws {
+            var debugging = cli
+            debugging.environment["PORTAL_DEBUG"] = "1"
+            let signIn = try BackgroundCLI(debugging, ["sign-in", "google"])
+            _ = await signIn.waitForLines(1)
+            let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(signIn.processID)/fd").count
+            // No room for one more descriptor: no connection can be accepted.
+            let limit = Subprocess.run("/usr/bin/prlimit", ["--pid", "\(signIn.processID)", "--nofile=\(open):\(open)"], timeout: 10)
+            try #require(limit.status == 0, "prlimit: \(limit.stderr)")
+            let connections = try (0..<6).map { _ in try OpenConnection(port: port) }
+            defer { connections.forEach { $0.close() } }
+            // Still waiting, with accept failing: the CPU it uses meanwhile.
+            let before = signIn.cpuSeconds
+            try await Task.sleep(for: .seconds(3))
+            let used = signIn.cpuSeconds - before
+            let run = await signIn.finish(timeout: 20)
+            #expect(run.last["error"] as? String == "loopbackInterfered", "\(run.stdout) \(run.stderr)")
+            #expect(run.status == 10)
+            #expect(used < 1.0, "the failing accept used \(used) s of CPU")
+            #expect(try await emulator.requests("POST", "/api/v3/auth/oauth/tokens").isEmpty)
+        }
+
         /// `http://127.0.0.1:0/PATH`: any free port (RFC 8252 §7.3), on an environment that allows any
         /// loopback port. The authorize URL names the bound port; the sign-in completes there.
         @Test func anyFreePortSignsInOnThePortTheSystemChose() async throws {

@@ -77,9 +77,13 @@ final class BackgroundCLI: Sendable {
         return lines
     }
 
-    /// Waits for the exit (SIGTERM after `timeout`) and returns the whole run.
+    /// Waits for the exit (SIGTERM after `timeout`, SIGKILL 5 s later: an interrupted sign-in keeps
+    /// running while it holds its port) and returns the whole run.
     func finish(timeout: TimeInterval = 30) async -> CLI.Run {
-        if !(await eventually(timeout: timeout) { !self.process.isRunning }) { process.terminate() }
+        if !(await eventually(timeout: timeout) { !self.process.isRunning }) {
+            process.terminate()
+            if !(await eventually(timeout: 5) { !self.process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
+        }
         process.waitUntilExit()
         _ = readers.wait(timeout: .now() + 5)
         let run = CLI.Run(
