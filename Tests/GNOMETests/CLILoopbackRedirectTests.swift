@@ -207,7 +207,7 @@ extension GNOMEIntegration {
             let limit = Subprocess.run("/usr/bin/prlimit", ["--pid", "\(signIn.processID)", "--nofile=\(open):\(open)"], timeout: 10)
             try #require(limit.status == 0, "prlimit: \(limit.stderr)")
             let connections = try (0..<6).map { _ in try OpenConnection(port: port) }
-            defer { connections.forEach { $0.close() } }
+            defer { for connection in connections { connection.close() } }
             // Still waiting, with accept failing: the CPU it uses meanwhile.
             let before = signIn.cpuSeconds
             try await Task.sleep(for: .seconds(3))
