@@ -223,10 +223,11 @@ private final class LoopbackPort: @unchecked Sendable {
         releaseAt = nil
         self.hold = hold
         lastClassify = classify
-        // Weak: the table of bound ports owns the port, so it is let go on the main context.
-        let wait = LoopbackWait(port: port, classify: classify) { [weak self] ended in
-            let port = self
-            MainLoopBridge.invoke { port?.end(ended) }
+        // Found again through the table of bound ports, which alone owns the port: it is let go on
+        // the main context, and the wait holds no reference to it.
+        let number = port
+        let wait = LoopbackWait(port: port, classify: classify) { ended in
+            MainLoopBridge.invoke { LoopbackPort.bound[number]?.end(ended) }
         }
         self.wait = wait
         acceptNext()
