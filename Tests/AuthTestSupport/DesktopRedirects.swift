@@ -1,15 +1,30 @@
 import AuthBase
+import Synchronization
 
 /// The desktop handing URLs to a core's in-flight browser sign-in, as the app does with `::open`.
+/// It holds the core weakly: a fake browser's reaction keeps it, and the core keeps that browser, so a
+/// strong reference would be a cycle that outlives the test (LeakSanitizer reports the whole fixture).
 public struct DesktopRedirects: Sendable {
-    private let core: any BrowserSignInCore
+    private let reference: WeakCore
 
-    public init(_ core: any BrowserSignInCore) { self.core = core }
+    public init(_ core: any BrowserSignInCore & AnyObject) { reference = WeakCore(core) }
 
     /// Whether the in-flight sign-in took `url` (false when none runs or it is not its redirect).
     @discardableResult
-    public func deliver(_ url: String) -> Bool { core.browserSignIn?.resume(with: url) ?? false }
+    public func deliver(_ url: String) -> Bool { reference.core?.browserSignIn?.resume(with: url) ?? false }
 
     /// Whether a sign-in waits for its redirect.
-    public var isWaiting: Bool { core.browserSignIn != nil }
+    public var isWaiting: Bool { reference.core?.browserSignIn != nil }
+}
+
+private final class WeakCore: Sendable {
+    private let box: Mutex<WeakBox>
+
+    init(_ core: any BrowserSignInCore & AnyObject) { box = Mutex(WeakBox(core: core)) }
+
+    var core: (any BrowserSignInCore & AnyObject)? { box.withLock { $0.core } }
+
+    private struct WeakBox: @unchecked Sendable {
+        weak var core: (any BrowserSignInCore & AnyObject)?
+    }
 }

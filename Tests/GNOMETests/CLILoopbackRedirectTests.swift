@@ -160,6 +160,7 @@ extension GNOMEIntegration {
         /// user, and its forged redirect (which would sign this user in to another account) is refused.
         @Test func aForgedRedirectFromAnotherLoopbackAddressIsRefusedBesideThisUsersConnection() async throws {
             let (signIn, _) = try await startSignIn()
+            defer { signIn.stop() }
             let own = try OpenConnection(port: port)
             defer { own.close() }
             let forged = OtherUser.send(

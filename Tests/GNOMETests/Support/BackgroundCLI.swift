@@ -52,6 +52,13 @@ final class BackgroundCLI: Sendable {
         }
     }
 
+    /// Ends a run the test has no more use for, at once (SIGKILL), and reaps it: a Process never
+    /// waited for keeps itself alive to the end of the test run.
+    func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
     /// The stderr so far: the notes for a person.
     var stderrText: String { String(decoding: stderr.current, as: UTF8.self) }
 

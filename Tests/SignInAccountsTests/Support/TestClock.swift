@@ -24,8 +24,24 @@ final class TestClock: Sendable {
     var requestedSleeps: [Double] { state.current.requested }
     var sleeping: Int { state.current.sleepers.count }
 
+    /// The clock as the core sees it. Weak: a sleeping task holds this clock and the clock holds the
+    /// task's continuation, a cycle that would outlive the test; once the test lets the clock go, its
+    /// sleepers are cancelled (`deinit`) and their tasks end.
     var turnkey: TurnkeyClock {
-        TurnkeyClock(now: { [self] in now }, sleep: { [self] duration in try await sleep(duration) })
+        TurnkeyClock(
+            now: { [weak self] in self?.now ?? TK.start },
+            sleep: { [weak self] duration in
+                guard let self else { throw CancellationError() }
+                try await sleep(duration)
+            })
+    }
+
+    deinit {
+        let sleepers = state.withLock { state in
+            defer { state.sleepers = [:] }
+            return Array(state.sleepers.values)
+        }
+        for sleeper in sleepers { sleeper.continuation.resume(throwing: CancellationError()) }
     }
 
     /// Moves time forward and ends the sleeps whose deadline it reached.
