@@ -26,8 +26,12 @@ extension GNOMEIntegration {
             try #require(cli.run(["sign-out"]).status == 0)
         }
 
-        func startSignIn(_ provider: String = "google") async throws -> (BackgroundCLI, authorizeUrl: String) {
-            let signIn = try BackgroundCLI(cli, ["sign-in", provider])
+        /// `portal-auth sign-in` running in the background (with `using`'s settings, under `fileLimit`),
+        /// once it has printed its authorize URL.
+        func startSignIn(
+            _ provider: String = "google", using: CLI? = nil, fileLimit: Int? = nil
+        ) async throws -> (BackgroundCLI, authorizeUrl: String) {
+            let signIn = try BackgroundCLI(using ?? cli, ["sign-in", provider], fileLimit: fileLimit)
             let first = await signIn.waitForLines(1).first
             let authorizeUrl = try #require(first?["authorizeUrl"] as? String, "sign-in printed no authorizeUrl line")
             return (signIn, authorizeUrl)
@@ -176,9 +180,7 @@ extension GNOMEIntegration {
         /// a desktop's usual 1,024 descriptors: each is closed unread when accepted, so the real
         /// redirect is still answered and the listener does not spin.
         @Test func slowConnectionsFromAnotherUserNeitherBlockTheRedirectNorSpinTheProcessor() async throws {
-            let signIn = try BackgroundCLI(cli, ["sign-in", "google"], fileLimit: 1024)
-            let first = await signIn.waitForLines(1).first
-            let authorizeUrl = try #require(first?["authorizeUrl"] as? String, "sign-in printed no authorizeUrl line")
+            let (signIn, authorizeUrl) = try await startSignIn(fileLimit: 1024)
             let flood = try OtherUser.SlowConnections(port: port, connections: 2000)
             defer { flood.stop() }
             #expect(flood.opened > 1024, "the other user opened only \(flood.opened) connections")
@@ -199,10 +201,7 @@ extension GNOMEIntegration {
         /// A process out of descriptors cannot accept: the listener backs off instead of spinning on the
         /// failing accept, and after seconds of it the sign-in ends as interfered with, nothing exchanged.
         @Test func runningOutOfDescriptorsEndsTheSignInAsInterferedWithoutSpinning() async throws {
-            var debugging = cli
-            debugging.environment["PORTAL_DEBUG"] = "1"
-            let signIn = try BackgroundCLI(debugging, ["sign-in", "google"])
-            _ = await signIn.waitForLines(1)
+            let (signIn, _) = try await startSignIn()
             let open = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(signIn.processID)/fd").count
             // No room for one more descriptor: no connection can be accepted.
             let limit = Subprocess.run("/usr/bin/prlimit", ["--pid", "\(signIn.processID)", "--nofile=\(open):\(open)"], timeout: 10)
@@ -229,9 +228,7 @@ extension GNOMEIntegration {
             var anyPort = cli
             anyPort.environment["PORTAL_REDIRECT_URL"] = "http://127.0.0.1:0/auth/callback"
             anyPort.environment["PORTAL_DEBUG"] = "1"
-            let signIn = try BackgroundCLI(anyPort, ["sign-in", "google"])
-            let first = await signIn.waitForLines(1).first
-            let authorizeUrl = try #require(first?["authorizeUrl"] as? String, "sign-in printed no authorizeUrl line")
+            let (signIn, authorizeUrl) = try await startSignIn(using: anyPort)
             // The debug log names the port bound.
             let marker = "listening for the redirect on 127.0.0.1:"
             let bound = try #require(
