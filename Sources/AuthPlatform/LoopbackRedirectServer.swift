@@ -78,16 +78,14 @@ final class LoopbackWait: LoopbackRedirectListener, Sendable {
     }
 
     let port: UInt16
-    fileprivate let classify: @Sendable (String) -> LoopbackRequestVerdict
     private let phase = Mutex(Phase.waiting(nil))
     /// Tells the port (on the main context) that this wait ended.
     private let onEnd: @Sendable (LoopbackWait) -> Void
 
     fileprivate init(
-        port: UInt16, classify: @escaping @Sendable (String) -> LoopbackRequestVerdict, onEnd: @escaping @Sendable (LoopbackWait) -> Void
+        port: UInt16, onEnd: @escaping @Sendable (LoopbackWait) -> Void
     ) {
         self.port = port
-        self.classify = classify
         self.onEnd = onEnd
     }
 
@@ -154,8 +152,9 @@ private final class LoopbackPort: @unchecked Sendable {
     private var hold: Duration
     /// The sign-in this port answers for; nil once it ended (every request then gets the ended page).
     private var wait: LoopbackWait?
-    /// The last wait's judge, kept so that a late request on another path is still just a 404.
-    private var lastClassify: (@Sendable (String) -> LoopbackRequestVerdict)?
+    /// The judge of the wait armed last: of its requests while it waits, and after it ended, so that a
+    /// late request on another path is still just a 404.
+    private var classify: (@Sendable (String) -> LoopbackRequestVerdict)?
     private var releaseTimer: guint = 0
     private(set) var releaseAt: ContinuousClock.Instant?
     private var accepting = false
@@ -222,11 +221,11 @@ private final class LoopbackPort: @unchecked Sendable {
         }
         releaseAt = nil
         self.hold = hold
-        lastClassify = classify
+        self.classify = classify
         // Found again through the table of bound ports, which alone owns the port: it is let go on
         // the main context, and the wait holds no reference to it.
         let number = port
-        let wait = LoopbackWait(port: port, classify: classify) { ended in
+        let wait = LoopbackWait(port: port) { ended in
             MainLoopBridge.invoke { LoopbackPort.bound[number]?.end(ended) }
         }
         self.wait = wait
@@ -367,10 +366,10 @@ private final class LoopbackPort: @unchecked Sendable {
         let url = "http://127.0.0.1:\(port)" + request.target
         guard let wait else {
             // The sign-in ended: its redirect, however genuine, is never exchanged now.
-            if lastClassify?(url) == .notFound { return (Self.response(404, "Not Found", plain: "Not found."), nil) }
+            if classify?(url) == .notFound { return (Self.response(404, "Not Found", plain: "Not found."), nil) }
             return (Self.response(410, "Gone", html: pageHTML(title: page.endedTitle, message: page.endedMessage)), nil)
         }
-        switch wait.classify(url) {
+        switch classify?(url) ?? .notFound {
         case .notFound:
             return (Self.response(404, "Not Found", plain: "Not found."), nil)
         case .notASignIn:
