@@ -94,7 +94,7 @@ extension TurnkeyAuth {
 
     // MARK: Pending sign-ins
 
-    func loadPending(state: String) async throws -> PendingSignIn? {
+    func loadPending(state: String) async throws -> TurnkeyPendingSignInRecord? {
         let configId = config.authProxyConfigId
         guard
             let text = try await stored(
@@ -102,7 +102,7 @@ extension TurnkeyAuth {
         else {
             return nil
         }
-        guard let pending = PendingSignIn.decode(text), pending.state == state else {
+        guard let pending = TurnkeyPendingSignInRecord.decode(text), pending.state == state else {
             log("a pending sign-in could not be read; deleting it")
             try await stored(.pendingSignIn, "delete", { try await stores.pending.delete(authProxyConfigId: configId, state: state) })
             return nil
@@ -110,7 +110,7 @@ extension TurnkeyAuth {
         return pending
     }
 
-    func savePending(_ pending: PendingSignIn) async throws {
+    func savePending(_ pending: TurnkeyPendingSignInRecord) async throws {
         let configId = config.authProxyConfigId
         try await stored(
             .pendingSignIn, "save",
@@ -119,14 +119,14 @@ extension TurnkeyAuth {
             })
     }
 
-    func loadAllPending() async throws -> [PendingSignIn] {
+    func loadAllPending() async throws -> [TurnkeyPendingSignInRecord] {
         let configId = config.authProxyConfigId
         let records = try await stored(.pendingSignIn, "list", { try await stores.pending.all(authProxyConfigId: configId) })
-        return records.compactMap { state, text in PendingSignIn.decode(text).flatMap { $0.state == state ? $0 : nil } }
+        return records.compactMap { state, text in TurnkeyPendingSignInRecord.decode(text).flatMap { $0.state == state ? $0 : nil } }
     }
 
     /// Ends a pending sign-in: its record, then its key unless a session signs with it.
-    func endPending(_ pending: PendingSignIn) async throws {
+    func endPending(_ pending: TurnkeyPendingSignInRecord) async throws {
         let configId = config.authProxyConfigId
         knownSignIns.withLock { _ = $0.removeValue(forKey: pending.state) }
         try await stored(.pendingSignIn, "delete", { try await stores.pending.delete(authProxyConfigId: configId, state: pending.state) })

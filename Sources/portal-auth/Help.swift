@@ -1,6 +1,6 @@
 import AuthPlatform
 
-/// The words around each backend's command lines in its help text (`Backend.helpText`); each
+/// The words around each backend's command lines in its help text (`CommandBackend.helpText`); each
 /// command's own lines are in its entry of the command table, each setting's in the settings table.
 enum Help {
     static let portalIntro = """
