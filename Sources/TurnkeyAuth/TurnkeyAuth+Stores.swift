@@ -4,6 +4,21 @@ import FoundationEssentials
 /// and the rules that span them (a key outlives its pending sign-in only if a session uses it).
 /// Called with the mutex held.
 extension TurnkeyAuth {
+    /// Reads the session JWT `path` answered, checks it is bound to `publicKey` (the key this client
+    /// holds), and stores it under `sessionKey`: nothing is stored that this client could not use.
+    func saveSession(_ jwt: String, sessionKey: String, boundTo publicKey: String, from path: String) async throws -> TurnkeySession {
+        let session: TurnkeySession
+        do {
+            session = try TurnkeySession(jwt: jwt, sessionKey: sessionKey)
+        } catch {
+            throw TurnkeyAuthError.malformedResponse(path: path, missing: error.name)
+        }
+        guard session.publicKey == publicKey else { throw TurnkeyAuthError.sessionKeyMismatch(path: path) }
+        let configId = config.authProxyConfigId
+        try await stored(.session, "save", { try await stores.sessions.save(jwt, authProxyConfigId: configId, sessionKey: sessionKey) })
+        return session
+    }
+
     func stored<T>(_ item: StoredItem, _ action: String, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
