@@ -51,7 +51,7 @@ extension PortalAuth {
         return .grant(token: token, route: route)
     }
 
-    private func handle(_ content: RedirectContent, fenceTicket: SignOutFence.Ticket) async throws -> AuthResult {
+    func handle(_ content: RedirectContent, fenceTicket: SignOutFence.Ticket) async throws -> AuthResult {
         switch content {
         case .failure(let error):
             log("the redirect reported a failed sign-in")

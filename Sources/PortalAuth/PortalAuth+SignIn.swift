@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 
 extension PortalAuth {
     /// The whole Google sign-in: fetches a fresh authorize URL, opens it in the user's browser,
@@ -46,9 +47,14 @@ extension PortalAuth {
         // Port 0 is any free port: the redirect URL this sign-in sends names the one bound.
         var listener: (any LoopbackRedirectListener)?
         var signInRedirectUrl = redirectUrl
+        // The listener's judgement of the request it takes is that redirect's one parse.
+        let taken = Mutex<(url: String, content: RedirectContent)?>(nil)
         if let loopbackPort, let loopback {
             let waiting = try await loopback.listen(port: loopbackPort, holdingPortFor: .seconds(PortalPendingSignIn.lifetime)) {
-                [self] (url: String) in loopbackVerdict(url, for: method)
+                [self] (url: String) in
+                let (verdict, content) = loopbackVerdict(url, for: method)
+                if verdict == .take, let content { taken.withLock { $0 = (url, content) } }
+                return verdict
             }
             signInRedirectUrl = RedirectURL.withLoopbackPort(waiting.port, of: redirectUrl)
             listener = waiting
@@ -88,7 +94,12 @@ extension PortalAuth {
         let result: AuthResult?
         do {
             if let listener {
-                result = try await handleRedirect(try await loopbackRedirect(from: listener))
+                let url = try await loopbackRedirect(from: listener)
+                let judged = taken.withLock { $0 }
+                guard let content = judged?.url == url ? judged?.content : parseRedirect(url) else {
+                    throw PortalAuthSignInError.callbackIncomplete
+                }
+                result = try await handle(content, fenceTicket: signOutFence.ticket())
             } else {
                 // `offer` handed over the redirect it parsed: it is finished as found.
                 let incoming: IncomingRedirect
@@ -134,17 +145,17 @@ extension PortalAuth {
     }
 
     /// A request on the loopback port: taken only when it is this sign-in's redirect (the path of
-    /// `redirectUrl`, with a grant for `method` or an `error=`); another path is not ours at all.
-    func loopbackVerdict(_ url: String, for method: AuthMethod) -> LoopbackRequestVerdict {
+    /// `redirectUrl`, with a grant for `method` or an `error=`), with what it carries; another path
+    /// is not ours at all.
+    func loopbackVerdict(_ url: String, for method: AuthMethod) -> (LoopbackRequestVerdict, RedirectContent?) {
         guard !url.isEmpty, url.utf16.count <= RedirectURL.maxLength, RedirectURL.matches(url, redirectUrl: redirectUrl) else {
-            return .notFound
+            return (.notFound, nil)
         }
-        return isRedirect(url, for: method) ? .take : .notASignIn
-    }
-
-    private func isRedirect(_ url: String, for method: AuthMethod) -> Bool {
-        guard let incoming = incomingRedirect(url) else { return false }
-        return incoming.isError || incoming.method == method
+        guard let content = parseRedirect(url) else { return (.notASignIn, nil) }
+        switch content {
+        case .failure: return (.take, content)
+        case .grant(_, let route): return route == .oauth(method) ? (.take, content) : (.notASignIn, nil)
+        }
     }
 
     /// Adds `prompt=select_account` to the query (before any fragment).
