@@ -26,7 +26,9 @@ extension SignInProvider {
                 offers: [
                     ProviderOffer(
                         backend: .turnkey, name: "discord",
-                        flow: .oauth2PKCE(scope: "identify email", authProxyProvider: .discord))
+                        flow: .oauth2PKCE(
+                            authorizeUrl: "https://discord.com/oauth2/authorize", scope: "identify email",
+                            authProxyName: "OAUTH2_PROVIDER_DISCORD"))
                 ])
         case .x:
             ProviderEntry(
@@ -35,7 +37,9 @@ extension SignInProvider {
                 offers: [
                     ProviderOffer(
                         backend: .turnkey, name: "twitter",
-                        flow: .oauth2PKCE(scope: "tweet.read users.read", authProxyProvider: .x))
+                        flow: .oauth2PKCE(
+                            authorizeUrl: "https://x.com/i/oauth2/authorize", scope: "tweet.read users.read",
+                            authProxyName: "OAUTH2_PROVIDER_X"))
                 ])
         }
     }

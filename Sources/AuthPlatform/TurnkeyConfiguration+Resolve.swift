@@ -27,12 +27,12 @@ extension TurnkeyConfiguration {
     /// - flags: `auth-proxy-url`, `auth-proxy-config-id`, `api-url`, `organization-id`, `session-key`, `emulator`
     /// - environment: `TURNKEY_AUTH_PROXY_URL`, `TURNKEY_AUTH_PROXY_CONFIG_ID`, `TURNKEY_API_URL`,
     ///   `TURNKEY_ORGANIZATION_ID`, `TURNKEY_SESSION_KEY`, `PORTAL_AUTH_EMULATOR_HOST`; and
-    ///   `TURNKEY_OAUTH_ORIGIN_URL`, `TURNKEY_DISCORD_AUTHORIZE_URL`, `TURNKEY_X_AUTHORIZE_URL`
+    ///   `TURNKEY_OAUTH_ORIGIN_URL`, and per PKCE provider `TURNKEY_<PROVIDER>_AUTHORIZE_URL`
     /// - settings: `SettingsKey`, and `EmulatorChoice.SettingsKey`
     ///
     /// Each URL falls back to its own default only: an Auth Proxy URL on loopback does not move the
     /// API or the hosted pages there. With the emulator chosen, the defaults are its Auth Proxy,
-    /// API, origin page and Discord and X pages.
+    /// API, origin page and PKCE providers' pages.
     public static func resolve(
         flags: [String: String], environment: [String: String],
         settings: [String: String]
@@ -53,12 +53,12 @@ extension TurnkeyConfiguration {
         configuration.oauthOriginUrl =
             pick(nil, "TURNKEY_OAUTH_ORIGIN_URL", nil)
             ?? emulator.map { $0 + TurnkeyWire.EmulatorPath.oauthOrigin } ?? defaultOAuthOriginUrl
-        configuration.discordAuthorizeUrl =
-            pick(nil, "TURNKEY_DISCORD_AUTHORIZE_URL", nil)
-            ?? emulator.map { $0 + "/idp/discord/authorize" } ?? defaultDiscordAuthorizeUrl
-        configuration.xAuthorizeUrl =
-            pick(nil, "TURNKEY_X_AUTHORIZE_URL", nil)
-            ?? emulator.map { $0 + "/idp/x/authorize" } ?? defaultXAuthorizeUrl
+        // Each PKCE provider's endpoint: its variable, the emulator's page, else the table's.
+        for provider in TurnkeyProvider.allCases {
+            guard let variable = provider.authorizeUrlVariable else { continue }
+            configuration.authorizeUrls[provider] =
+                pick(nil, variable, nil) ?? emulator.map { $0 + provider.signInProvider.emulatorAuthorizePath }
+        }
         return configuration
     }
 }

@@ -50,8 +50,20 @@ public struct TurnkeyProvider: RawRepresentable, Sendable, Hashable, CaseIterabl
 
     /// The scope the SDK asks the PKCE providers for.
     var scope: String? {
-        guard case .oauth2PKCE(let scope, _) = offer.flow else { return nil }
+        guard case .oauth2PKCE(_, let scope, _) = offer.flow else { return nil }
         return scope
+    }
+
+    /// The PKCE providers' own authorize endpoint, unless the configuration names another.
+    public var defaultAuthorizeUrl: String? {
+        guard case .oauth2PKCE(let authorizeUrl, _, _) = offer.flow else { return nil }
+        return authorizeUrl
+    }
+
+    /// The environment variable that names another authorize endpoint for a PKCE provider
+    /// (`TURNKEY_DISCORD_AUTHORIZE_URL`).
+    public var authorizeUrlVariable: String? {
+        usesPKCE ? "TURNKEY_\(rawValue.uppercased())_AUTHORIZE_URL" : nil
     }
 
     private var offer: ProviderOffer {

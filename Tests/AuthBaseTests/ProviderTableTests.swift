@@ -51,8 +51,15 @@ struct ProviderTableTests {
         #expect(SignInProvider.allCases.filter { $0.backends.contains(.turnkey) } == SignInProvider.allCases)
         #expect(SignInProvider.google.offer(on: .turnkey)?.flow == .oidcWithNonce)
         #expect(SignInProvider.apple.offer(on: .turnkey)?.flow == .oidcWithNonce)
-        #expect(SignInProvider.discord.offer(on: .turnkey)?.flow == .oauth2PKCE(scope: "identify email", authProxyProvider: .discord))
-        #expect(SignInProvider.x.offer(on: .turnkey)?.flow == .oauth2PKCE(scope: "tweet.read users.read", authProxyProvider: .x))
+        #expect(
+            SignInProvider.discord.offer(on: .turnkey)?.flow
+                == .oauth2PKCE(
+                    authorizeUrl: "https://discord.com/oauth2/authorize", scope: "identify email", authProxyName: "OAUTH2_PROVIDER_DISCORD")
+        )
+        #expect(
+            SignInProvider.x.offer(on: .turnkey)?.flow
+                == .oauth2PKCE(
+                    authorizeUrl: "https://x.com/i/oauth2/authorize", scope: "tweet.read users.read", authProxyName: "OAUTH2_PROVIDER_X"))
         #expect(SignInProvider.x.offer(on: .turnkey)?.name == "twitter")
         #expect(SignInProvider.discord.offer(on: .portal) == nil)
     }

@@ -64,7 +64,10 @@ extension PortalBackend {
             environment.appleEnabled
             ? "\(baseURL)/idp/apple/authorize?client_id=emulator-apple-\(environment.id)&redirect_uri=\(callback)"
                 + "&state=\(state)&response_type=code&response_mode=form_post&scope=name%20email" : nil
-        return .payload(PortalWire.OAuthUrls(google: google, apple: apple))
+        var urls: [SignInProvider: String] = [:]
+        urls[.google] = google
+        urls[.apple] = apple
+        return .payload(PortalWire.OAuthUrls(urls))
     }
 
     func exchangeOAuthGrant(_ request: EmulatorRequest) throws -> EmulatorResponse {
