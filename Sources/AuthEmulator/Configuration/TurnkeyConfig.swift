@@ -95,10 +95,11 @@ struct TurnkeyConfig: Equatable {
                     organizationId: derivedOrganizationId(configId: "local-dev"),
                     organizationName: defaultOrganizationName(configId: "local-dev"),
                     sessionExpirationSeconds: defaultSessionExpirationSeconds,
-                    clients: [
-                        client(.google, hostedRedirect), client(.apple, hostedRedirect),
-                        client(.discord, appRedirect), client(.x, appRedirect)
-                    ])
+                    // Every provider Turnkey offers; the PKCE ones answer the app's scheme directly,
+                    // the others through the hosted redirect page.
+                    clients: IdentityProvider.allCases.filter { $0.offer(on: .turnkey) != nil }.map {
+                        client($0, $0.authProxyProvider == nil ? hostedRedirect : appRedirect)
+                    })
             ],
             users: [Account(email: "alice@example.com", name: "Alice Example")])
     }()
@@ -157,7 +158,9 @@ enum TurnkeyConfigLoader {
             expiration = Int(seconds)
         }
         guard let providers = object["providers"] as? [String: Any] else {
-            throw ConfigError(field: "\(field).providers", problem: "must be an object with any of google, apple, discord, x")
+            throw ConfigError(
+                field: "\(field).providers",
+                problem: "must be an object with any of \(IdentityProvider.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let known = IdentityProvider.allCases.map(\.rawValue)
         if let unknown = providers.keys.sorted().first(where: { !known.contains($0) }) {
