@@ -1,6 +1,11 @@
+import TurnkeyAuth
+
 /// The words around each backend's command lines in its help text (`Backend.helpText`); each
 /// command's own lines are in its entry of the command table.
 enum Help {
+    /// The providers whose authorize endpoint is a setting (PKCE: Discord, X).
+    private static var pkce: [TurnkeyProvider] { TurnkeyProvider.allCases.filter(\.usesPKCE) }
+
     static let portalIntro = """
         Usage: portal-auth [OPTIONS] COMMAND [ARGS…]
 
@@ -41,7 +46,7 @@ enum Help {
     static let turnkeyIntro = """
         Usage: portal-auth turnkey [OPTIONS] COMMAND [ARGS…]
 
-        Signs in with Turnkey's social logins (Google, Apple, Discord, X) and keeps sessions, keys and
+        Signs in with Turnkey's social logins (\(TurnkeyProvider.allCases.map(\.displayName).joined(separator: ", "))) and keeps sessions, keys and
         pending sign-ins in the keyring. Prints one JSON object per line on stdout.
 
         Commands:
@@ -62,8 +67,8 @@ enum Help {
                                        Turnkey; options set above still win
           -h, --help                   Show this help
 
-        With the emulator, the origin page and the Discord and X pages are the emulator's; otherwise
-        Turnkey's own. TURNKEY_OAUTH_ORIGIN_URL, TURNKEY_DISCORD_AUTHORIZE_URL and TURNKEY_X_AUTHORIZE_URL
+        With the emulator, the origin page and the \(ProviderWords.sentence(pkce.map(\.displayName), "and")) pages are the emulator's; otherwise
+        Turnkey's own. \(ProviderWords.sentence(["TURNKEY_OAUTH_ORIGIN_URL"] + pkce.compactMap(\.authorizeUrlVariable), "and"))
         override them.
 
         Redirect URLs and OIDC tokens are secrets: they are read on stdin (-) only, and refused on the
