@@ -1,5 +1,6 @@
-/// The provider table: every fact about each provider, in one place. Adding a provider is a case of
-/// `SignInProvider`, its row here and its flow (docs/ARCHITECTURE.md, "Adding a provider").
+/// The provider table: every fact about each provider, in one place; the cores, the CLI and the
+/// emulator read it. Adding a provider is a case of `SignInProvider`, its row here, its words in the
+/// app and its fake page in the emulator (docs/ARCHITECTURE.md, "Adding a provider").
 extension SignInProvider {
     public var entry: ProviderEntry {
         switch self {

@@ -62,3 +62,11 @@ extension TurnkeyConfiguration {
         return configuration
     }
 }
+
+extension TurnkeyProvider {
+    /// The environment variable that names another authorize endpoint for a PKCE provider
+    /// (`TURNKEY_DISCORD_AUTHORIZE_URL`); nil for the others.
+    public var authorizeUrlVariable: String? {
+        usesPKCE ? "TURNKEY_\(rawValue.uppercased())_AUTHORIZE_URL" : nil
+    }
+}

@@ -60,12 +60,6 @@ public struct TurnkeyProvider: RawRepresentable, Sendable, Hashable, CaseIterabl
         return authorizeUrl
     }
 
-    /// The environment variable that names another authorize endpoint for a PKCE provider
-    /// (`TURNKEY_DISCORD_AUTHORIZE_URL`).
-    public var authorizeUrlVariable: String? {
-        usesPKCE ? "TURNKEY_\(rawValue.uppercased())_AUTHORIZE_URL" : nil
-    }
-
     private var offer: ProviderOffer {
         // Only providers with a Turnkey offer are made (`init?(_:)`).
         signInProvider.offer(on: .turnkey)!

@@ -1,3 +1,4 @@
+import AuthPlatform
 import TurnkeyAuth
 
 /// The words around each backend's command lines in its help text (`Backend.helpText`); each

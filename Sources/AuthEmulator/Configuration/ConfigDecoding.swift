@@ -51,22 +51,15 @@ struct ConfigError: Error, CustomStringConvertible {
     }
 }
 
-/// A key named at run time: a provider's identifier in `providers`.
+/// A key of a path the decoder did not walk: a provider's identifier in `providers`, or the
+/// position in an array that a check over the whole array (duplicates) finds at fault.
 struct ConfigKey: CodingKey {
     let stringValue: String
-    init(_ name: String) { stringValue = name }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    var intValue: Int? { nil }
-    init?(intValue: Int) { nil }
-}
-
-/// A position in an array, for the errors of a check that spans the array (duplicates).
-struct ConfigIndex: CodingKey {
     let intValue: Int?
-    init(_ index: Int) { intValue = index }
-    init?(intValue: Int) { self.intValue = intValue }
-    init?(stringValue: String) { nil }
-    var stringValue: String { "Index \(intValue ?? 0)" }
+    init(_ name: String) { (stringValue, intValue) = (name, nil) }
+    init(_ index: Int) { (stringValue, intValue) = ("Index \(index)", index) }
+    init?(stringValue: String) { self.init(stringValue) }
+    init?(intValue: Int) { self.init(intValue) }
 }
 
 extension KeyedDecodingContainer {
@@ -78,7 +71,7 @@ extension KeyedDecodingContainer {
     func optional<Value: Decodable>(_ key: Key, or problem: String) throws -> Value? {
         do {
             return try decodeIfPresent(Value.self, forKey: key)
-        } catch let error as DecodingError where error.codingPathString == ConfigError.field(path(key)) {
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.count == path(key).count {
             throw ConfigError(path: path(key), problem: problem)
         }
     }
@@ -93,16 +86,5 @@ extension KeyedDecodingContainer {
     func strings(_ key: Key, or problem: String) throws -> [String?]? {
         let list: [JSONValue]? = try optional(key, or: problem)
         return list?.map(\.stringValue)
-    }
-}
-
-extension DecodingError {
-    fileprivate var codingPathString: String {
-        switch self {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            ConfigError.field(context.codingPath)
-        case .keyNotFound(let key, let context): ConfigError.field(context.codingPath + [key])
-        @unknown default: ""
-        }
     }
 }

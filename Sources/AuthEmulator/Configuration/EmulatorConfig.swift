@@ -100,7 +100,7 @@ struct ConfigUser: Equatable, Decodable {
     static func list(_ users: [ConfigUser]?, at path: [any CodingKey]) throws -> [ConfigUser] {
         let users = users ?? []
         for (index, user) in users.enumerated() where users[..<index].contains(where: { $0.email == user.email }) {
-            throw ConfigError(path: path + [ConfigIndex(index), ConfigKey("email")], problem: "duplicate user \(user.email)")
+            throw ConfigError(path: path + [ConfigKey(index), ConfigKey("email")], problem: "duplicate user \(user.email)")
         }
         return users
     }
@@ -141,7 +141,7 @@ extension EmulatorConfig: Decodable {
         guard !environments.isEmpty else { throw ConfigError(path: fields.path(.environments), problem: "must not be empty") }
         for (index, environment) in environments.enumerated() where environments[..<index].contains(where: { $0.id == environment.id }) {
             throw ConfigError(
-                path: fields.path(.environments) + [ConfigIndex(index), ConfigKey("id")], problem: "duplicate id \"\(environment.id)\"")
+                path: fields.path(.environments) + [ConfigKey(index), ConfigKey("id")], problem: "duplicate id \"\(environment.id)\"")
         }
         self.init(environments: environments, turnkey: try fields.optional(.turnkey, or: "must be an object") ?? .builtIn)
     }

@@ -119,7 +119,7 @@ extension TurnkeyConfig: Decodable {
         guard !configs.isEmpty else { throw ConfigError(path: fields.path(.authProxyConfigs), problem: problem) }
         var seenClientIds: Set<String> = []
         for (index, config) in configs.enumerated() {
-            let at = fields.path(.authProxyConfigs) + [ConfigIndex(index)]
+            let at = fields.path(.authProxyConfigs) + [ConfigKey(index)]
             if configs[..<index].contains(where: { $0.id == config.id }) {
                 throw ConfigError(path: at + [ConfigKey("id")], problem: "duplicate id \"\(config.id)\"")
             }
@@ -194,7 +194,7 @@ extension TurnkeyConfig.OAuthClient: Decodable {
         }
         let secondary = try fields.strings(.secondaryClientIds, or: "must be an array of client IDs") ?? []
         for (index, id) in secondary.enumerated() where id?.isEmpty ?? true {
-            throw ConfigError(path: fields.path(.secondaryClientIds) + [ConfigIndex(index)], problem: "must be a non-empty string")
+            throw ConfigError(path: fields.path(.secondaryClientIds) + [ConfigKey(index)], problem: "must be a non-empty string")
         }
         let urisProblem = "must be a non-empty array of redirect URIs"
         guard let uris = try fields.strings(.redirectUris, or: urisProblem), !uris.isEmpty else {
@@ -203,7 +203,7 @@ extension TurnkeyConfig.OAuthClient: Decodable {
         for (index, uri) in uris.enumerated() {
             guard let uri, uri.hasPrefix("/") || uri.contains(":"), uri == uri.trimmingCharacters(in: .whitespacesAndNewlines) else {
                 throw ConfigError(
-                    path: fields.path(.redirectUris) + [ConfigIndex(index)],
+                    path: fields.path(.redirectUris) + [ConfigKey(index)],
                     problem:
                         "must be an absolute URI such as myapp:// or a path on the emulator such as /turnkey/oauth-redirect?scheme=myapp")
             }

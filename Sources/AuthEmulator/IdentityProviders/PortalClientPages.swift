@@ -5,21 +5,6 @@ import Foundation
 /// goes to Portal's callback. Google's form comes back to Google, which sends a code on; Apple's
 /// posts to the callback itself (form_post), where Portal's side of Apple takes over.
 extension IdentityProviders {
-    /// `GET` and `POST /idp/<identifier>/authorize`. A provider Portal offers serves both backends,
-    /// told apart by the client ID; a form_post page (Apple) posts to Portal's callback, never here.
-    func pageHandlers(_ provider: IdentityProvider) -> [String: (EmulatorRequest) throws -> EmulatorResponse] {
-        guard provider.portalAuthMethod != nil else {
-            return ["GET": { self.showTurnkeyAppPage(provider, $0) }, "POST": { self.submitTurnkeyAppPage(provider, $0) }]
-        }
-        return [
-            "GET": { self.isTurnkeyClient(provider, $0.query) ? self.showTurnkeyAppPage(provider, $0) : self.showPortalPage(provider, $0) },
-            "POST": {
-                self.isTurnkeyClient(provider, $0.form) || provider.fakePage.answersPortalByFormPost
-                    ? self.submitTurnkeyAppPage(provider, $0) : self.submitPortalGooglePage($0)
-            }
-        ]
-    }
-
     func showPortalPage(_ provider: ProviderPages.Provider, _ request: EmulatorRequest) -> EmulatorResponse {
         let query = request.query
         return portalChooser(provider, request, fields: query, selectAccount: query["prompt"] == "select_account")
