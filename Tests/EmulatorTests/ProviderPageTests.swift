@@ -18,6 +18,7 @@ final class ProviderPageTests: EmulatorSuite {
                 for name in scope.split(separator: " ") { #expect(page.scopeWords[String(name)] != nil, "\(provider): \(name)") }
             }
             if provider.issuesIdTokens { #expect(!page.originParameters("n").isEmpty, "\(provider)") }
+            if provider.offer(on: .portal) != nil { #expect(page.portalAuthorizeParameters.contains("response_type="), "\(provider)") }
         }
     }
 

@@ -35,8 +35,6 @@ struct EnvironmentConfig: Equatable {
     var providersWithoutCredentials: [AuthMethod] = []
     var users: [ConfigUser]
 
-    var googleEnabled: Bool { authMethods.contains(.google) }
-    var appleEnabled: Bool { authMethods.contains(.apple) }
     var magicLinksEnabled: Bool { authMethods.contains(.emailMagicLink) }
 
     /// The first enabled provider that has no credentials, if any.

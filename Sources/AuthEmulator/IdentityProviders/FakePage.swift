@@ -16,6 +16,9 @@ struct FakePage {
     var scopeWords: [String: String] = [:]
     /// Apple's "Hide My Email": the page lets the person give the app a relay address.
     var offersHideMyEmail = false
+    /// For a provider Portal offers: the end of the authorize URL Portal hands out, after
+    /// `client_id`, `redirect_uri` and `state`, as the real provider's is written.
+    var portalAuthorizeParameters = ""
     /// For a provider Portal offers: whether its page posts the choice straight to Portal's callback
     /// (Apple's `form_post`) instead of back to the provider, which sends a code on (Google).
     var answersPortalByFormPost = false
@@ -40,6 +43,7 @@ extension SignInProvider {
                     .brand{font-size:24px;font-weight:500;letter-spacing:-.5px}
                     """,
                 accountIdDigits: 21,
+                portalAuthorizeParameters: "response_type=code&scope=openid%20email",
                 originParameters: { [("scope", "openid email profile"), ("nonce", $0), ("prompt", "select_account")] })
         case .apple:
             FakePage(
@@ -51,7 +55,9 @@ extension SignInProvider {
                     .apple button.secondary{color:#1d1d1f}
                     .apple .accounts label:hover{background:#f5f5f7}
                     """,
-                accountIdDigits: 19, offersHideMyEmail: true, answersPortalByFormPost: true,
+                accountIdDigits: 19, offersHideMyEmail: true,
+                portalAuthorizeParameters: "response_type=code&response_mode=form_post&scope=name%20email",
+                answersPortalByFormPost: true,
                 originParameters: { [("response_mode", "fragment"), ("nonce", $0)] })
         case .discord:
             FakePage(
