@@ -34,7 +34,7 @@ struct TurnkeyConfig: Equatable {
         var organizationId: String
         var organizationName: String
         var sessionExpirationSeconds: Int
-        /// Enabled providers, in the order google, apple, discord, x.
+        /// Enabled providers, in the table's order (google, apple, discord, x).
         var clients: [(provider: IdentityProvider, client: OAuthClient)]
 
         var enabledProviders: [IdentityProvider] { clients.map(\.provider) }
