@@ -42,29 +42,36 @@ let package = Package(
         .target(name: "CEmulatorServer", dependencies: ["CLibsoup"]),
         .target(name: "CSignInUI", dependencies: ["CGtk4", "CAdwaita", "CQrencode"]),
 
-        // Swift, every target in Swift 6 language mode (the tools version's default).
-        .target(name: "AuthBase"),
-        .target(name: "PortalAuth", dependencies: ["AuthBase"]),
-        .target(name: "TurnkeyAuth", dependencies: ["AuthBase"]),
-        .target(name: "GLibSupport", dependencies: ["CGLibSupport"]),
-        .target(name: "AuthPlatform", dependencies: ["AuthBase", "PortalAuth", "TurnkeyAuth", "GLibSupport", "CAuthPlatform"]),
-        .target(name: "AuthEmulator", dependencies: ["AuthBase", "AuthPlatform", "GLibSupport", "CEmulatorServer"]),
+        // Swift, every target in Swift 6 language mode (the tools version's default). Each excludes its
+        // README.md, which SwiftPM would otherwise report as an unhandled file (C targets ignore it).
+        .target(name: "AuthBase", exclude: ["README.md"]),
+        .target(name: "PortalAuth", dependencies: ["AuthBase"], exclude: ["README.md"]),
+        .target(name: "TurnkeyAuth", dependencies: ["AuthBase"], exclude: ["README.md"]),
+        .target(name: "GLibSupport", dependencies: ["CGLibSupport"], exclude: ["README.md"]),
+        .target(
+            name: "AuthPlatform", dependencies: ["AuthBase", "PortalAuth", "TurnkeyAuth", "GLibSupport", "CAuthPlatform"],
+            exclude: ["README.md"]),
+        .target(
+            name: "AuthEmulator", dependencies: ["AuthBase", "AuthPlatform", "GLibSupport", "CEmulatorServer"],
+            exclude: ["README.md"]),
         // The sign-in window's state machine: no GTK, tested without a display.
-        .target(name: "SignInFlow", dependencies: ["AuthBase"]),
+        .target(name: "SignInFlow", dependencies: ["AuthBase"], exclude: ["README.md"]),
         // The two account services: thin adapters from the cores to the flow, no GTK and no
         // platform (the app injects AuthPlatform's pieces), tested on the cores' in-memory fakes.
-        .target(name: "SignInAccounts", dependencies: ["SignInFlow", "PortalAuth", "TurnkeyAuth"]),
+        .target(name: "SignInAccounts", dependencies: ["SignInFlow", "PortalAuth", "TurnkeyAuth"], exclude: ["README.md"]),
         .target(
             name: "SignInApp",
             dependencies: ["SignInFlow", "SignInAccounts", "PortalAuth", "TurnkeyAuth", "AuthPlatform", "GLibSupport", "CSignInUI"],
+            exclude: ["README.md"],
             plugins: ["GResourceEmbedder"]),
         // The stylesheet, icons and brand marks, compiled into the app at build time.
-        .executableTarget(name: "embed-gresource"),
+        .executableTarget(name: "embed-gresource", exclude: ["README.md"]),
         .plugin(name: "GResourceEmbedder", capability: .buildTool(), dependencies: ["embed-gresource"]),
 
-        .executableTarget(name: "portal-sign-in", dependencies: ["SignInApp"]),
-        .executableTarget(name: "portal-auth", dependencies: ["PortalAuth", "TurnkeyAuth", "AuthPlatform", "GLibSupport"]),
-        .executableTarget(name: "portal-auth-emulator", dependencies: ["AuthEmulator"]),
+        .executableTarget(name: "portal-sign-in", dependencies: ["SignInApp"], exclude: ["README.md"]),
+        .executableTarget(
+            name: "portal-auth", dependencies: ["PortalAuth", "TurnkeyAuth", "AuthPlatform", "GLibSupport"], exclude: ["README.md"]),
+        .executableTarget(name: "portal-auth-emulator", dependencies: ["AuthEmulator"], exclude: ["README.md"]),
 
         // Helpers the test targets share (secret-shaped values, waiting, recording boxes, the cores' fakes).
         .target(name: "AuthTestSupport", dependencies: ["AuthBase", "PortalAuth", "TurnkeyAuth"], path: "Tests/AuthTestSupport"),

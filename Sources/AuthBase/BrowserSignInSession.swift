@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Synchronization
 
 /// How an incoming URL stands to a core's browser sign-ins, before anything is sent. A URL that is
@@ -15,38 +16,50 @@ public enum RedirectStanding: Sendable, Equatable {
     case unsolicited
 }
 
+/// What a core's `offer` found a URL to be: how it stands to the core's sign-ins, and whether the
+/// browser sign-in waiting for it took it. Parsed once; the value carries what finishing it needs.
+public protocol OfferedRedirect: Sendable {
+    var standing: RedirectStanding { get }
+    /// The running browser sign-in took it: that sign-in finishes it, nothing else may.
+    var isTaken: Bool { get }
+}
+
 /// The in-flight browser sign-in of a core, as AppAuth's `OIDExternalUserAgentSession`: the core
-/// opens the browser and waits here; the app hands it each URL the desktop delivers (`resume`),
-/// and it takes its own redirect, once; Cancel, sign-out and the app's end `close` it.
-public final class BrowserSignInSession: Sendable {
+/// opens the browser and waits here; the core's `offer` hands it the redirect it parsed and found
+/// awaited (`resume`), once; Cancel, sign-out and the app's end `close` it.
+public final class BrowserSignInSession<Redirect: Sendable>: Sendable {
     private enum State {
         /// Not awaited yet: a redirect that arrives while the browser is still opening is kept.
-        case open(early: String?)
-        case awaited(CheckedContinuation<String, any Error>)
+        case open(early: Redirect?)
+        case awaited(CheckedContinuation<Redirect, any Error>)
         case resumed
         case closed
     }
 
-    private let state = Mutex(State.open(early: nil))
-    private let isOwnRedirect: @Sendable (String) -> Bool
+    private let state: Mutex<State> = Mutex(.open(early: nil))
     private let onClose: @Sendable () -> Void
+    /// The page the browser was sent to ("Copy Link", "Open Again").
+    public let authorizeURL: URL
+    /// False when the redirect comes another way (a loopback listener): the desktop's URLs are not for it.
+    public let takesRedirectsFromTheDesktop: Bool
 
-    /// `isOwnRedirect`: whether a URL is this sign-in's redirect. `onClose`: runs once when the
-    /// sign-in is closed before its redirect came (a loopback listener closes its port).
-    public init(isOwnRedirect: @escaping @Sendable (String) -> Bool, onClose: @escaping @Sendable () -> Void = {}) {
-        self.isOwnRedirect = isOwnRedirect
+    /// `onClose`: runs once when the sign-in is closed before its redirect came (a loopback listener
+    /// closes its port).
+    public init(authorizeURL: URL, takesRedirectsFromTheDesktop: Bool = true, onClose: @escaping @Sendable () -> Void = {}) {
+        self.authorizeURL = authorizeURL
+        self.takesRedirectsFromTheDesktop = takesRedirectsFromTheDesktop
         self.onClose = onClose
     }
 
-    /// Hands `url` to the sign-in: true when it was this sign-in's redirect and it took it; false
-    /// for any other URL, and for every URL once the sign-in took one or was closed.
+    /// Hands the sign-in its redirect, which the core parsed and found to be the one it awaits: true
+    /// when it took it; false once it took one or was closed, or when its redirect comes another way.
     @discardableResult
-    public func resume(with url: String) -> Bool {
-        guard isOwnRedirect(url) else { return false }
-        let (taken, waiter) = state.withLock { state -> (Bool, CheckedContinuation<String, any Error>?) in
+    public func resume(with redirect: Redirect) -> Bool {
+        guard takesRedirectsFromTheDesktop else { return false }
+        let (taken, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Redirect, any Error>?) in
             switch state {
             case .open(early: nil):
-                state = .open(early: url)
+                state = .open(early: redirect)
                 return (true, nil)
             case .awaited(let continuation):
                 state = .resumed
@@ -55,13 +68,13 @@ public final class BrowserSignInSession: Sendable {
                 return (false, nil)
             }
         }
-        waiter?.resume(returning: url)
+        waiter?.resume(returning: redirect)
         return taken
     }
 
-    /// Ends the sign-in: its wait throws `CancellationError`, and it takes no URL from now on.
+    /// Ends the sign-in: its wait throws `CancellationError`, and it takes no redirect from now on.
     public func close() {
-        let (closed, waiter) = state.withLock { state -> (Bool, CheckedContinuation<String, any Error>?) in
+        let (closed, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Redirect, any Error>?) in
             switch state {
             case .open:
                 state = .closed
@@ -81,16 +94,16 @@ public final class BrowserSignInSession: Sendable {
         state.withLock { if case .closed = $0 { true } else { false } }
     }
 
-    /// The redirect `resume` took. Throws `CancellationError` once closed, and cancelling the
+    /// The redirect `resume` handed over. Throws `CancellationError` once closed, and cancelling the
     /// calling task closes the sign-in.
-    public func redirect() async throws -> String {
+    public func redirect() async throws -> Redirect {
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String, any Error>) in
-                let early = state.withLock { state -> Result<String, any Error>? in
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Redirect, any Error>) in
+                let early = state.withLock { state -> Result<Redirect, any Error>? in
                     switch state {
-                    case .open(early: let url?):
+                    case .open(early: let redirect?):
                         state = .resumed
-                        return .success(url)
+                        return .success(redirect)
                     case .open(early: nil):
                         state = .awaited(continuation)
                         return nil
@@ -107,8 +120,8 @@ public final class BrowserSignInSession: Sendable {
 }
 
 /// A core's one in-flight browser sign-in: a second is refused while one runs.
-public final class BrowserSignInSlot: Sendable {
-    private let current = Mutex<(running: Bool, session: BrowserSignInSession?)>((false, nil))
+public final class BrowserSignInSlot<Redirect: Sendable>: Sendable {
+    private let current = Mutex<(running: Bool, session: BrowserSignInSession<Redirect>?)>((false, nil))
 
     public init() {}
 
@@ -121,8 +134,8 @@ public final class BrowserSignInSlot: Sendable {
         }
     }
 
-    /// Makes `session` the one the app's URLs go to (before the browser opens).
-    public func open(_ session: BrowserSignInSession) {
+    /// Makes `session` the one the core's `offer` hands redirects to (before the browser opens).
+    public func open(_ session: BrowserSignInSession<Redirect>) {
         current.withLock { $0.session = session }
     }
 
@@ -136,14 +149,18 @@ public final class BrowserSignInSlot: Sendable {
     }
 
     /// The sign-in waiting for its redirect, if one runs.
-    public var session: BrowserSignInSession? { current.withLock { $0.session } }
+    public var session: BrowserSignInSession<Redirect>? { current.withLock { $0.session } }
 }
 
-/// A core the app drives a browser sign-in of: `PortalAuth` and `TurnkeyAuth`.
+/// A core the app drives a browser sign-in of: `PortalAuth` and `TurnkeyAuth`. The app offers it
+/// each URL the desktop delivers, once (as AppAuth's `resumeExternalUserAgentFlowWithURL:`).
 public protocol BrowserSignInCore: Sendable {
-    /// The in-flight browser sign-in (nil when none runs): the app resumes it with each URL the
-    /// desktop delivers, and closes it on Cancel.
-    var browserSignIn: BrowserSignInSession? { get }
-    /// How `url` stands to this core's sign-ins; nil when it is no redirect for this core.
-    func standing(of url: String) -> RedirectStanding?
+    associatedtype Offered: OfferedRedirect
+    /// Parses `url` once: nil when it is no redirect for this core; otherwise how it stands, and
+    /// when the running browser sign-in awaits it, that sign-in has taken it (`isTaken`).
+    func offer(_ url: String) -> Offered?
+    /// The page the running browser sign-in opened (nil when none runs).
+    var browserSignInPage: URL? { get }
+    /// Ends the running browser sign-in (Cancel, the window closed): a later redirect is unsolicited.
+    func cancelBrowserSignIn()
 }

@@ -52,7 +52,7 @@ public struct TransportError: LocalizedError, Sendable, Equatable, CustomStringC
         case untrustedCertificate
         /// The answer was larger than the transport accepts.
         case responseTooLarge
-        /// The configured extra CA file (`--ca-file`, `PORTAL_CA_FILE`, the `ca-file` setting) could
+        /// The configured extra CA file (`--ca-file`, `PORTAL_AUTH_CA_FILE`, the `ca-file` setting) could
         /// not be read, so no connection was made.
         case caFileUnreadable
         /// The request could not be built (a URL the HTTP library refuses).

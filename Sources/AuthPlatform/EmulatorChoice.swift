@@ -1,32 +1,22 @@
 import AuthBase
 import FoundationEssentials
 
-/// The local auth emulator, used only when someone chooses it: the CLI's `--emulator[=HOST:PORT]`
-/// (flag key `emulator`), then `PORTAL_AUTH_EMULATOR_HOST=HOST:PORT`, then the app's GSettings
+/// The local auth emulator, used only when someone chooses it (`Setting.emulator`): the CLI's
+/// `--emulator[=HOST:PORT]`, then `PORTAL_AUTH_EMULATOR_HOST=HOST:PORT`, then the app's GSettings
 /// `local-test-environment` (its host in `emulator-host`). When chosen, the emulator's values take
 /// the place of each service's production defaults, for Portal and Turnkey alike; a value set
 /// explicitly (a flag, a variable, a setting) still wins. Nothing chooses it by default: an
 /// install with no configuration never opens a connection to the emulator's port.
 public enum EmulatorChoice {
-    public static let defaultHost = "127.0.0.1:8790"
-    public static let environmentVariable = "PORTAL_AUTH_EMULATOR_HOST"
-    public static let flag = "emulator"
+    public static let defaultHost = Setting.emulatorHost.defaultValue
     /// The emulator's auth environment (Portal) and Auth Proxy config (Turnkey).
     public static let environmentId = "local-dev"
 
-    /// The GSettings keys (schema io.github.portalauth.SignIn) the app passes in `settings`.
-    public enum SettingsKey {
-        /// `"true"` when the person chose "Local test environment".
-        public static let enabled = "local-test-environment"
-        public static let host = "emulator-host"
-    }
-
     /// `HOST:PORT` (or `https://HOST:PORT`) of the chosen emulator, or nil when nobody chose it. Blank values count as unset.
     public static func host(flags: [String: String], environment: [String: String], settings: [String: String]) -> String? {
-        if let flag = flags[flag]?.nonBlank { return flag }
-        if let variable = environment[environmentVariable]?.nonBlank { return variable }
-        guard settings[SettingsKey.enabled]?.trimmed.lowercased() == "true" else { return nil }
-        return settings[SettingsKey.host]?.nonBlank ?? defaultHost
+        if let host = Setting.emulator.value(flags: flags, environment: environment, settings: [:]) { return host }
+        guard Setting.emulator.value(flags: [:], environment: [:], settings: settings) != nil else { return nil }
+        return Setting.emulatorHost.value(flags: [:], environment: [:], settings: settings) ?? defaultHost
     }
 
     /// The emulator's origin: `http://HOST:PORT` (it speaks plain http on this computer), or the

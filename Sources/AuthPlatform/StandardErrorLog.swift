@@ -2,9 +2,10 @@ import AuthBase
 import FoundationEssentials
 import Glibc
 
-/// The cores' log lines (which never hold a secret) on stderr, "PROGRAM: line", when PORTAL_DEBUG is
-/// set (and not blank). One logger for the app and the CLI; `script/test` runs with it on. Lines name
-/// what servers chose (end users, organizations), so every control character is escaped (`PrintableText`).
+/// The cores' log lines (which never hold a secret) on stderr, "PROGRAM: line", when PORTAL_AUTH_DEBUG
+/// (or its older name PORTAL_DEBUG) is set and not blank. One logger for the app and the CLI;
+/// `script/test` runs with it on. Lines name what servers chose (end users, organizations), so every
+/// control character is escaped (`PrintableText`).
 public struct StandardErrorLog: AuthLogger {
     public let program: String
 
@@ -14,7 +15,7 @@ public struct StandardErrorLog: AuthLogger {
         program: String,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> StandardErrorLog? {
-        environment["PORTAL_DEBUG"]?.isBlank == false ? StandardErrorLog(program: program) : nil
+        Setting.debug.value(environment: environment) != nil ? StandardErrorLog(program: program) : nil
     }
 
     public func log(_ message: String) {

@@ -1,72 +1,75 @@
+import AuthBase
 import FoundationEssentials
 
-/// What an incoming URL is to this instance, before anything is sent: the app asks this first and
-/// exchanges only what a person started (or confirmed).
-public struct IncomingRedirect: Sendable, Equatable {
+/// What an incoming URL is to this instance, before anything is sent, from its one parse: the app
+/// asks this first and exchanges only what a person started (or confirmed), handing this value to
+/// `handleRedirect(_:)` so the URL is never parsed again.
+public struct IncomingRedirect: OfferedRedirect, Equatable, CustomStringConvertible {
     /// Google, Apple or the email link; nil for an `error=` redirect, which names no method.
     public let method: AuthMethod?
-    /// The redirect reports a failed sign-in (`error=`); it carries nothing to exchange.
-    public let isError: Bool
-    /// A live pending sign-in of this instance asked for it, or it repeats a grant just exchanged.
-    /// Only this process's memory counts: a record an earlier run left behind never does.
-    public let isSolicited: Bool
-    /// It repeats the grant this instance exchanged last: handling it replays that result, nothing is sent.
-    public let isRepeat: Bool
+    /// Who asked for it: a live pending sign-in of this process (awaited), this process just
+    /// exchanged it (repeated), a sign-in an earlier run was waiting for when it ended (quit,
+    /// crashed, killed), or nobody. Only this process's memory makes it awaited or repeated.
+    public let standing: RedirectStanding
     /// For an email link this instance or an earlier run sent: the address it went to.
     public let email: String?
-    /// Unsolicited, but it matches the sign-in an earlier run was waiting for when it ended (quit,
-    /// crashed, killed): the app can say so when it asks.
-    public let startedBeforeRestart: Bool
+    /// `offer` handed it to the browser sign-in that awaited it: that sign-in finishes it.
+    public internal(set) var isTaken = false
+    /// What it carries (the grant stays inside: never printed, never public).
+    let content: RedirectContent
 
-    public init(
-        method: AuthMethod?, isError: Bool, isSolicited: Bool, isRepeat: Bool, email: String?,
-        startedBeforeRestart: Bool = false
-    ) {
-        self.method = method
-        self.isError = isError
-        self.isSolicited = isSolicited
-        self.isRepeat = isRepeat
-        self.email = email
-        self.startedBeforeRestart = startedBeforeRestart
-    }
+    /// The redirect reports a failed sign-in (`error=`); it carries nothing to exchange.
+    public var isError: Bool { if case .failure = content { true } else { false } }
 
-    /// Who asked for it: this process (awaited), a sign-in just finished (repeated), an earlier run, nobody.
-    public var standing: RedirectStanding {
-        isRepeat ? .repeated : isSolicited ? .awaited : startedBeforeRestart ? .earlierRun : .unsolicited
+    public var description: String {
+        "IncomingRedirect(method: \(method.map(\.rawValue) ?? "none"), standing: \(standing), error: \(isError))"
     }
 }
 
 extension PortalAuth: BrowserSignInCore {
     /// The browser sign-in `signInWith*` runs, waiting for its redirect (nil when none runs).
-    public var browserSignIn: BrowserSignInSession? { browserSignIns.session }
+    public var browserSignIn: BrowserSignInSession<IncomingRedirect>? { browserSignIns.session }
 
-    public func standing(of url: String) -> RedirectStanding? { incomingRedirect(url)?.standing }
+    public var browserSignInPage: URL? { browserSignIns.session?.authorizeURL }
+
+    public func cancelBrowserSignIn() { cancelPendingSignIn() }
+
+    /// The one call for a URL the desktop delivers: `incomingRedirect`, and when the running browser
+    /// sign-in awaits it, that sign-in takes it (`isTaken`) and finishes it itself — also a grant
+    /// already exchanged, which it then replays.
+    public func offer(_ url: String) -> IncomingRedirect? {
+        guard var incoming = incomingRedirect(url) else { return nil }
+        let forTheRunningSignIn =
+            switch incoming.standing {
+            case .awaited: true
+            case .repeated: incoming.content.route.map { livePendingSignIn()?.accepts($0) == true } ?? false
+            case .earlierRun, .unsolicited: false
+            }
+        if forTheRunningSignIn, let session = browserSignIns.session {
+            incoming.isTaken = session.resume(with: incoming)
+        }
+        return incoming
+    }
 }
 
 extension PortalAuth {
     /// nil when `url` is not a redirect for this instance (same rules as `handleRedirect`); otherwise
     /// which sign-in it finishes and whether this instance asked for it. No network, nothing spent.
     public func incomingRedirect(_ url: String) -> IncomingRedirect? {
-        guard !url.isEmpty, url.utf16.count <= RedirectURL.maxLength,
-            RedirectURL.matches(url, redirectUrl: redirectUrl)
-        else { return nil }
-        let parameters = RedirectURL.queryParameters(of: url.trimmed)
+        guard let content = parseRedirect(url) else { return nil }
         let pending = livePendingSignIn()
-        if parameters[PortalWire.RedirectQuery.error] != nil {
+        guard let route = content.route else {
+            // A failure report: awaited only while a provider sign-in waits for its redirect.
             let waitingForProvider = if case .oauth? = pending?.method { true } else { false }
-            return IncomingRedirect(method: nil, isError: true, isSolicited: waitingForProvider, isRepeat: false, email: nil)
+            return IncomingRedirect(method: nil, standing: waitingForProvider ? .awaited : .unsolicited, email: nil, content: content)
         }
-        guard let token = parameters[PortalWire.RedirectQuery.token], !token.isEmpty,
-            let route = GrantRoute(parameters)
-        else { return nil }
-        let isRepeat = replaySlot.grant(for: token) != nil
-        let solicited = pending?.accepts(route) == true || isRepeat
-        let earlier = solicited ? nil : earlierPendingSignIn.flatMap { $0.isLive(at: now()) && $0.accepts(route) ? $0 : nil }
+        let isRepeat = if case .grant(let token, _) = content { replaySlot.grant(for: token) != nil } else { false }
+        let awaited = pending?.accepts(route) == true
+        let earlier = awaited || isRepeat ? nil : earlierPendingSignIn.flatMap { $0.isLive(at: now()) && $0.accepts(route) ? $0 : nil }
         var email: String?
-        if case .magicLink(let address)? = (solicited ? pending : earlier)?.method, route == .magicLink { email = address }
-        return IncomingRedirect(
-            method: route.method, isError: false, isSolicited: solicited, isRepeat: isRepeat, email: email,
-            startedBeforeRestart: earlier != nil)
+        if case .magicLink(let address)? = (awaited || isRepeat ? pending : earlier)?.method, route == .magicLink { email = address }
+        let standing: RedirectStanding = isRepeat ? .repeated : awaited ? .awaited : earlier != nil ? .earlierRun : .unsolicited
+        return IncomingRedirect(method: route.method, standing: standing, email: email, content: content)
     }
 
     /// The sign-in this instance is waiting for, if it has not expired.

@@ -20,25 +20,49 @@ extension PortalAuth {
         try await handleRedirect(url, fenceTicket: signOutFence.ticket())
     }
 
+    /// Completes a sign-in from a redirect `offer` or `incomingRedirect` already parsed: what it
+    /// carries is used as found, never parsed again. `error=` → `authenticationFailed`; a grant is
+    /// exchanged (or replayed) as `handleRedirect(_:)` does.
+    public func handleRedirect(_ incoming: IncomingRedirect) async throws -> AuthResult {
+        try await handle(incoming.content, fenceTicket: signOutFence.ticket())
+    }
+
     /// `fenceTicket`: when the redirect was asked for, as far as a sign-out is concerned.
     func handleRedirect(_ url: String, fenceTicket: SignOutFence.Ticket) async throws -> AuthResult? {
-        guard !url.isEmpty, url.utf16.count <= RedirectURL.maxLength else { return nil }
-        guard RedirectURL.matches(url, redirectUrl: redirectUrl) else { return nil }
+        guard let content = parseRedirect(url) else { return nil }
+        return try await handle(content, fenceTicket: fenceTicket)
+    }
 
+    /// What `url` carries when it is a redirect for this instance: the one parse of a redirect.
+    /// Empty or longer than 8192 UTF-16 units, not our `redirectUrl`, or neither `error=` nor a
+    /// token with a known route → nil.
+    func parseRedirect(_ url: String) -> RedirectContent? {
+        guard !url.isEmpty, url.utf16.count <= RedirectURL.maxLength, RedirectURL.matches(url, redirectUrl: redirectUrl) else {
+            return nil
+        }
         let parameters = RedirectURL.queryParameters(of: url.trimmed)
         if let error = parameters[PortalWire.RedirectQuery.error] {
-            log("the redirect reported a failed sign-in")
             let bounded = SecretRedaction.redact(String(error.prefix(RedirectURL.maxErrorLength)))
-            throw PortalAuthError.authenticationFailed(error: String(bounded.prefix(RedirectURL.maxErrorLength)))
+            return .failure(error: String(bounded.prefix(RedirectURL.maxErrorLength)))
         }
-        guard let token = parameters[PortalWire.RedirectQuery.token], !token.isEmpty else { return nil }
-        guard let route = GrantRoute(parameters) else { return nil }
+        guard let token = parameters[PortalWire.RedirectQuery.token], !token.isEmpty, let route = GrantRoute(parameters) else {
+            return nil
+        }
+        return .grant(token: token, route: route)
+    }
 
-        // An already-cancelled caller must not spend a single-use grant it no longer wants.
-        // Past this point the exchange runs to completion.
-        try Task.checkCancellation()
-        return try await shieldedFromCancellation {
-            try await self.mutex.withLock { try await self.exchangeOrReplay(token: token, route: route, fenceTicket: fenceTicket) }
+    private func handle(_ content: RedirectContent, fenceTicket: SignOutFence.Ticket) async throws -> AuthResult {
+        switch content {
+        case .failure(let error):
+            log("the redirect reported a failed sign-in")
+            throw PortalAuthError.authenticationFailed(error: error)
+        case .grant(let token, let route):
+            // An already-cancelled caller must not spend a single-use grant it no longer wants.
+            // Past this point the exchange runs to completion.
+            try Task.checkCancellation()
+            return try await shieldedFromCancellation {
+                try await self.mutex.withLock { try await self.exchangeOrReplay(token: token, route: route, fenceTicket: fenceTicket) }
+            }
         }
     }
 
@@ -111,7 +135,7 @@ extension PortalAuth {
 }
 
 /// Which endpoint can exchange a redirect's grant, and for which sign-in method.
-enum GrantRoute: Equatable {
+enum GrantRoute: Sendable, Equatable {
     case magicLink
     /// A provider Portal offers, from `login_type`.
     case oauth(AuthMethod)
@@ -142,5 +166,17 @@ enum GrantRoute: Equatable {
 
     var logLine: String {
         self == .magicLink ? "exchanging a magic-link grant" : "exchanging an OAuth grant"
+    }
+}
+
+/// What a redirect for this instance carries, as its one parse found it.
+enum RedirectContent: Sendable, Equatable {
+    /// `error=`, bounded and with anything secret-shaped redacted.
+    case failure(error: String)
+    case grant(token: String, route: GrantRoute)
+
+    var route: GrantRoute? {
+        if case .grant(_, let route) = self { return route }
+        return nil
     }
 }

@@ -70,9 +70,10 @@ extension PortalAuth {
         // to the listener, never through the app: closing the session ends the listener's wait.
         let session =
             if let listener {
-                BrowserSignInSession(isOwnRedirect: { _ in false }, onClose: { listener.close() })
+                BrowserSignInSession<IncomingRedirect>(
+                    authorizeURL: url, takesRedirectsFromTheDesktop: false, onClose: { listener.close() })
             } else {
-                BrowserSignInSession(isOwnRedirect: { [self] url in isRedirect(url, for: method) })
+                BrowserSignInSession<IncomingRedirect>(authorizeURL: url)
             }
         browserSignIns.open(session)
         guard !Task.isCancelled else { throw PortalAuthSignInError.closed }
@@ -84,21 +85,21 @@ extension PortalAuth {
             throw PortalAuthSignInError.unavailable
         }
 
-        let callback: String
-        if let listener {
-            callback = try await loopbackRedirect(from: listener)
-        } else {
-            do {
-                callback = try await session.redirect()
-            } catch {
-                log("sign-in cancelled before the redirect arrived")
-                throw PortalAuthSignInError.closed
-            }
-        }
-
         let result: AuthResult?
         do {
-            result = try await handleRedirect(callback)
+            if let listener {
+                result = try await handleRedirect(try await loopbackRedirect(from: listener))
+            } else {
+                // `offer` handed over the redirect it parsed: it is finished as found.
+                let incoming: IncomingRedirect
+                do {
+                    incoming = try await session.redirect()
+                } catch {
+                    log("sign-in cancelled before the redirect arrived")
+                    throw PortalAuthSignInError.closed
+                }
+                result = try await handleRedirect(incoming)
+            }
         } catch is CancellationError {
             log("sign-in cancelled before the grant was exchanged")
             throw PortalAuthSignInError.closed

@@ -33,7 +33,7 @@ public final class PortalAuth: Sendable {
     let signOutFence = SignOutFence()
     let signInState = Mutex(SignInState())
     /// The browser sign-in `signInWith*` runs, which the app hands the desktop's URLs.
-    let browserSignIns = BrowserSignInSlot()
+    let browserSignIns = BrowserSignInSlot<IncomingRedirect>()
     /// The sign-in this instance waits for (mirrored in `pendingStore` for the next run's question).
     /// Memory only: it ends with the process however the process ends (quit, a signal, a crash).
     let pendingState = Mutex<PendingSignIn?>(nil)

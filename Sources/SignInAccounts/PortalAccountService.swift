@@ -3,13 +3,11 @@ import PortalAuth
 import SignInFlow
 
 /// The Portal backend of the sign-in window: a thin adapter from `PortalAuth` to the flow. The core
-/// runs the browser sign-in; the flow's redirects go to its `browserSignIn` (with a loopback redirect
-/// URL the core's listener on 127.0.0.1 receives it itself). The core and the desktop pieces are
-/// injected: the app's are AuthPlatform's, the tests' in-memory fakes.
+/// runs the browser sign-in; the flow offers it each redirect (with a loopback redirect URL the core's
+/// listener on 127.0.0.1 receives it itself). The core is injected: the app's is made with
+/// AuthPlatform's pieces, the tests' with in-memory fakes.
 @MainActor
-public final class PortalAccountService: AccountService {
-    private let browser: RememberingBrowser
-    private let desktop: any AccountDesktop
+public final class PortalAccountService: EmailLinkSignIn, TwoFactorSignIn {
     /// A failure when the configuration was rejected; every call then reports it.
     private let core: Result<PortalAuth, any Error>
 
@@ -17,18 +15,14 @@ public final class PortalAccountService: AccountService {
     private var invalidation: InvalidationSubscription?
     private var challenges: [UUID: TotpRequiredResult] = [:]
 
-    public var onSessionInvalidated: (@MainActor (String) -> Void)?
-    /// Portal sessions do not change while the app runs.
-    public var onAccountUpdated: (@MainActor (SignedInAccount) -> Void)?
+    /// Portal sessions do not change while the app runs: only `.ended` is reported.
+    public var onAccountChange: (@MainActor (AccountChange) -> Void)?
     /// One Portal session per auth environment and session key: a new sign-in replaces it (after asking).
     public let keepsSeveralAccounts = false
     public let backend = Backend.portal
 
-    /// `browser`: the one `core` opens pages with, remembered for "Copy Link".
-    public init(core: Result<PortalAuth, any Error>, browser: RememberingBrowser, desktop: any AccountDesktop) {
+    public init(core: Result<PortalAuth, any Error>) {
         self.core = core
-        self.browser = browser
-        self.desktop = desktop
         // Always offer the provider's account chooser: after signing out, another account is one click away.
         if case .success(let auth) = core { auth.prefersEphemeralWebBrowserSession = true }
     }
@@ -41,13 +35,14 @@ public final class PortalAccountService: AccountService {
 
     /// The buttons the environment enables (`getMethods`); all of them when it cannot be asked,
     /// so the person still gets an error that says why when they try.
-    public func providers() async -> [SignInProvider] {
-        guard let methods = try? await portal().getMethods().allowedAuthMethods else { return AuthMethod.providers.compactMap(\.provider) }
-        offersEmailLinks = methods.contains(.emailMagicLink)
-        return AuthMethod.providers.filter { methods.contains($0) }.compactMap(\.provider)
+    public func signInChoices() async -> SignInChoices {
+        guard let methods = try? await portal().getMethods().allowedAuthMethods else {
+            return SignInChoices(providers: AuthMethod.providers.compactMap(\.provider), emailLinks: true)
+        }
+        return SignInChoices(
+            providers: AuthMethod.providers.filter { methods.contains($0) }.compactMap(\.provider),
+            emailLinks: methods.contains(.emailMagicLink))
     }
-
-    public private(set) var offersEmailLinks = true
 
     public func restore() async throws -> [SignedInAccount] {
         guard let session = try await portal().restoreSession() else { return [] }
@@ -65,21 +60,15 @@ public final class PortalAccountService: AccountService {
 
     public func signIn(with provider: SignInProvider) async throws -> SignInOutcome {
         let auth = try portal()
-        browser.forget()
         // A provider Portal does not offer (Turnkey's) has no method.
         guard let method = AuthMethod(provider) else { throw PortalAuthSignInError.unavailable }
         return try outcome(of: try await auth.signIn(with: method))
     }
 
-    public var currentAuthorizeURL: URL? { browser.lastURL }
-
-    public func openAuthorizeURLAgain() async throws {
-        guard let url = browser.lastURL else { return }
-        try await browser.open(url)
-    }
+    public var authorizeURL: URL? { auth?.browserSignInPage }
 
     public func cancelSignIn() {
-        auth?.cancelPendingSignIn()
+        auth?.cancelBrowserSignIn()
     }
 
     public func sendMagicLink(to email: String) async throws {
@@ -88,20 +77,21 @@ public final class PortalAccountService: AccountService {
 
     // MARK: - Redirects
 
-    public func classify(_ uri: String) -> IncomingURI {
-        guard let incoming = auth?.incomingRedirect(uri) else { return .notOurs }
-        if incoming.isError { return .failure(solicited: incoming.isSolicited) }
-        let method: SignInMethod = incoming.method?.provider.map { .provider($0) } ?? .emailLink(email: incoming.email)
-        return .signIn(method, Solicitation(incoming.standing))
+    public func offer(_ uri: String) -> RedirectVerdict {
+        guard let incoming = auth?.offer(uri) else { return .notMine }
+        if incoming.isTaken { return .taken }
+        guard let method = incoming.method, !incoming.isError else { return .ignore }
+        let signInMethod: SignInMethod = method.provider.map { .provider($0) } ?? .emailLink(email: incoming.email)
+        let redirect = HeldRedirect(method: signInMethod, standing: incoming.standing, parsed: incoming, uri: uri)
+        switch incoming.standing {
+        case .awaited, .repeated: return .exchange(redirect)
+        case .earlierRun, .unsolicited: return .ask(redirect)
+        }
     }
 
-    public func deliverToWaitingSignIn(_ uri: String) {
-        auth?.browserSignIn?.resume(with: uri)
-    }
-
-    public func complete(_ uri: String) async throws -> SignInOutcome {
-        guard let result = try await portal().handleRedirect(uri) else { throw PortalAuthSignInError.callbackIncomplete }
-        return try outcome(of: result)
+    public func complete(_ redirect: HeldRedirect) async throws -> SignInOutcome {
+        guard let incoming = redirect.parsed as? IncomingRedirect else { throw PortalAuthSignInError.callbackIncomplete }
+        return try outcome(of: try await portal().handleRedirect(incoming))
     }
 
     public func verify(code: String, for challenge: CodeChallenge) async throws -> SignedInAccount {
@@ -132,16 +122,6 @@ public final class PortalAccountService: AccountService {
         client?.clearSession()
         dropClient()
     }
-
-    public func foreignSchemeHandler() -> String? { desktop.foreignSchemeHandler() }
-
-    public func claimSchemeHandler() throws { try desktop.claimSchemeHandler() }
-
-    public func describe(_ error: any Error) -> UserFacingError { desktop.describe(error, backend: backend) }
-
-    public func keyringAvailable() async -> Bool { await desktop.keyringAvailable() }
-
-    public func watchKeyring(_ changed: @escaping @MainActor @Sendable () -> Void) { desktop.watchKeyring(changed) }
 
     // MARK: - Results
 
@@ -190,6 +170,6 @@ public final class PortalAccountService: AccountService {
     private func sessionWasInvalidated(_ endUserId: String) {
         dropClient()
         Task { @MainActor in try? await self.portal().clearPersistedSession() }
-        onSessionInvalidated?(endUserId)
+        onAccountChange?(.ended(id: endUserId))
     }
 }

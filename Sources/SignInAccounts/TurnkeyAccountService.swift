@@ -3,8 +3,8 @@ import SignInFlow
 import TurnkeyAuth
 
 /// The Turnkey backend of the sign-in window: a thin adapter from `TurnkeyAuth` to the flow. The
-/// core runs the browser sign-in (`handleOAuth`) and knows every `state` it issued; the flow's
-/// redirects go to its `browserSignIn`. A callback whose state no record here names can never
+/// core runs the browser sign-in (`handleOAuth`) and knows every `state` it issued; the flow offers
+/// it each redirect. A callback whose state no record here names can never
 /// finish (its key and verifier do not exist): it is refused, nothing sent. Several sessions live
 /// side by side under session keys (`default`, `default-2`, …); each is refreshed (stamp_login, a
 /// new key) before it expires while the app runs.
@@ -12,10 +12,7 @@ import TurnkeyAuth
 public final class TurnkeyAccountService: AccountService {
     public let backend = Backend.turnkey
     public let keepsSeveralAccounts = true
-    public let offersEmailLinks = false
 
-    private let browser: RememberingBrowser
-    private let desktop: any AccountDesktop
     private let refreshPolicy: RefreshPolicy
     /// The time refreshes are scheduled by (the core's own clock in the app; a test clock in tests).
     private let clock: TurnkeyClock
@@ -25,17 +22,10 @@ public final class TurnkeyAccountService: AccountService {
     /// Who each session belongs to, as last fetched: a refresh changes the key, not the person.
     private var facts: [String: AccountFacts] = [:]
 
-    public var onSessionInvalidated: (@MainActor (String) -> Void)?
-    public var onAccountUpdated: (@MainActor (SignedInAccount) -> Void)?
+    public var onAccountChange: (@MainActor (AccountChange) -> Void)?
 
-    /// `browser`: the one `core` opens pages with, remembered for "Copy Link".
-    public init(
-        core: Result<TurnkeyAuth, any Error>, browser: RememberingBrowser, desktop: any AccountDesktop,
-        refreshPolicy: RefreshPolicy, clock: TurnkeyClock = .system
-    ) {
+    public init(core: Result<TurnkeyAuth, any Error>, refreshPolicy: RefreshPolicy, clock: TurnkeyClock = .system) {
         self.core = core
-        self.browser = browser
-        self.desktop = desktop
         self.refreshPolicy = refreshPolicy
         self.clock = clock
     }
@@ -46,9 +36,11 @@ public final class TurnkeyAccountService: AccountService {
 
     // MARK: - Providers and restore
 
-    public func providers() async -> [SignInProvider] {
-        guard let enabled = try? await turnkey().providers().enabledProviders else { return TurnkeyProvider.allCases.map(\.signInProvider) }
-        return enabled.map(\.signInProvider).sorted()
+    public func signInChoices() async -> SignInChoices {
+        guard let enabled = try? await turnkey().providers().enabledProviders else {
+            return SignInChoices(providers: TurnkeyProvider.allCases.map(\.signInProvider))
+        }
+        return SignInChoices(providers: enabled.map(\.signInProvider).sorted())
     }
 
     public func restore() async throws -> [SignedInAccount] {
@@ -79,52 +71,39 @@ public final class TurnkeyAccountService: AccountService {
     public func signIn(with provider: SignInProvider) async throws -> SignInOutcome {
         let auth = try turnkey()
         guard let turnkeyProvider = TurnkeyProvider(provider) else { throw TurnkeySignInError.unavailable }
-        browser.forget()
         let result = try await auth.handleOAuth(for: turnkeyProvider, sessionKey: try await freeSessionKey())
         return try await signedIn(result, provider: turnkeyProvider)
     }
 
-    public var currentAuthorizeURL: URL? { browser.lastURL }
-
-    public func openAuthorizeURLAgain() async throws {
-        guard let url = browser.lastURL else { return }
-        try await browser.open(url)
-    }
+    public var authorizeURL: URL? { auth?.browserSignInPage }
 
     public func cancelSignIn() {
-        auth?.browserSignIn?.close()
-    }
-
-    public func sendMagicLink(to email: String) async throws {
-        throw TurnkeySignInError.unavailable // Turnkey's email sign-in is not part of this app
+        auth?.cancelBrowserSignIn()
     }
 
     // MARK: - Redirects
 
-    public func classify(_ uri: String) -> IncomingURI {
-        guard let callback = auth?.incomingCallback(uri) else { return .notOurs }
-        guard let provider = callback.provider else {
-            // No sign-in here names its state: it can never finish here.
-            return callback.isError ? .failure(solicited: false) : .refused(nil)
+    public func offer(_ uri: String) -> RedirectVerdict {
+        guard let incoming = auth?.offer(uri) else { return .notMine }
+        if incoming.isTaken { return .taken }
+        // No sign-in here names its state: it can never finish here.
+        guard let provider = incoming.provider else { return incoming.isError ? .ignore : .refuse(nil) }
+        guard !incoming.isError else { return .ignore }
+        let redirect = HeldRedirect(
+            method: .provider(provider.signInProvider), standing: incoming.standing, parsed: incoming, uri: uri)
+        switch incoming.standing {
+        case .awaited, .repeated: return .exchange(redirect)
+        case .earlierRun, .unsolicited: return .ask(redirect)
         }
-        if callback.isError { return .failure(solicited: callback.standing == .awaited) }
-        let method = SignInMethod.provider(provider.signInProvider)
-        return .signIn(method, Solicitation(callback.standing))
     }
 
-    public func deliverToWaitingSignIn(_ uri: String) {
-        auth?.browserSignIn?.resume(with: uri)
-    }
-
-    public func complete(_ uri: String) async throws -> SignInOutcome {
+    public func complete(_ redirect: HeldRedirect) async throws -> SignInOutcome {
         let auth = try turnkey()
-        guard let provider = auth.incomingCallback(uri)?.provider else { throw RefusedSignInLinkError(method: nil) }
-        let result = try await auth.handleRedirect(uri, sessionKey: try await freeSessionKey())
+        guard let incoming = redirect.parsed as? TurnkeyIncomingCallback, let provider = incoming.provider else {
+            throw RefusedSignInLinkError(method: nil)
+        }
+        let result = try await auth.handleRedirect(incoming, sessionKey: try await freeSessionKey())
         return try await signedIn(result, provider: provider)
-    }
-
-    public func verify(code: String, for challenge: CodeChallenge) async throws -> SignedInAccount {
-        throw TurnkeySignInError.unavailable // Turnkey's social logins have no two-factor step here
     }
 
     // MARK: - Sessions
@@ -143,21 +122,11 @@ public final class TurnkeyAccountService: AccountService {
         facts.removeValue(forKey: account.id)
     }
 
-    public func foreignSchemeHandler() -> String? { desktop.foreignSchemeHandler() }
-
-    public func claimSchemeHandler() throws { try desktop.claimSchemeHandler() }
-
-    public func describe(_ error: any Error) -> UserFacingError { desktop.describe(error, backend: backend) }
-
-    public func keyringAvailable() async -> Bool { await desktop.keyringAvailable() }
-
-    public func watchKeyring(_ changed: @escaping @MainActor @Sendable () -> Void) { desktop.watchKeyring(changed) }
-
     // MARK: - Plumbing
 
     /// The signed-in account of a finished sign-in, its refresh scheduled.
-    private func signedIn(_ result: TurnkeyRedirectResult?, provider: TurnkeyProvider) async throws -> SignInOutcome {
-        guard case .authenticated(let completed)? = result else {
+    private func signedIn(_ result: TurnkeyRedirectResult, provider: TurnkeyProvider) async throws -> SignInOutcome {
+        guard case .authenticated(let completed) = result else {
             throw RefusedSignInLinkError(method: .provider(provider.signInProvider))
         }
         let session = completed.session
@@ -216,7 +185,7 @@ public final class TurnkeyAccountService: AccountService {
         do {
             let renewed = try await auth.refreshSession(sessionKey: session.sessionKey)
             scheduleRefresh(renewed)
-            onAccountUpdated?(signedInAccount(renewed))
+            onAccountChange?(.updated(signedInAccount(renewed)))
         } catch  where Self.sessionRefused(error) || session.isExpired(at: clock.now()) {
             await sessionEnded(session.sessionKey)
         } catch {
@@ -229,7 +198,7 @@ public final class TurnkeyAccountService: AccountService {
         refreshTasks.removeValue(forKey: sessionKey)?.cancel()
         facts.removeValue(forKey: sessionKey)
         try? await auth?.signOut(sessionKey: sessionKey)
-        onSessionInvalidated?(sessionKey)
+        onAccountChange?(.ended(id: sessionKey))
     }
 
     /// Turnkey refused the session (expired there, revoked) or it is gone here: only a new sign-in helps.

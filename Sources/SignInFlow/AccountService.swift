@@ -1,56 +1,88 @@
 import FoundationEssentials
 
-/// What the sign-in window asks of a backend (Portal or Turnkey). An implementation turns
-/// its core's errors into `UserFacingError`s; the flow and the window never see HTTP, the keyring,
-/// a grant or a token.
+/// What the sign-in window asks of a backend (Portal or Turnkey): only what differs between them.
+/// An implementation keeps its core's errors as they are (the desktop words them); the flow and the
+/// window never see HTTP, the keyring, a grant or a token.
 @MainActor
 public protocol AccountService: AnyObject {
     /// Which platform this service signs in to.
     var backend: Backend { get }
-    /// The providers this backend enables, in the order the sign-in page shows them.
-    func providers() async -> [SignInProvider]
-    /// Whether email links are offered (Portal's magic links).
-    var offersEmailLinks: Bool { get }
+    /// The providers this backend enables, in the order the sign-in page shows them, and whether it
+    /// offers email links (then it is also an `EmailLinkSignIn`).
+    func signInChoices() async -> SignInChoices
     /// Whether several accounts can be signed in at once (Turnkey's session keys): a new sign-in then
     /// adds an account instead of replacing the one signed in.
     var keepsSeveralAccounts: Bool { get }
     /// The stored sessions, checked with the backend; empty when there are none (or all were rejected).
     func restore() async throws -> [SignedInAccount]
-    /// Opens the provider in the browser and waits for the redirect `deliverToWaitingSignIn` hands it.
+    /// Opens the provider in the browser and waits for the redirect `offer` hands it.
     func signIn(with provider: SignInProvider) async throws -> SignInOutcome
-    /// The authorize URL of the running browser sign-in ("Copy Link").
-    var currentAuthorizeURL: URL? { get }
-    /// Opens the running sign-in's page in the browser again.
-    func openAuthorizeURLAgain() async throws
+    /// The page the running browser sign-in opened ("Copy Link", "Open Again"); its session's.
+    var authorizeURL: URL? { get }
     /// Ends the pending sign-in (Cancel, Escape, the window closed): a later redirect is unsolicited.
     func cancelSignIn()
-    func sendMagicLink(to email: String) async throws
-    /// What a URI from the desktop or the paste field is, before anything is sent.
-    func classify(_ uri: String) -> IncomingURI
-    /// Hands a redirect to the running `signIn(with:)`.
-    func deliverToWaitingSignIn(_ uri: String)
-    /// Exchanges a redirect that is not the running sign-in's (an email link, a confirmed one).
-    func complete(_ uri: String) async throws -> SignInOutcome
-    func verify(code: String, for challenge: CodeChallenge) async throws -> SignedInAccount
-    /// Checks a session with the backend (a rejection fires `onSessionInvalidated`).
+    /// The one call for a URI from the desktop or the paste field: parsed once, an awaited browser
+    /// sign-in resumed with it, and what the window must do with it returned. Nothing is sent.
+    func offer(_ uri: String) -> RedirectVerdict
+    /// Exchanges a redirect `offer` returned as `.exchange` or `.ask` (once asked).
+    func complete(_ redirect: HeldRedirect) async throws -> SignInOutcome
+    /// Checks a session with the backend (a rejection reports `.ended`).
     func checkSession(_ account: SignedInAccount) async throws
     /// Signs out of one account: its session (and key) leave the keyring.
     func signOut(_ account: SignedInAccount) async throws
-    /// Called once when the backend rejects (or ends) a signed-in session, with its account's `id`.
-    var onSessionInvalidated: (@MainActor (String) -> Void)? { get set }
-    /// Called when a session changed while the app runs (refreshed: a new expiry).
-    var onAccountUpdated: (@MainActor (SignedInAccount) -> Void)? { get set }
+    /// Called when a signed-in session ends (the backend rejected it) or changes (refreshed).
+    var onAccountChange: (@MainActor (AccountChange) -> Void)? { get set }
+}
+
+/// A backend that signs in with an emailed link (Portal's magic links).
+@MainActor
+public protocol EmailLinkSignIn: AccountService {
+    func sendMagicLink(to email: String) async throws
+}
+
+/// A backend whose sign-in can ask for a two-factor code (Portal's TOTP).
+@MainActor
+public protocol TwoFactorSignIn: AccountService {
+    func verify(code: String, for challenge: CodeChallenge) async throws -> SignedInAccount
+}
+
+/// What the sign-in page offers.
+public struct SignInChoices: Sendable, Equatable {
+    public var providers: [SignInProvider]
+    public var emailLinks: Bool
+
+    public init(providers: [SignInProvider], emailLinks: Bool = false) {
+        self.providers = providers
+        self.emailLinks = emailLinks
+    }
+}
+
+/// A signed-in session that changed while the app runs.
+public enum AccountChange: Sendable, Equatable {
+    /// The backend rejected (or ended) the session of the account with this `id`.
+    case ended(id: String)
+    /// The session was refreshed: a new expiry.
+    case updated(SignedInAccount)
+}
+
+/// What the desktop gives the flow beside the backend: the redirect scheme's handler, the keyring's
+/// presence, the browser, and the words for errors. The app injects AuthPlatform's pieces and its
+/// table of words; tests inject fakes.
+@MainActor
+public protocol AccountDesktop: AnyObject {
     /// The name of another app that handles the redirect scheme instead of this one, if any.
     func foreignSchemeHandler() -> String?
     /// Makes this app the scheme's default handler again.
     func claimSchemeHandler() throws
-    /// The error in the user's words, with the next step the banner offers.
-    func describe(_ error: any Error) -> UserFacingError
     /// Whether a keyring (a Secret Service) is there to keep a session in. Asked before anything
     /// that would spend a grant: without one, a session would be made that nobody holds.
     func keyringAvailable() async -> Bool
     /// Calls `changed` whenever a keyring service may have come or gone (and once at the start).
     func watchKeyring(_ changed: @escaping @MainActor @Sendable () -> Void)
+    /// Opens `url` in the person's browser ("Open Again").
+    func openInBrowser(_ url: URL) async throws
+    /// The error in the user's words, with the next step the banner offers.
+    func describe(_ error: any Error, backend: Backend) -> UserFacingError
 }
 
 /// What a redirect finishes: a provider sign-in or an email link.
@@ -59,29 +91,49 @@ public enum SignInMethod: Sendable, Equatable {
     case emailLink(email: String?)
 }
 
-/// A URI as the backend sees it, before anything is sent.
-public enum IncomingURI: Sendable, Equatable {
-    /// Not a redirect for this app (another app's link, a pasted mistake).
-    case notOurs
-    /// A redirect reporting a failed sign-in; `solicited` when a provider sign-in of this app waits.
-    case failure(solicited: Bool)
-    /// A redirect that can sign in, and whether this app asked for it.
-    case signIn(SignInMethod, Solicitation)
-    /// A redirect for this app that can never finish here (its `state` is not one this app issued):
+/// What the window must do with a URI, as the backend's one parse of it decided.
+public enum RedirectVerdict: Sendable, Equatable {
+    /// Not a redirect for this app (another app's link, a pasted mistake): nothing happens.
+    case notMine
+    /// The running browser sign-in took it (its redirect, or its failure report): `signIn(with:)`
+    /// finishes with the outcome.
+    case taken
+    /// A failure report no sign-in here waits for (a provider page pressed twice, a stale tab).
+    case ignore
+    /// For this app, but it can never finish here (its `state` is not one this app issued):
     /// refused, nothing sent.
-    case refused(SignInMethod?)
+    case refuse(SignInMethod?)
+    /// This app asked for it (an email link it sent, a redirect it just handled, delivered again):
+    /// exchange it — after asking, when it would replace the account signed in.
+    case exchange(HeldRedirect)
+    /// Nobody running asked for it (unsolicited, or a sign-in started before the app last ended):
+    /// the person decides.
+    case ask(HeldRedirect)
 }
 
-public enum Solicitation: Sendable, Equatable {
-    /// Nothing this app started (or it was cancelled, or it expired): ask before exchanging.
-    case unsolicited
-    /// A sign-in this app started and is waiting for.
-    case started
-    /// A sign-in this app started before it quit, crashed or was killed: no running app waits for
-    /// it, and anyone may have finished it since, so the person is asked (and told why).
-    case startedBeforeRestart
-    /// The redirect of a sign-in that just finished, delivered again: it replays, nothing is sent.
-    case repeated
+/// A redirect `offer` parsed, held until it is exchanged (or ignored): what it signs in with and who
+/// asked for it, as found then, and what the backend needs to finish it without parsing it again.
+public struct HeldRedirect: Sendable, Equatable, CustomStringConvertible {
+    public let method: SignInMethod
+    public let standing: RedirectStanding
+    /// The backend's own parse (`PortalAuth.IncomingRedirect`, `TurnkeyIncomingCallback`).
+    public let parsed: any OfferedRedirect
+    /// Identifies the URI (two offers of the same URI compare equal); never the URI itself.
+    private let identity: Int
+
+    public init(method: SignInMethod, standing: RedirectStanding, parsed: any OfferedRedirect, uri: String) {
+        self.method = method
+        self.standing = standing
+        self.parsed = parsed
+        self.identity = uri.hashValue
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.method == rhs.method && lhs.standing == rhs.standing && lhs.identity == rhs.identity
+    }
+
+    /// Never the grant: what it is and who asked for it.
+    public var description: String { "HeldRedirect(\(method), \(standing))" }
 }
 
 /// The session the banner reports as ended (the service words it).

@@ -14,6 +14,19 @@ public enum Page: Sendable, Equatable {
     /// signed-in account).
     case confirmRedirect(ConfirmRedirect)
     case signedIn(SignedInPageState)
+    /// No service is set up yet: which one, and whether the choice can be saved.
+    case setUp(SetUpPageState)
+}
+
+public struct SetUpPageState: Sendable, Equatable {
+    public var backend: Backend
+    /// The GSettings schema is installed: the choice can be saved.
+    public var canSave: Bool
+
+    public init(backend: Backend, canSave: Bool) {
+        self.backend = backend
+        self.canSave = canSave
+    }
 }
 
 public struct SignedInPageState: Sendable, Equatable {
@@ -78,9 +91,16 @@ public struct ConfirmRedirect: Sendable, Equatable {
     }
 }
 
-/// One-off notices the window shows briefly (a toast).
+/// One-off notices: the window shows most briefly (a toast).
 public enum Notice: Sendable, Equatable {
     case linkCopied
     case signedOut
     case redirectIgnored
+    /// A sign-in finished from its redirect while the person may be looking at the browser.
+    case signInFinished(SignInFinish)
+}
+
+public enum SignInFinish: Sendable, Equatable {
+    case signedIn(SignedInAccount)
+    case needsCode
 }

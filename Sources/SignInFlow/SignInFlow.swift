@@ -4,7 +4,8 @@ import FoundationEssentials
 /// The sign-in window's state machine: events in (start, a provider tapped, a redirect, Cancel, a
 /// code, sign-out, a session ending or refreshing), the page to show out. No GTK: the window draws
 /// `page`, `banner` and `foreignSchemeHandler`, and calls the event methods; tests drive it with a
-/// fake `AccountService`.
+/// fake `AccountService` and `AccountDesktop`. Before a service is set up, the flow shows the set-up
+/// page and keeps what the desktop hands over for the service that follows (`use`).
 ///
 /// Redirects are untrusted input: only one this app started finishes without asking; anything
 /// else waits on "Finish signing in?" for the person's Continue (or, when it can never finish here,
@@ -25,10 +26,11 @@ public final class SignInFlow {
 
     /// Called after every change of `page`, `banner`, `foreignSchemeHandler` or `isSigningOut`.
     public var onChange: (@MainActor () -> Void)?
-    /// Brief notices ("Link copied", "Signed out").
+    /// Brief notices ("Link copied", "Signed out"), and a sign-in finished from its redirect.
     public var onNotice: (@MainActor (Notice) -> Void)?
 
-    private let service: any AccountService
+    private var service: any AccountService
+    private let desktop: any AccountDesktop
     /// Which sign-in service the flow signs in to.
     public var backend: Backend { service.backend }
     private var providers: [SignInProvider] = []
@@ -38,13 +40,19 @@ public final class SignInFlow {
     private var waiting: WaitingSignIn?
     private var challenge: CodeChallenge?
     /// The redirect shown on "Finish signing in?", and the page to return to on Ignore.
-    private var confirming: (uri: String, previous: Page)?
-    /// URIs that arrived while the flow was busy.
+    private var confirming: (redirect: HeldRedirect, previous: Page)?
+    /// URIs that arrived while the flow was busy (or before a service was set up).
     private var deferred: [String] = []
+    /// Redirects already offered that wait for the keyring, with the backend's verdict: decided first.
+    private var held: [RedirectVerdict] = []
+    /// The backend offers email links (and can send them).
+    private var offersEmailLinks = false
     private var retry: (@MainActor () -> Void)?
     private var lastSessionCheck = Date.distantPast
     /// No Secret Service was found: sign-in waits for one.
     private var keyringMissing = false
+    /// The banner says no keyring is running (it goes once one is found).
+    private var bannerIsKeyringAdvice = false
     /// The saved sessions were read (or their reading failed): a keyring that appears later only
     /// lets the sign-in page go on, it does not restore again.
     private var restored = false
@@ -57,11 +65,20 @@ public final class SignInFlow {
         var redirectDelivered = false
     }
 
-    public init(service: any AccountService) {
+    public init(service: any AccountService, desktop: any AccountDesktop) {
         self.service = service
-        self.service.onSessionInvalidated = { [weak self] id in self?.sessionInvalidated(id) }
-        self.service.onAccountUpdated = { [weak self] account in self?.accountUpdated(account) }
-        self.service.watchKeyring { [weak self] in self?.recheckKeyring() }
+        self.desktop = desktop
+        listen(to: service)
+        desktop.watchKeyring { [weak self] in self?.recheckKeyring() }
+    }
+
+    private func listen(to service: any AccountService) {
+        service.onAccountChange = { [weak self] change in
+            switch change {
+            case .ended(let id): self?.sessionInvalidated(id)
+            case .updated(let account): self?.accountUpdated(account)
+            }
+        }
     }
 
     private var currentAccount: SignedInAccount? {
@@ -75,10 +92,12 @@ public final class SignInFlow {
         deferred += uris
         show(.loading)
         Task {
-            providers = await service.providers()
+            let choices = await service.signInChoices()
+            providers = choices.providers
+            offersEmailLinks = choices.emailLinks && service is any EmailLinkSignIn
             // Asked after the first await, so reading the desktop's MIME defaults never delays the first frame.
-            foreignSchemeHandler = service.foreignSchemeHandler()
-            guard await service.keyringAvailable() else { return waitForKeyring() }
+            foreignSchemeHandler = desktop.foreignSchemeHandler()
+            guard await desktop.keyringAvailable() else { return waitForKeyring() }
             restored = true
             do {
                 accounts = try await service.restore()
@@ -96,17 +115,42 @@ public final class SignInFlow {
         start()
     }
 
+    // MARK: - Set-up
+
+    /// No service is set up: the set-up page, and what the desktop hands over waits for `use`.
+    public func setUp(backend: Backend, canSave: Bool) {
+        banner = nil
+        show(.setUp(SetUpPageState(backend: backend, canSave: canSave)))
+    }
+
+    /// The set-up page saved a configuration: signs in with `newService` from now on, starting with
+    /// the URIs that waited.
+    public func use(_ newService: any AccountService) {
+        service.onAccountChange = nil
+        waiting?.task?.cancel()
+        waiting = nil
+        service.cancelSignIn()
+        service = newService
+        listen(to: newService)
+        accounts = []
+        currentId = nil
+        challenge = nil
+        confirming = nil
+        restored = false
+        start()
+    }
+
     // MARK: - Browser sign-in
 
     public func signIn(with provider: SignInProvider) {
         guard case .signIn(let state) = page, !state.busy, !state.waitingForKeyring, waiting == nil else { return }
         banner = nil
-        foreignSchemeHandler = service.foreignSchemeHandler()
+        foreignSchemeHandler = desktop.foreignSchemeHandler()
         var waiting = WaitingSignIn(provider: provider)
         let id = waiting.id
         waiting.task = Task { [weak self] in
             guard let self else { return }
-            guard await service.keyringAvailable() else {
+            guard await desktop.keyringAvailable() else {
                 guard self.waiting?.id == id else { return }
                 self.waiting = nil
                 return waitForKeyring()
@@ -141,29 +185,27 @@ public final class SignInFlow {
 
     /// "Copy Link": the authorize URL to put on the clipboard, if a sign-in runs.
     public func linkToCopy() -> String? {
-        guard waiting != nil, let url = service.currentAuthorizeURL else { return nil }
+        guard waiting != nil, let url = service.authorizeURL else { return nil }
         onNotice?(.linkCopied)
         return url.absoluteString
     }
 
     public func openAgain() {
+        guard waiting != nil, let url = service.authorizeURL else { return }
         Task {
-            do { try await service.openAuthorizeURLAgain() } catch { report(error, retry: nil) }
+            do { try await desktop.openInBrowser(url) } catch { report(error, retry: nil) }
         }
     }
 
     /// The text pasted on the waiting page: taken only when it is this sign-in's redirect.
     public func submitPasted(_ text: String) {
         guard let current = waiting, !current.redirectDelivered else { return }
-        let link = text.trimmed
-        switch service.classify(link) {
-        case .notOurs:
+        switch service.offer(text.trimmed) {
+        case .notMine:
             show(.waitingForBrowser(provider: current.provider, pasteProblem: .notASignInLink))
-        case .failure(solicited: true):
-            deliver(link)
-        case .signIn(.provider(current.provider), let solicitation) where solicitation == .started || solicitation == .repeated:
-            deliver(link)
-        case .failure(solicited: false), .signIn, .refused:
+        case .taken:
+            redirectTaken()
+        case .ignore, .refuse, .exchange, .ask:
             show(.waitingForBrowser(provider: current.provider, pasteProblem: .anotherSignIn))
         }
     }
@@ -176,41 +218,47 @@ public final class SignInFlow {
             deferred.append(uri)
             return
         }
-        switch service.classify(uri) {
-        case .notOurs:
+        decide(service.offer(uri))
+    }
+
+    /// Does what the backend's verdict on a URI says (a held redirect is decided again the same way).
+    private func decide(_ verdict: RedirectVerdict) {
+        switch verdict {
+        case .notMine:
             return
-        case .failure(let solicited):
-            // A provider page pressed twice, a stale tab: not an alarm unless a sign-in waits for it.
-            if solicited, waiting != nil { deliver(uri) } else { onNotice?(.redirectIgnored) }
-        case .refused(let method):
+        case .taken:
+            redirectTaken()
+        case .ignore:
+            // A provider page pressed twice, a stale tab: not an alarm.
+            onNotice?(.redirectIgnored)
+        case .refuse(let method):
             report(RefusedSignInLinkError(method: method), retry: nil)
-        case .signIn(let method, let solicitation):
-            route(uri, method: method, solicitation: solicitation)
+        case .exchange(let redirect):
+            let addsRatherThanReplaces = accounts.isEmpty || service.keepsSeveralAccounts
+            if redirect.standing == .repeated || (addsRatherThanReplaces && waiting == nil) {
+                exchange(redirect, as: verdict)
+            } else {
+                confirm(redirect) // it would replace the signed-in account, or end the sign-in waiting
+            }
+        case .ask(let redirect):
+            confirm(redirect)
         }
     }
 
-    private func route(_ uri: String, method: SignInMethod, solicitation: Solicitation) {
-        let addsRatherThanReplaces = accounts.isEmpty || service.keepsSeveralAccounts
-        if let current = waiting, solicitation == .started, method == .provider(current.provider) {
-            deliver(uri)
-        } else if solicitation == .repeated || (solicitation == .started && addsRatherThanReplaces && waiting == nil) {
-            exchange(uri)
-        } else {
-            // Unsolicited, or it would replace the signed-in account: the person decides.
-            let previous = confirming?.previous ?? page
-            confirming = (uri, previous)
-            let replaces = service.keepsSeveralAccounts ? nil : currentAccount
-            show(
-                .confirmRedirect(
-                    ConfirmRedirect(
-                        method: method, replacesAccount: replaces,
-                        startedBeforeRestart: solicitation == .startedBeforeRestart)))
-        }
+    /// "Finish signing in?": the person decides.
+    private func confirm(_ redirect: HeldRedirect) {
+        let previous = confirming?.previous ?? page
+        confirming = (redirect, previous)
+        let replaces = service.keepsSeveralAccounts ? nil : currentAccount
+        show(
+            .confirmRedirect(
+                ConfirmRedirect(
+                    method: redirect.method, replacesAccount: replaces, startedBeforeRestart: redirect.standing == .earlierRun)))
     }
 
     /// "Continue" on "Finish signing in?".
     public func continueConfirmed() {
-        guard let (uri, _) = confirming else { return }
+        guard let (redirect, _) = confirming else { return }
         confirming = nil
         if let current = waiting {
             // The confirmed link replaces the sign-in that was waiting.
@@ -218,7 +266,7 @@ public final class SignInFlow {
             current.task?.cancel()
             service.cancelSignIn()
         }
-        exchange(uri)
+        exchange(redirect, as: .ask(redirect))
     }
 
     /// "Ignore" on "Finish signing in?": nothing is sent, the grant stays unspent.
@@ -230,23 +278,24 @@ public final class SignInFlow {
         settle()
     }
 
-    private func deliver(_ uri: String) {
+    /// The waiting sign-in took its redirect: it exchanges it, and Cancel comes too late.
+    private func redirectTaken() {
         waiting?.redirectDelivered = true
-        service.deliverToWaitingSignIn(uri)
         show(.completing)
     }
 
-    private func exchange(_ uri: String) {
+    /// `verdict`: what the backend said of it, decided again once a keyring is back.
+    private func exchange(_ redirect: HeldRedirect, as verdict: RedirectVerdict) {
         banner = nil
         show(.completing)
         Task {
-            guard await service.keyringAvailable() else {
+            guard await desktop.keyringAvailable() else {
                 // The redirect keeps its grant and waits for the keyring, first in line.
-                deferred.insert(uri, at: 0)
+                held.insert(verdict, at: 0)
                 return waitForKeyring()
             }
             do {
-                finish(try await service.complete(uri))
+                finish(try await service.complete(redirect))
             } catch {
                 show(signedInPage() ?? signInPage())
                 report(error, retry: nil)
@@ -259,12 +308,16 @@ public final class SignInFlow {
 
     private func finish(_ outcome: SignInOutcome) {
         banner = nil
+        // Finished from its redirect (not on the window's own page): the person may be in the browser.
+        let fromRedirect = page == .completing
         switch outcome {
         case .signedIn(let signedIn):
             showSignedIn(signedIn)
+            if fromRedirect { onNotice?(.signInFinished(.signedIn(signedIn))) }
         case .needsCode(let newChallenge):
             challenge = newChallenge
             show(.code(newChallenge, wrongCode: nil))
+            if fromRedirect { onNotice?(.signInFinished(.needsCode)) }
         }
         settle()
     }
@@ -311,22 +364,23 @@ public final class SignInFlow {
     // MARK: - Two-factor code
 
     public func submitCode(_ code: String) {
-        guard let current = challenge, case .code = page else { return }
+        guard let current = challenge, case .code = page, let verifier = service as? any TwoFactorSignIn else { return }
         Task {
-            guard await service.keyringAvailable() else {
+            guard await desktop.keyringAvailable() else {
                 report(KeyringUnavailableError()) { [weak self] in self?.submitCode(code) }
                 return
             }
             do {
-                showSignedIn(try await service.verify(code: code, for: current))
+                showSignedIn(try await verifier.verify(code: code, for: current))
             } catch {
-                let problem = service.describe(error)
+                let problem = describe(error)
                 if problem.kind == .wrongCode {
                     show(.code(current, wrongCode: problem))
                 } else {
                     challenge = nil
                     show(signInPage())
                     banner = problem.kind == .cancelled ? nil : problem
+                    bannerIsKeyringAdvice = false
                     retry = nil
                     changed()
                 }
@@ -345,13 +399,14 @@ public final class SignInFlow {
     // MARK: - Email link
 
     public func sendMagicLink(to email: String) {
-        guard case .signIn(var state) = page, !state.busy, !state.waitingForKeyring else { return }
+        guard case .signIn(var state) = page, !state.busy, !state.waitingForKeyring, let links = service as? any EmailLinkSignIn
+        else { return }
         banner = nil
         state.busy = true
         show(.signIn(state))
         Task {
             do {
-                try await service.sendMagicLink(to: email)
+                try await links.sendMagicLink(to: email)
                 show(.emailSent(email: email))
             } catch {
                 show(signInPage())
@@ -437,13 +492,13 @@ public final class SignInFlow {
         guard keyringMissing else { return }
         Task {
             guard keyringMissing else { return }
-            guard await service.keyringAvailable() else {
+            guard await desktop.keyringAvailable() else {
                 if banner == nil { report(KeyringUnavailableError()) { [weak self] in self?.recheckKeyring() } }
                 return
             }
             guard keyringMissing else { return }
             keyringMissing = false
-            if banner == service.describe(KeyringUnavailableError()) {
+            if bannerIsKeyringAdvice {
                 banner = nil
                 retry = nil
             }
@@ -479,11 +534,11 @@ public final class SignInFlow {
     /// "Make Default" on the scheme-handler warning.
     public func claimSchemeHandler() {
         do {
-            try service.claimSchemeHandler()
+            try desktop.claimSchemeHandler()
         } catch {
             report(error, retry: nil)
         }
-        foreignSchemeHandler = service.foreignSchemeHandler()
+        foreignSchemeHandler = desktop.foreignSchemeHandler()
         changed()
     }
 
@@ -491,7 +546,7 @@ public final class SignInFlow {
 
     private var isBusy: Bool {
         switch page {
-        case .loading, .completing: return true
+        case .loading, .completing, .setUp: return true
         default: return isSigningOut || keyringMissing
         }
     }
@@ -499,6 +554,9 @@ public final class SignInFlow {
     /// Leaves a transient page and handles the URIs that waited meanwhile.
     private func settle() {
         if case .loading = page { show(signedInPage() ?? signInPage()) }
+        while !held.isEmpty && !isBusy && confirming == nil {
+            decide(held.removeFirst())
+        }
         while !deferred.isEmpty && !isBusy && confirming == nil {
             receive(deferred.removeFirst())
         }
@@ -507,7 +565,7 @@ public final class SignInFlow {
     private func signInPage() -> Page {
         .signIn(
             SignInPageState(
-                backend: service.backend, providers: providers, offersEmailLinks: service.offersEmailLinks,
+                backend: service.backend, providers: providers, offersEmailLinks: offersEmailLinks,
                 busy: false, canGoBack: !accounts.isEmpty, waitingForKeyring: keyringMissing))
     }
 
@@ -516,9 +574,12 @@ public final class SignInFlow {
         return .signedIn(SignedInPageState(accounts: accounts, current: current, canAddAccounts: service.keepsSeveralAccounts))
     }
 
+    private func describe(_ error: any Error) -> UserFacingError { desktop.describe(error, backend: service.backend) }
+
     private func report(_ error: any Error, retry: (@MainActor () -> Void)?) {
-        let problem = service.describe(error)
+        let problem = describe(error)
         guard problem.kind != .cancelled else { return }
+        bannerIsKeyringAdvice = error is KeyringUnavailableError
         self.retry = retry
         banner =
             problem.nextStep == .tryAgain && retry == nil

@@ -1,8 +1,9 @@
 import FoundationEssentials
 
-/// What an incoming URL is to this instance, before anything is sent: the app asks this first, so
-/// only a callback of a sign-in it started (and still waits for) finishes without asking.
-public struct TurnkeyIncomingCallback: Sendable, Equatable {
+/// What an incoming URL is to this instance, before anything is sent, from its one parse: the app
+/// asks this first, so only a callback of a sign-in it started (and still waits for) finishes
+/// without asking; `handleRedirect(_:sessionKey:onOAuthSuccess:)` finishes it as found.
+public struct TurnkeyIncomingCallback: OfferedRedirect, Equatable, CustomStringConvertible {
     /// The callback's `state` (nil when missing or unusable: such a callback is always refused).
     public let state: String?
     /// The provider reported a failure (`error=`); nothing to exchange.
@@ -15,12 +16,31 @@ public struct TurnkeyIncomingCallback: Sendable, Equatable {
     /// the app before it quit or crashed); `handleRedirect` can still finish it, but an app asks the
     /// person first, as it no longer knows the sign-in is theirs. Unsolicited: no sign-in here.
     public let standing: RedirectStanding
+    /// `offer` handed it to the browser sign-in that awaited it: that sign-in finishes it.
+    public internal(set) var isTaken = false
+    /// What the callback carries (its token or code stays inside: never printed, never public).
+    let callback: Callback?
 
     public init(state: String?, isError: Bool, provider: TurnkeyProvider? = nil, standing: RedirectStanding = .unsolicited) {
+        self.init(state: state, isError: isError, provider: provider, standing: standing, callback: nil)
+    }
+
+    init(state: String?, isError: Bool, provider: TurnkeyProvider?, standing: RedirectStanding, callback: Callback?) {
         self.state = state
         self.isError = isError
         self.provider = provider
         self.standing = standing
+        self.callback = callback
+    }
+
+    /// Equal when they say the same of a callback (what it carries is not compared).
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.state == rhs.state && lhs.isError == rhs.isError && lhs.provider == rhs.provider && lhs.standing == rhs.standing
+            && lhs.isTaken == rhs.isTaken
+    }
+
+    public var description: String {
+        "TurnkeyIncomingCallback(provider: \(provider?.rawValue ?? "unknown"), standing: \(standing), error: \(isError))"
     }
 }
 
@@ -32,25 +52,36 @@ public struct TurnkeyPendingSignIn: Sendable, Equatable {
 
 extension TurnkeyAuth: BrowserSignInCore {
     /// The browser sign-in `handle*OAuth` runs, waiting for its callback (nil when none runs).
-    public var browserSignIn: BrowserSignInSession? { browserSignIns.session }
+    public var browserSignIn: BrowserSignInSession<TurnkeyIncomingCallback>? { browserSignIns.session }
 
-    public func standing(of url: String) -> RedirectStanding? { incomingCallback(url)?.standing }
+    public var browserSignInPage: URL? { browserSignIns.session?.authorizeURL }
+
+    public func cancelBrowserSignIn() { browserSignIns.session?.close() }
+
+    /// The one call for a URL the desktop delivers: `incomingCallback`, and when it is the callback
+    /// of the running browser sign-in, that sign-in takes it (`isTaken`) and finishes it itself.
+    public func offer(_ url: String) -> TurnkeyIncomingCallback? {
+        guard var incoming = incomingCallback(url) else { return nil }
+        if incoming.standing == .awaited, let state = incoming.state,
+            let running = browserSignInRunning.withLock({ $0 }), running.state == state,
+            let session = browserSignIns.session
+        {
+            incoming.isTaken = session.resume(with: incoming)
+        }
+        return incoming
+    }
 
     /// nil when `url` is not a Turnkey callback for this app (same rules as `handleRedirect`).
     public func incomingCallback(_ url: String) -> TurnkeyIncomingCallback? {
         guard let callback = callback(in: url) else { return nil }
         let isError = callback.error != nil
-        guard let state = callback.state else { return TurnkeyIncomingCallback(state: nil, isError: isError) }
-        guard let known = knownSignIns.withLock({ $0[state] }) else {
-            return TurnkeyIncomingCallback(state: state, isError: isError)
+        func incoming(_ provider: TurnkeyProvider? = nil, _ standing: RedirectStanding = .unsolicited) -> TurnkeyIncomingCallback {
+            TurnkeyIncomingCallback(state: callback.state, isError: isError, provider: provider, standing: standing, callback: callback)
         }
+        guard let state = callback.state, let known = knownSignIns.withLock({ $0[state] }) else { return incoming() }
         // A finished sign-in's record is gone; this instance still knows its state and provider.
-        if hasFinished(state: state) {
-            return TurnkeyIncomingCallback(state: state, isError: isError, provider: known.provider, standing: .repeated)
-        }
-        return TurnkeyIncomingCallback(
-            state: state, isError: isError, provider: known.provider,
-            standing: known.isStartedHere ? .awaited : .earlierRun)
+        if hasFinished(state: state) { return incoming(known.provider, .repeated) }
+        return incoming(known.provider, known.isStartedHere ? .awaited : .earlierRun)
     }
 
     /// Whether handling the callback with `state` again replays a finished result (nothing is sent).

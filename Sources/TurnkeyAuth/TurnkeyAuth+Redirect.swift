@@ -29,6 +29,25 @@ extension TurnkeyAuth {
         onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil
     ) async throws -> TurnkeyRedirectResult? {
         guard let callback = callback(in: url) else { return nil }
+        return try await handle(callback, sessionKey: sessionKey, onOAuthSuccess: onOAuthSuccess)
+    }
+
+    /// Finishes a sign-in from a callback `offer` or `incomingCallback` already parsed: what it
+    /// carries is used as found, never parsed again; otherwise as `handleRedirect(_:sessionKey:onOAuthSuccess:)`.
+    public func handleRedirect(
+        _ incoming: TurnkeyIncomingCallback, sessionKey: String? = nil,
+        onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil
+    ) async throws -> TurnkeyRedirectResult {
+        guard let callback = incoming.callback else {
+            log("refused a callback without a usable state")
+            throw TurnkeyAuthError.unknownState
+        }
+        return try await handle(callback, sessionKey: sessionKey, onOAuthSuccess: onOAuthSuccess)
+    }
+
+    private func handle(
+        _ callback: Callback, sessionKey: String?, onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)?
+    ) async throws -> TurnkeyRedirectResult {
         let key = try resolvedSessionKey(sessionKey)
         guard let state = callback.state else {
             log("refused a callback without a usable state")
@@ -142,7 +161,7 @@ extension TurnkeyAuth {
 }
 
 /// The query of a callback, by the names this flow reads.
-struct Callback {
+struct Callback: Sendable {
     let idToken: String?
     let code: String?
     let error: String?

@@ -62,7 +62,7 @@ extension TurnkeyAuth {
         guard browserSignIns.reserve() else { throw TurnkeySignInError.signInInProgress }
         defer {
             browserSignIns.release()
-            browserSignInSessionKey.withLock { $0 = nil }
+            browserSignInRunning.withLock { $0 = nil }
         }
 
         // A taken session key is reported before the user goes through the provider for nothing.
@@ -73,9 +73,9 @@ extension TurnkeyAuth {
             for: provider, clientId: clientId,
             additionalState: provider.usesPKCE ? [:] : additionalState)
         // Open before the browser does, so a fast callback is not missed.
-        let session = BrowserSignInSession(isOwnRedirect: { [self] url in callback(in: url)?.state == login.state })
+        let session = BrowserSignInSession<TurnkeyIncomingCallback>(authorizeURL: login.authorizeUrl)
+        browserSignInRunning.withLock { $0 = (login.state, key) }
         browserSignIns.open(session)
-        browserSignInSessionKey.withLock { $0 = key }
         guard !Task.isCancelled else { throw await abandon(login, .closed) }
         do {
             log("opening the \(provider.rawValue) sign-in page in the browser")
@@ -85,17 +85,16 @@ extension TurnkeyAuth {
             throw await abandon(login, .unavailable)
         }
 
-        let url: String
+        // `offer` handed over this sign-in's callback, parsed: it is finished as found.
+        let incoming: TurnkeyIncomingCallback
         do {
-            url = try await session.redirect()
+            incoming = try await session.redirect()
         } catch {
             log("sign-in cancelled before the callback arrived")
             throw await abandon(login, .closed)
         }
         do {
-            guard let result = try await handleRedirect(url, sessionKey: key, onOAuthSuccess: onOAuthSuccess) else {
-                throw TurnkeySignInError.closed // unreachable: the session took only this sign-in's callback
-            }
+            let result = try await handleRedirect(incoming, sessionKey: key, onOAuthSuccess: onOAuthSuccess)
             log("\(provider.rawValue) sign-in finished")
             return result
         } catch is CancellationError {
@@ -105,7 +104,7 @@ extension TurnkeyAuth {
 
     /// A sign-out of `sessionKey` ends the browser sign-in that would store a session under it.
     func closeBrowserSignIn(storingUnder sessionKey: String) {
-        guard browserSignInSessionKey.withLock({ $0 == sessionKey }) else { return }
+        guard browserSignInRunning.withLock({ $0?.sessionKey == sessionKey }) else { return }
         browserSignIns.session?.close()
     }
 

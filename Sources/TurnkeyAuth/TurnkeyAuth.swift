@@ -30,8 +30,9 @@ public final class TurnkeyAuth: Sendable {
     let walletKit = Mutex<TurnkeyWire.WalletKitConfig?>(nil)
     /// The browser sign-in `handle*OAuth` runs, which the app hands the desktop's URLs, and the
     /// session key it would store under.
-    let browserSignIns = BrowserSignInSlot()
-    let browserSignInSessionKey = Mutex<String?>(nil)
+    let browserSignIns = BrowserSignInSlot<TurnkeyIncomingCallback>()
+    /// The running browser sign-in's `state` (the callback it takes) and the session key it stores under.
+    let browserSignInRunning = Mutex<(state: String, sessionKey: String)?>(nil)
     /// The pending sign-ins this instance knows, by state: those its `loginURL` issued (the running
     /// process started them; memory only, so that ends with the process however it ends) and those
     /// `pendingSignIns()` found that an earlier process left in the store.

@@ -38,7 +38,7 @@ extension Backend {
                 value = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
             }
-            if name == EmulatorChoice.flag {
+            if name == Setting.emulator.flag {
                 values[name] = try Self.emulatorHost(value)
                 continue
             }
@@ -73,7 +73,7 @@ extension Backend {
             throw ErrorReport.usage("No \(commandNoun) given. Run \(program) --help for the list.")
         }
         let command = commands.first { $0.name == name }
-        let shared = Set(sharedOptions.map(\.name) + [EmulatorChoice.flag])
+        let shared = Set(sharedOptions.map(\.name) + [Setting.emulator.flag].compactMap { $0 })
         for option in Set(values.keys).union(repeated.keys).union(switches).subtracting(shared).sorted()
         where command?.options.contains(where: { $0.name == option }) != true {
             throw ErrorReport.usage(misplaced(option, Self.quoted(name)))
@@ -82,7 +82,7 @@ extension Backend {
         guard let command else {
             throw ErrorReport.usage("Unknown \(commandNoun) \(Self.quoted(name)). Run \(program) --help for the list.")
         }
-        let flags = values.filter { $0.key == EmulatorChoice.flag || known[$0.key]?.configures == true }
+        let flags = values.filter { $0.key == Setting.emulator.flag || known[$0.key]?.configures == true }
         let given = Given(
             command: name, program: program, words: Array(positional.dropFirst()), values: values,
             repeated: repeated, switches: switches)

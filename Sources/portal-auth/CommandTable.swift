@@ -86,7 +86,7 @@ protocol BackendCore: Sendable {
 struct CoreSetup {
     let flags: [String: String]
     let environment: [String: String]
-    /// On stderr with PORTAL_DEBUG=1, never a secret.
+    /// On stderr with PORTAL_AUTH_DEBUG=1, never a secret.
     let logger = StandardErrorLog.ifRequested(program: "portal-auth")
 
     /// libsoup with the CA file and timeout these flags and the environment give.

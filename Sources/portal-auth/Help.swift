@@ -2,7 +2,7 @@ import AuthPlatform
 import TurnkeyAuth
 
 /// The words around each backend's command lines in its help text (`Backend.helpText`); each
-/// command's own lines are in its entry of the command table.
+/// command's own lines are in its entry of the command table, each setting's in the settings table.
 enum Help {
     /// The providers whose authorize endpoint is a setting (PKCE: Discord, X).
     private static var pkce: [TurnkeyProvider] { TurnkeyProvider.allCases.filter(\.usesPKCE) }
@@ -19,20 +19,7 @@ enum Help {
     static let portalOutro = """
           turnkey COMMAND              Turnkey's social logins (portal-auth turnkey --help)
 
-        Options (each also read from the environment, then defaults):
-          --environment-id ID          PORTAL_AUTH_ENVIRONMENT_ID (required: no default)
-          --api-host HOST              PORTAL_API_HOST (default api.portalhq.io, over https)
-          --redirect-url URL           PORTAL_REDIRECT_URL (default io.github.portalauth.signin://auth/callback)
-          --session-key KEY            PORTAL_SESSION_KEY (default "default"): keeps several sessions apart
-          --ca-file FILE               PORTAL_CA_FILE: PEM certificate authorities trusted in addition to
-                                       the system's, for a self-hosted or company backend
-          --emulator[=HOST:PORT]       PORTAL_AUTH_EMULATOR_HOST: use the local test environment (the auth
-                                       emulator, default 127.0.0.1:8790, environment local-dev) instead
-                                       of Portal; options set above still win
-          -h, --help                   Show this help
-
-        PORTAL_HTTP_TIMEOUT_SECONDS (default 30) bounds each request as a whole; PORTAL_DEBUG=1 logs
-        what the client does on stderr (never a secret).
+        \(settings(serving: .portal))
 
         Redirect URLs and user JWTs are secrets: they are read on stdin (-) only, and refused on the
         command line, which other users of the computer can read. Stdin is read up to 64 KiB in all:
@@ -55,22 +42,10 @@ enum Help {
 
     static let turnkeyOutro = """
 
-        Options (each also read from the environment, then defaults):
-          --auth-proxy-config-id ID    TURNKEY_AUTH_PROXY_CONFIG_ID (required: no default)
-          --auth-proxy-url URL         TURNKEY_AUTH_PROXY_URL (default https://authproxy.turnkey.com)
-          --api-url URL                TURNKEY_API_URL (default https://api.turnkey.com)
-          --organization-id ID         TURNKEY_ORGANIZATION_ID (default: the Auth Proxy's)
-          --session-key KEY            TURNKEY_SESSION_KEY (default "default")
-          --ca-file FILE               PORTAL_CA_FILE: PEM certificate authorities trusted in addition to
-                                       the system's (shared with the Portal commands)
-          --emulator[=HOST:PORT]       PORTAL_AUTH_EMULATOR_HOST: use the local test environment (the auth
-                                       emulator, default 127.0.0.1:8790, config local-dev) instead of
-                                       Turnkey; options set above still win
-          -h, --help                   Show this help
+        \(settings(serving: .turnkey))
 
         With the emulator, the origin page and the \(ProviderWords.sentence(pkce.map(\.displayName), "and")) pages are the emulator's; otherwise
-        Turnkey's own. \(ProviderWords.sentence(["TURNKEY_OAUTH_ORIGIN_URL"] + pkce.compactMap(\.authorizeUrlVariable), "and"))
-        override them.
+        Turnkey's own, unless the variables above name others.
 
         Redirect URLs and OIDC tokens are secrets: they are read on stdin (-) only, and refused on the
         command line, which other users of the computer can read. Stdin is read up to 64 KiB in all:
@@ -82,4 +57,49 @@ enum Help {
         failed (an unknown state, a provider error, a nonce mismatch), 6 keyring failure, 7 network,
         8 malformed response, 9 rate limited, 10 provider or feature unavailable.
         """
+
+    /// The settings `backend`'s commands read, from the settings table: first those with a flag
+    /// (each also read from its variable), then those read from the environment only.
+    static func settings(serving backend: Setting.Serves) -> String {
+        let settings = Setting.readByCLI(serving: backend)
+        let withFlag = settings.filter { $0.flag != nil }.flatMap { setting in
+            entry("  " + (setting.flagUsage ?? ""), "\(setting.variable ?? "") (\(setting.defaultWords))", setting)
+        }
+        let environmentOnly = settings.filter { $0.flag == nil }.flatMap { setting in
+            entry("  \(setting.variable ?? "")=\(setting.valueName) (\(setting.defaultWords))", nil, setting)
+        }
+        return
+            (["Options (each also read from the environment, then its default):"] + withFlag
+            + entryLine("  -h, --help", "Show this help") + ["", "Also read from the environment:"] + environmentOnly)
+            .joined(separator: "\n")
+    }
+
+    /// A setting's lines: its usage (and, beside it, `note`), its summary, and its older names.
+    private static func entry(_ usage: String, _ note: String?, _ setting: Setting) -> [String] {
+        let older = setting.aliases.isEmpty ? [] : entryLine("", "Older name, still read: " + setting.aliases.joined(separator: ", "))
+        let first = note.map { usage.padding(to: column) + $0 } ?? usage
+        return [first] + entryLine("", setting.summary) + older
+    }
+
+    /// Where the second column starts.
+    private static let column = 31
+
+    /// `usage` with `text` in the second column, wrapped to 100 characters a line.
+    private static func entryLine(_ usage: String, _ text: String) -> [String] {
+        var lines: [String] = []
+        var line = usage.padding(to: column)
+        for word in text.split(separator: " ") {
+            if line.count > column, line.count + 1 + word.count > 100 {
+                lines.append(line)
+                line = "".padding(to: column)
+            }
+            line += (line.count > column ? " " : "") + word
+        }
+        return lines + [line]
+    }
+}
+
+extension String {
+    /// Followed by spaces up to `width` characters.
+    fileprivate func padding(to width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
 }

@@ -121,7 +121,7 @@ enum Messages {
         case .responseTooLarge: return "\(host) sent an answer too large to be a sign-in response. Check the API host setting."
         case .caFileUnreadable:
             return
-                "The extra CA file could not be read (\(Terminal.clean(error.detail))), so nothing was sent to \(host). Check --ca-file or PORTAL_CA_FILE."
+                "The extra CA file could not be read (\(Terminal.clean(error.detail))), so nothing was sent to \(host). Check --ca-file or PORTAL_AUTH_CA_FILE."
         case .invalidRequest: return "The request to \(host) could not be built, so nothing was sent. Check the API host setting."
         case .other: return "The request to \(host) failed (\(Terminal.clean(error.detail))). Try again."
         }

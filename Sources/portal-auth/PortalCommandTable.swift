@@ -32,14 +32,7 @@ extension Backend<PortalCLI> {
             helpIntro: Help.portalIntro,
             helpOutro: Help.portalOutro,
             misplaced: { option, _ in "--\(option) belongs to verify-totp only." },
-            sharedOptions: [
-                Option(name: "api-host", configures: true),
-                // The core's own refusals for these two, as PortalAuth(authEnvironmentId:redirectUrl:) makes them.
-                Option(name: "environment-id", configures: true, blankRefusal: PortalAuthError.invalidArgument(name: "authEnvironmentId")),
-                Option(name: "redirect-url", configures: true, blankRefusal: PortalAuthError.invalidArgument(name: "redirectUrl")),
-                Option(name: "session-key", configures: true),
-                Option(name: "ca-file", configures: true)
-            ],
+            sharedOptions: Option.configuring(.portal).map { Option($0, blankRefusal: blankRefusal($0)) },
             optionWords: ["--open"],
             commands: [
                 Command(
@@ -150,5 +143,14 @@ extension Backend<PortalCLI> {
                 }
             ]
         )
+    }
+
+    /// The core's own refusals for these two, as PortalAuth(authEnvironmentId:redirectUrl:) makes them.
+    private static func blankRefusal(_ setting: Setting) -> (any Error)? {
+        switch setting {
+        case .authEnvironmentId: PortalAuthError.invalidArgument(name: "authEnvironmentId")
+        case .redirectUrl: PortalAuthError.invalidArgument(name: "redirectUrl")
+        default: nil
+        }
     }
 }

@@ -21,9 +21,8 @@ extension Backend<TurnkeyCLI> {
             helpIntro: Help.turnkeyIntro,
             helpOutro: Help.turnkeyOutro,
             misplaced: { option, command in "--\(option) does not belong to \(command)." },
-            sharedOptions: ["auth-proxy-url", "auth-proxy-config-id", "api-url", "organization-id", "ca-file"].map {
-                Option(name: $0, configures: true)
-            },
+            // The session key belongs to the commands that read or write a session.
+            sharedOptions: Option.configuring(.turnkey, except: [.turnkeySessionKey]).map { Option($0) },
             commands: [
                 Command(
                     name: "providers",
@@ -134,8 +133,8 @@ extension Backend<TurnkeyCLI> {
         )
     }
 
-    /// Which session a command reads or writes (TURNKEY_SESSION_KEY, default "default").
-    private static var sessionKey: Option { Option(name: "session-key", configures: true) }
+    /// Which session a command reads or writes.
+    private static var sessionKey: Option { Option(.turnkeySessionKey) }
 
     /// `KEY=VALUE` pairs; the last of a repeated key wins.
     private static func additionalState(_ pairs: [String]) throws -> [String: String] {

@@ -1,12 +1,15 @@
 import AuthTestSupport
+import Foundation
 import Testing
 
 @testable import AuthBase
 
-@Suite("BrowserSignInSession: the in-flight sign-in takes its own redirect once", .timeLimit(.minutes(1)))
+@Suite("BrowserSignInSession: the in-flight sign-in takes the redirect its core hands it, once", .timeLimit(.minutes(1)))
 struct BrowserSignInSessionTests {
-    private static func session(onClose: @escaping @Sendable () -> Void = {}) -> BrowserSignInSession {
-        BrowserSignInSession(isOwnRedirect: { $0.hasPrefix("app://cb?mine") }, onClose: onClose)
+    private static let page = URL(string: "https://idp.example/authorize?state=s")!
+
+    private static func session(onClose: @escaping @Sendable () -> Void = {}) -> BrowserSignInSession<String> {
+        BrowserSignInSession(authorizeURL: page, onClose: onClose)
     }
 
     @Test func aRedirectDeliveredBeforeTheWaitIsKeptForIt() async throws {
@@ -15,11 +18,10 @@ struct BrowserSignInSessionTests {
         #expect(try await session.redirect() == "app://cb?mine=1")
     }
 
-    @Test func onlyItsOwnRedirectIsTakenAndOnlyOnce() async throws {
+    @Test func itKeepsTheAuthorizePageAndTakesOneRedirectOnly() async throws {
         let session = Self.session()
+        #expect(session.authorizeURL == Self.page)
         let waiting = Task { try await session.redirect() }
-        #expect(!session.resume(with: "app://cb?other=1"))
-        #expect(!session.resume(with: "other.app://x"))
         #expect(await eventually { session.resume(with: "app://cb?mine=1") })
         #expect(try await waiting.value == "app://cb?mine=1")
         #expect(!session.resume(with: "app://cb?mine=2"), "a second redirect was taken")
@@ -56,8 +58,15 @@ struct BrowserSignInSessionTests {
         #expect(closes.current == 0)
     }
 
+    @Test func aSignInWhoseRedirectComesAnotherWayTakesNothingFromTheDesktop() async throws {
+        let session = BrowserSignInSession<String>(authorizeURL: Self.page, takesRedirectsFromTheDesktop: false)
+        #expect(!session.resume(with: "app://cb?mine=1"))
+        session.close()
+        #expect(session.isClosed)
+    }
+
     @Test func theSlotRunsOneSignInAtATimeAndClosesItOnRelease() async throws {
-        let slot = BrowserSignInSlot()
+        let slot = BrowserSignInSlot<String>()
         #expect(slot.reserve())
         #expect(!slot.reserve(), "a second sign-in started while one runs")
         let session = Self.session()

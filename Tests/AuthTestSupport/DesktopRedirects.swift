@@ -1,7 +1,8 @@
 import AuthBase
 import Synchronization
 
-/// The desktop handing URLs to a core's in-flight browser sign-in, as the app does with `::open`.
+/// The desktop offering URLs to a core, as the app does with `::open`: the in-flight browser sign-in
+/// takes its own.
 /// It holds the core weakly: a fake browser's reaction keeps it, and the core keeps that browser, so a
 /// strong reference would be a cycle that outlives the test (LeakSanitizer reports the whole fixture).
 public struct DesktopRedirects: Sendable {
@@ -11,10 +12,10 @@ public struct DesktopRedirects: Sendable {
 
     /// Whether the in-flight sign-in took `url` (false when none runs or it is not its redirect).
     @discardableResult
-    public func deliver(_ url: String) -> Bool { reference.core?.browserSignIn?.resume(with: url) ?? false }
+    public func deliver(_ url: String) -> Bool { reference.core?.offer(url)?.isTaken ?? false }
 
     /// Whether a sign-in waits for its redirect.
-    public var isWaiting: Bool { reference.core?.browserSignIn != nil }
+    public var isWaiting: Bool { reference.core?.browserSignInPage != nil }
 }
 
 private final class WeakCore: Sendable {

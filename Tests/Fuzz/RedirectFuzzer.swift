@@ -150,7 +150,7 @@ enum CoreProperties {
             // The desktop delivers the same URL again: a remembered grant replays, nothing is re-sent.
             let remembered = first.result != nil || (answer == .session && failFirstSave)
             let repeated = auth.incomingRedirect(url)
-            require(repeated?.isRepeat == remembered, "incomingRedirect misreports a repeat")
+            require((repeated?.standing == .repeated) == remembered, "incomingRedirect misreports a repeat")
             let second = deliver(url, to: auth)
             texts += [second.error.map { String(describing: $0) }].compactMap { $0 }
             require(
@@ -206,7 +206,7 @@ enum CoreProperties {
             require(incoming?.isError == false && incoming?.method == method, "incomingRedirect named the wrong method")
             // A fresh instance started no sign-in: nothing it sees is solicited.
             require(
-                incoming?.isSolicited == false && incoming?.isRepeat == isRepeat,
+                incoming?.standing == (isRepeat ? .repeated : .unsolicited),
                 "incomingRedirect called a fresh instance's redirect solicited")
         }
     }

@@ -1,3 +1,4 @@
+import AuthPlatform
 import AuthTestSupport
 import Foundation
 import Testing
@@ -129,6 +130,21 @@ extension GNOMEIntegration {
                 }
             }
             #expect(try squatter.othersConnections() == 0, "a refused command connected")
+        }
+
+        @Test func eachBackendsHelpListsTheSettingsItReadsFromTheSettingsTable() {
+            for (arguments, backend, other) in [([], Setting.Serves.portal, Setting.Serves.turnkey), (["turnkey"], .turnkey, .portal)] {
+                let help = Self.portalAuth(arguments + ["--help"]).stdout
+                for setting in Setting.readByCLI(serving: backend) {
+                    for name in [setting.flagUsage, setting.variable, setting.defaultValue.nonBlank].compactMap({ $0 }) + setting.aliases {
+                        #expect(help.contains(name), "\(arguments) --help does not name \(name)")
+                    }
+                    #expect(help.contains(setting.summary.split(separator: " ").prefix(4).joined(separator: " ")))
+                }
+                for variable in Setting.all.filter({ $0.serves == other }).compactMap(\.variable) {
+                    #expect(!help.contains(variable), "\(arguments) --help names the other backend's \(variable)")
+                }
+            }
         }
 
         @Test func helpShowsOnlyTheStdinForms() {

@@ -30,4 +30,28 @@ import Testing
         let resolved = TransportConfiguration.resolve(flags: [:], environment: ["PORTAL_HTTP_TIMEOUT_SECONDS": text], settings: [:])
         #expect(resolved.timeoutSeconds == seconds)
     }
+
+    @Test func theProductWideNamesAndTheirOlderNamesBothWorkAndTheNewOneWins() {
+        func resolved(_ environment: [String: String]) -> TransportConfiguration {
+            TransportConfiguration.resolve(flags: [:], environment: environment, settings: [:])
+        }
+        #expect(resolved(["PORTAL_AUTH_CA_FILE": "/new.pem"]).caFile == "/new.pem")
+        #expect(resolved(["PORTAL_CA_FILE": "/old.pem"]).caFile == "/old.pem")
+        #expect(resolved(["PORTAL_AUTH_CA_FILE": "/new.pem", "PORTAL_CA_FILE": "/old.pem"]).caFile == "/new.pem")
+        #expect(resolved(["PORTAL_AUTH_CA_FILE": " ", "PORTAL_CA_FILE": "/old.pem"]).caFile == "/old.pem", "blank counts as unset")
+        #expect(
+            TransportConfiguration.resolve(flags: ["ca-file": "/flag.pem"], environment: ["PORTAL_AUTH_CA_FILE": "/new.pem"], settings: [:])
+                .caFile == "/flag.pem")
+
+        #expect(resolved(["PORTAL_AUTH_HTTP_TIMEOUT_SECONDS": "7"]).timeoutSeconds == 7)
+        #expect(resolved(["PORTAL_HTTP_TIMEOUT_SECONDS": "8"]).timeoutSeconds == 8)
+        #expect(resolved(["PORTAL_AUTH_HTTP_TIMEOUT_SECONDS": "7", "PORTAL_HTTP_TIMEOUT_SECONDS": "8"]).timeoutSeconds == 7)
+    }
+
+    @Test func debugLoggingIsOnUnderEitherNameAndOffWhenBlank() {
+        #expect(StandardErrorLog.ifRequested(program: "t", environment: ["PORTAL_AUTH_DEBUG": "1"]) != nil)
+        #expect(StandardErrorLog.ifRequested(program: "t", environment: ["PORTAL_DEBUG": "1"]) != nil)
+        #expect(StandardErrorLog.ifRequested(program: "t", environment: ["PORTAL_AUTH_DEBUG": " ", "PORTAL_DEBUG": ""]) == nil)
+        #expect(StandardErrorLog.ifRequested(program: "t", environment: [:]) == nil)
+    }
 }

@@ -110,11 +110,7 @@ import TurnkeyAuth
 
     @Test func theSettingsKeysAreTheOnesTheAppsSchemaDeclares() {
         #expect(
-            [
-                TurnkeyConfiguration.SettingsKey.authProxyUrl, TurnkeyConfiguration.SettingsKey.authProxyConfigId,
-                TurnkeyConfiguration.SettingsKey.apiUrl, TurnkeyConfiguration.SettingsKey.organizationId,
-                TurnkeyConfiguration.SettingsKey.sessionKey
-            ]
+            [Setting.authProxyUrl, .authProxyConfigId, .apiUrl, .organizationId, .turnkeySessionKey].map(\.settingsKey)
                 == [
                     "turnkey-auth-proxy-url", "turnkey-auth-proxy-config-id", "turnkey-api-url", "turnkey-organization-id",
                     "turnkey-session-key"

@@ -12,7 +12,7 @@ struct PendingSignInTests {
         let f = try Fixture()
         let incoming = try #require(f.auth.incomingRedirect(Fixture.redirect()))
         #expect(incoming.method == .google)
-        #expect(!incoming.isSolicited && !incoming.isError)
+        #expect(incoming.standing == .unsolicited && !incoming.isError)
         #expect(f.transport.requests.isEmpty)
     }
 
@@ -32,9 +32,9 @@ struct PendingSignInTests {
         f.transport.reply(Wire.authorizeUrls)
         _ = try await f.auth.loginWithGoogle()
         #expect(f.auth.pendingSignIn?.method == .oauth(.google))
-        #expect(f.auth.incomingRedirect(Fixture.redirect())?.isSolicited == true)
-        #expect(f.auth.incomingRedirect(Fixture.redirect(loginType: "APPLE"))?.isSolicited == false)
-        #expect(f.auth.incomingRedirect(Fixture.magicLinkRedirect())?.isSolicited == false)
+        #expect(f.auth.incomingRedirect(Fixture.redirect())?.standing == .awaited)
+        #expect(f.auth.incomingRedirect(Fixture.redirect(loginType: "APPLE"))?.standing == .unsolicited)
+        #expect(f.auth.incomingRedirect(Fixture.magicLinkRedirect())?.standing == .unsolicited)
     }
 
     @Test func aNewSignInReplacesTheOldRecord() async throws {
@@ -43,8 +43,8 @@ struct PendingSignInTests {
         f.transport.reply(Wire.authorizeUrls)
         _ = try await f.auth.loginWithGoogle()
         _ = try await f.auth.loginWithApple()
-        #expect(f.auth.incomingRedirect(Fixture.redirect())?.isSolicited == false)
-        #expect(f.auth.incomingRedirect(Fixture.redirect(loginType: "APPLE"))?.isSolicited == true)
+        #expect(f.auth.incomingRedirect(Fixture.redirect())?.standing == .unsolicited)
+        #expect(f.auth.incomingRedirect(Fixture.redirect(loginType: "APPLE"))?.standing == .awaited)
     }
 
     @Test func sendMagicLinkStartsARecordThatKeepsTheAddressAndNoGrant() async throws {
@@ -52,7 +52,7 @@ struct PendingSignInTests {
         f.transport.reply(#"{"data":{"sent":true}}"#)
         try await f.auth.sendMagicLink(email: "  Alice@Example.com ")
         let incoming = try #require(f.auth.incomingRedirect(Fixture.magicLinkRedirect()))
-        #expect(incoming.isSolicited && incoming.method == .emailMagicLink && incoming.email == "alice@example.com")
+        #expect(incoming.standing == .awaited && incoming.method == .emailMagicLink && incoming.email == "alice@example.com")
         #expect(f.pendingSignIns.load()?.method == .magicLink(email: "alice@example.com"))
     }
 
@@ -65,10 +65,9 @@ struct PendingSignInTests {
         #expect(f.auth.pendingSignIn == nil)
         #expect(f.pendingSignIns.load() == nil)
         // The browser delivering the same redirect again is the sign-in just finished: still ours.
-        #expect(f.auth.incomingRedirect(Fixture.redirect())?.isSolicited == true)
-        #expect(f.auth.incomingRedirect(Fixture.redirect())?.isRepeat == true)
+        #expect(f.auth.incomingRedirect(Fixture.redirect())?.standing == .repeated)
         // Another grant is not.
-        #expect(f.auth.incomingRedirect(Fixture.redirect(grant: Secrets.otherGrant))?.isSolicited == false)
+        #expect(f.auth.incomingRedirect(Fixture.redirect(grant: Secrets.otherGrant))?.standing == .unsolicited)
     }
 
     @Test func aRecordExpiresAfterFifteenMinutes() async throws {
@@ -76,9 +75,9 @@ struct PendingSignInTests {
         f.transport.reply(Wire.authorizeUrls)
         _ = try await f.auth.loginWithGoogle()
         f.advance(seconds: 14 * 60 + 59)
-        #expect(f.auth.incomingRedirect(Fixture.redirect())?.isSolicited == true)
+        #expect(f.auth.incomingRedirect(Fixture.redirect())?.standing == .awaited)
         f.advance(seconds: 2)
-        #expect(f.auth.incomingRedirect(Fixture.redirect())?.isSolicited == false)
+        #expect(f.auth.incomingRedirect(Fixture.redirect())?.standing == .unsolicited)
         #expect(f.auth.pendingSignIn == nil)
     }
 
@@ -87,7 +86,7 @@ struct PendingSignInTests {
         f.transport.reply(Wire.authorizeUrls)
         _ = try await f.auth.loginWithGoogle()
         f.auth.cancelPendingSignIn()
-        #expect(f.auth.incomingRedirect(Fixture.redirect())?.isSolicited == false)
+        #expect(f.auth.incomingRedirect(Fixture.redirect())?.standing == .unsolicited)
         #expect(f.pendingSignIns.load() == nil)
     }
 
@@ -96,10 +95,10 @@ struct PendingSignInTests {
         f.transport.reply(Wire.authorizeUrls)
         let task = Task { try await f.auth.signInWithGoogle() }
         await f.browser.opened.wait()
-        #expect(f.auth.incomingRedirect(Fixture.redirect())?.isSolicited == true)
+        #expect(f.auth.incomingRedirect(Fixture.redirect())?.standing == .awaited)
         task.cancel()
         await #expect(throws: PortalAuthSignInError.closed) { try await task.value }
-        #expect(f.auth.incomingRedirect(Fixture.redirect())?.isSolicited == false)
+        #expect(f.auth.incomingRedirect(Fixture.redirect())?.standing == .unsolicited)
     }
 
     @Test func aRecordAnEarlierRunLeftNeverSolicits() async throws {
@@ -112,7 +111,7 @@ struct PendingSignInTests {
         let restarted = try Fixture(pendingSignIns: store)
         let incoming = try #require(restarted.auth.incomingRedirect(Fixture.redirect(loginType: "APPLE")))
         #expect(incoming.method == .apple && !incoming.isError)
-        #expect(!incoming.isSolicited, "a redirect matching an earlier run's sign-in counts as asked for")
+        #expect(incoming.standing == .earlierRun, "a redirect matching an earlier run's sign-in counts as asked for")
         #expect(restarted.auth.pendingSignIn == nil)
         #expect(restarted.transport.requests.isEmpty)
     }
@@ -124,18 +123,18 @@ struct PendingSignInTests {
         _ = try await first.auth.loginWithApple()
 
         let restarted = try Fixture(pendingSignIns: store)
-        #expect(restarted.auth.incomingRedirect(Fixture.redirect(loginType: "APPLE"))?.startedBeforeRestart == true)
-        #expect(restarted.auth.incomingRedirect(Fixture.redirect())?.startedBeforeRestart == false, "Google was not started")
+        #expect(restarted.auth.incomingRedirect(Fixture.redirect(loginType: "APPLE"))?.standing == .earlierRun)
+        #expect(restarted.auth.incomingRedirect(Fixture.redirect())?.standing != .earlierRun, "Google was not started")
         #expect(
             try Fixture(environment: "other-env", pendingSignIns: store).auth
-                .incomingRedirect(Fixture.redirect(loginType: "APPLE"))?.startedBeforeRestart != true)
+                .incomingRedirect(Fixture.redirect(loginType: "APPLE"))?.standing != .earlierRun)
         restarted.advance(seconds: 16 * 60)
-        #expect(restarted.auth.incomingRedirect(Fixture.redirect(loginType: "APPLE"))?.startedBeforeRestart == false, "expired")
+        #expect(restarted.auth.incomingRedirect(Fixture.redirect(loginType: "APPLE"))?.standing != .earlierRun, "expired")
         // A sign-in of this run is solicited, and not "before a restart".
         restarted.transport.reply(Wire.authorizeUrls)
         _ = try await restarted.auth.loginWithApple()
         let own = try #require(restarted.auth.incomingRedirect(Fixture.redirect(loginType: "APPLE")))
-        #expect(own.isSolicited && !own.startedBeforeRestart)
+        #expect(own.standing == .awaited)
     }
 
     @Test func anEmailLinkAnEarlierRunSentIsUnsolicitedToo() async throws {
@@ -145,20 +144,19 @@ struct PendingSignInTests {
         try await first.auth.sendMagicLink(email: "alice@example.com")
 
         let restarted = try Fixture(pendingSignIns: store)
-        #expect(restarted.auth.incomingRedirect(Fixture.magicLinkRedirect())?.isSolicited == false)
+        #expect(restarted.auth.incomingRedirect(Fixture.magicLinkRedirect())?.standing == .earlierRun)
         // The question can still name the address the link went to.
         #expect(restarted.auth.incomingRedirect(Fixture.magicLinkRedirect())?.email == "alice@example.com")
-        #expect(restarted.auth.incomingRedirect(Fixture.magicLinkRedirect())?.startedBeforeRestart == true)
     }
 
     @Test func anErrorRedirectIsSolicitedOnlyWhileAProviderSignInWaits() async throws {
         let f = try Fixture()
         let error = "\(Fixture.redirectUrl)?error=oauth_failed"
-        #expect(
-            f.auth.incomingRedirect(error) == IncomingRedirect(method: nil, isError: true, isSolicited: false, isRepeat: false, email: nil))
+        let unsolicited = try #require(f.auth.incomingRedirect(error))
+        #expect(unsolicited.method == nil && unsolicited.isError && unsolicited.standing == .unsolicited && unsolicited.email == nil)
         f.transport.reply(Wire.authorizeUrls)
         _ = try await f.auth.loginWithGoogle()
-        #expect(f.auth.incomingRedirect(error)?.isSolicited == true)
+        #expect(f.auth.incomingRedirect(error)?.standing == .awaited)
     }
 
     @Test func theWaitingSignInPassesOverURIsThatAreNotItsRedirect() async throws {

@@ -113,7 +113,7 @@ struct ReplaySlotTests {
         let again = try #require(try await f.auth.handleRedirect(Fixture.redirect())?.totpStep)
         let same = again.userJwt == step.userJwt
         #expect(same, "the replayed step carries another userJwt")
-        #expect(f.auth.incomingRedirect(Fixture.redirect())?.isRepeat == true)
+        #expect(f.auth.incomingRedirect(Fixture.redirect())?.standing == .repeated)
         #expect(f.transport.paths == ["/api/v3/auth/oauth/tokens", "/api/v3/auth/totps/validations"])
         #expect(f.store.saveCount == 0)
     }

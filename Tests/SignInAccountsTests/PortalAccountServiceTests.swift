@@ -16,9 +16,9 @@ struct PortalAccountServiceTests {
         let service = f.service
         let signIn = Task { try await service.signIn(with: .google) }
         await f.browser.opened.wait()
-        #expect(f.service.currentAuthorizeURL?.absoluteString.hasPrefix(Wire.googleAuthorize) == true)
-        #expect(f.service.classify(PortalFixture.redirect()) == .signIn(.provider(.google), .started))
-        f.service.deliverToWaitingSignIn(PortalFixture.redirect())
+        #expect(f.service.authorizeURL?.absoluteString.hasPrefix(Wire.googleAuthorize) == true)
+        #expect(f.service.offer(PortalFixture.redirect()) == .taken)
+        #expect(f.service.offer(PortalFixture.redirect()).summary != .taken, "the sign-in took a second redirect")
         let outcome = try await signIn.value
         #expect(
             outcome
@@ -30,23 +30,24 @@ struct PortalAccountServiceTests {
         #expect(f.store.stored() != nil, "the session was not kept")
     }
 
-    @Test func redirectsAreClassifiedBeforeAnythingIsSent() async throws {
+    @Test func redirectsAreDecidedBeforeAnythingIsSent() async throws {
         let f = try PortalFixture()
-        #expect(f.service.classify("other.app://callback?token=x") == .notOurs)
-        #expect(f.service.classify(Fixture.turnkeyShapedCallback) == .notOurs)
-        #expect(f.service.classify(PortalFixture.redirect()) == .signIn(.provider(.google), .unsolicited))
-        #expect(f.service.classify(PortalFixture.redirect(loginType: "APPLE")) == .signIn(.provider(.apple), .unsolicited))
-        #expect(f.service.classify("\(PortalFixture.redirectUrl)?error=access_denied") == .failure(solicited: false))
+        #expect(f.service.offer("other.app://callback?token=x") == .notMine)
+        #expect(f.service.offer(Fixture.turnkeyShapedCallback) == .notMine)
+        #expect(f.service.offer(PortalFixture.redirect()).summary == .ask(.provider(.google), .unsolicited))
+        #expect(f.service.offer(PortalFixture.redirect(loginType: "APPLE")).summary == .ask(.provider(.apple), .unsolicited))
+        #expect(f.service.offer("\(PortalFixture.redirectUrl)?error=access_denied") == .ignore)
         #expect(f.transport.requests.isEmpty && !f.store.touched)
     }
 
     @Test func aRepeatedRedirectReplaysAndSendsNothing() async throws {
         let f = try PortalFixture()
         f.transport.reply(Wire.session())
-        _ = try await f.service.complete(PortalFixture.redirect())
-        #expect(f.service.classify(PortalFixture.redirect()) == .signIn(.provider(.google), .repeated))
+        _ = try await f.service.complete(try #require(f.service.offer(PortalFixture.redirect()).held))
+        let again = f.service.offer(PortalFixture.redirect())
+        #expect(again.summary == .exchange(.provider(.google), .repeated))
         let sent = f.transport.requests.count
-        guard case .signedIn(let account) = try await f.service.complete(PortalFixture.redirect()) else { throw Unexpected() }
+        guard case .signedIn(let account) = try await f.service.complete(try #require(again.held)) else { throw Unexpected() }
         #expect(account.id == "eu_1")
         #expect(f.transport.requests.count == sent, "the repeat sent the spent grant again")
     }
@@ -58,8 +59,8 @@ struct PortalAccountServiceTests {
                 method: .oauth(.google), authEnvironmentId: "local-dev",
                 startedAt: Date(timeIntervalSince1970: 1_900_000_000 - 60)))
         let f = try PortalFixture(pendingSignIns: earlier)
-        #expect(f.service.classify(PortalFixture.redirect()) == .signIn(.provider(.google), .startedBeforeRestart))
-        #expect(f.service.classify(PortalFixture.redirect(loginType: "APPLE")) == .signIn(.provider(.apple), .unsolicited))
+        #expect(f.service.offer(PortalFixture.redirect()).summary == .ask(.provider(.google), .earlierRun))
+        #expect(f.service.offer(PortalFixture.redirect(loginType: "APPLE")).summary == .ask(.provider(.apple), .unsolicited))
     }
 
     @Test func cancelEndsTheBrowserSignInAndALateRedirectIsUnsolicited() async throws {
@@ -70,15 +71,15 @@ struct PortalAccountServiceTests {
         await f.browser.opened.wait()
         f.service.cancelSignIn()
         await #expect(throws: PortalAuthSignInError.closed) { try await signIn.value }
-        #expect(f.service.classify(PortalFixture.redirect()) == .signIn(.provider(.google), .unsolicited))
-        f.service.deliverToWaitingSignIn(PortalFixture.redirect())
+        #expect(f.service.offer(PortalFixture.redirect()).summary == .ask(.provider(.google), .unsolicited))
         #expect(f.transport.paths == ["/api/v3/auth/oauth/urls"], "a cancelled sign-in exchanged its grant")
     }
 
     @Test func aWrongCodeIsAFactAndTheCodeCanBeTypedAgain() async throws {
         let f = try PortalFixture()
         f.transport.reply(Wire.totpStep())
-        guard case .needsCode(let challenge) = try await f.service.complete(PortalFixture.redirect()) else { throw Unexpected() }
+        guard case .needsCode(let challenge) = try await f.service.complete(try #require(f.service.offer(PortalFixture.redirect()).held))
+        else { throw Unexpected() }
         f.transport.reply(401, Wire.error401)
         await #expect(throws: TwoFactorCodeError.wrongCode) { try await f.service.verify(code: "000000", for: challenge) }
         f.transport.reply(Wire.totpAccepted())
@@ -90,7 +91,8 @@ struct PortalAccountServiceTests {
     @Test func tooManyCodesEndsTheChallenge() async throws {
         let f = try PortalFixture()
         f.transport.reply(Wire.totpStep())
-        guard case .needsCode(let challenge) = try await f.service.complete(PortalFixture.redirect()) else { throw Unexpected() }
+        guard case .needsCode(let challenge) = try await f.service.complete(try #require(f.service.offer(PortalFixture.redirect()).held))
+        else { throw Unexpected() }
         f.transport.reply(429, #"{"error":"Too many attempts"}"#)
         await #expect(throws: TwoFactorCodeError.tooManyCodes) { try await f.service.verify(code: "000000", for: challenge) }
         let sent = f.transport.requests.count
@@ -98,18 +100,11 @@ struct PortalAccountServiceTests {
         #expect(f.transport.requests.count == sent, "a code was sent for an ended challenge")
     }
 
-    @Test func errorsReachTheWordsAsFactsOfThePortalBackend() async throws {
-        let f = try PortalFixture()
-        let words = f.service.describe(TwoFactorCodeError.wrongCode)
-        #expect(words.kind == .wrongCode)
-        #expect(f.desktop.described.map(\.error) == ["TwoFactorCodeError"])
-        #expect(f.desktop.described.map(\.backend) == [.portal])
-    }
-
     @Test func signOutForgetsTheSessionAndARejectedRestoreEndsIt() async throws {
         let f = try PortalFixture()
         f.transport.reply(Wire.session())
-        guard case .signedIn(let account) = try await f.service.complete(PortalFixture.redirect()) else { throw Unexpected() }
+        guard case .signedIn(let account) = try await f.service.complete(try #require(f.service.offer(PortalFixture.redirect()).held))
+        else { throw Unexpected() }
         try await f.service.signOut(account)
         #expect(f.store.stored() == nil)
 
@@ -120,13 +115,10 @@ struct PortalAccountServiceTests {
     }
 
     @Test func aConfigurationTheCoreRefusedIsReportedByEveryCall() async throws {
-        let desktop = FakeDesktop()
-        let service = PortalAccountService(
-            core: .failure(PortalAuthError.invalidArgument(name: "authEnvironmentId")),
-            browser: RememberingBrowser(FakeBrowser()), desktop: desktop)
+        let service = PortalAccountService(core: .failure(PortalAuthError.invalidArgument(name: "authEnvironmentId")))
         await #expect(throws: PortalAuthError.invalidArgument(name: "authEnvironmentId")) { try await service.signIn(with: .google) }
         await #expect(throws: PortalAuthError.invalidArgument(name: "authEnvironmentId")) { try await service.restore() }
-        #expect(service.classify(PortalFixture.redirect()) == .notOurs)
+        #expect(service.offer(PortalFixture.redirect()) == .notMine)
     }
 
     struct Unexpected: Error {}

@@ -14,9 +14,8 @@ struct TurnkeyAccountServiceTests {
         let f = try TurnkeyFixture()
         f.replyDiscordLogin()
         let (task, callback) = try await f.startDiscordSignIn()
-        #expect(f.service.classify(callback) == .signIn(.provider(.discord), .started))
-        #expect(f.service.currentAuthorizeURL == f.browser.openedURLs.last)
-        f.service.deliverToWaitingSignIn(callback)
+        #expect(f.service.authorizeURL == f.browser.openedURLs.last)
+        #expect(f.service.offer(callback) == .taken)
         guard case .signedIn(let account) = try await task.value else { throw TurnkeyFixture.Unexpected() }
         #expect(account.id == "default")
         #expect(account.title == "alice · Discord")
@@ -46,35 +45,34 @@ struct TurnkeyAccountServiceTests {
 
     @Test func foreignAndUnknownCallbacksAreRefusedWithNothingSent() async throws {
         let f = try TurnkeyFixture()
-        #expect(f.service.classify("other.app://?code=c&state=s") == .notOurs)
-        #expect(f.service.classify("io.github.portalauth.signin://auth/callback?token=\(Secrets.grant)&login_type=GOOGLE") == .notOurs)
-        #expect(f.service.classify(TurnkeyFixture.codeCallback(state: "not-issued-here")) == .refused(nil))
-        #expect(f.service.classify("\(TurnkeyFixture.appRedirect)?error=access_denied&state=not-issued-here") == .failure(solicited: false))
-        await #expect(throws: RefusedSignInLinkError.self) {
-            try await f.service.complete(TurnkeyFixture.codeCallback(state: "not-issued-here"))
-        }
+        #expect(f.service.offer("other.app://?code=c&state=s") == .notMine)
+        #expect(f.service.offer("io.github.portalauth.signin://auth/callback?token=\(Secrets.grant)&login_type=GOOGLE") == .notMine)
+        #expect(f.service.offer(TurnkeyFixture.codeCallback(state: "not-issued-here")) == .refuse(nil))
+        #expect(f.service.offer("\(TurnkeyFixture.appRedirect)?error=access_denied&state=not-issued-here") == .ignore)
         #expect(f.transport.requests.isEmpty)
     }
 
-    @Test func aProviderErrorForTheAwaitedSignInIsSolicited() async throws {
+    @Test func aProviderErrorForTheAwaitedSignInIsTakenByItAndEndsIt() async throws {
         let f = try TurnkeyFixture()
         f.transport.reply(TK.walletKit())
         let (task, callback) = try await f.startDiscordSignIn()
         let state = try #require(callback.split(separator: "=").last)
-        #expect(f.service.classify("\(TurnkeyFixture.appRedirect)?error=access_denied&state=\(state)") == .failure(solicited: true))
-        f.service.cancelSignIn()
-        await #expect(throws: TurnkeySignInError.closed) { try await task.value }
+        #expect(f.service.offer("\(TurnkeyFixture.appRedirect)?error=access_denied&state=\(state)") == .taken)
+        await #expect(throws: TurnkeyAuthError.providerError(.discord, error: "access_denied")) { try await task.value }
     }
 
     @Test func aRepeatedCallbackReplaysWithoutSpendingTheCodeAgain() async throws {
         let f = try TurnkeyFixture()
         f.replyDiscordLogin()
         let (task, callback) = try await f.startDiscordSignIn()
-        f.service.deliverToWaitingSignIn(callback)
+        #expect(f.service.offer(callback) == .taken)
         _ = try await task.value
-        #expect(f.service.classify(callback) == .signIn(.provider(.discord), .repeated))
+        let repeated = f.service.offer(callback)
+        #expect(repeated.summary == .exchange(.provider(.discord), .repeated))
         f.replyFacts()
-        guard case .signedIn(let again) = try await f.service.complete(callback) else { throw TurnkeyFixture.Unexpected() }
+        guard case .signedIn(let again) = try await f.service.complete(try #require(repeated.held)) else {
+            throw TurnkeyFixture.Unexpected()
+        }
         #expect(again.id == "default", "the repeat made another session")
         #expect(f.sent("oauth2_authenticate").count == 1 && f.sent("oauth_login").count == 1)
     }
@@ -86,11 +84,14 @@ struct TurnkeyAccountServiceTests {
         // The app quit while it waited (`abandoned` is never resumed): its record stays in the keyring.
 
         let f = try TurnkeyFixture(sharing: earlier)
-        #expect(f.service.classify(callback) == .refused(nil), "known before the records were read")
+        #expect(f.service.offer(callback) == .refuse(nil), "known before the records were read")
         #expect(try await f.service.restore().isEmpty)
-        #expect(f.service.classify(callback) == .signIn(.provider(.discord), .startedBeforeRestart))
+        let earlierRun = f.service.offer(callback)
+        #expect(earlierRun.summary == .ask(.provider(.discord), .earlierRun))
         f.replyDiscordLogin(walletKit: false)
-        guard case .signedIn(let account) = try await f.service.complete(callback) else { throw TurnkeyFixture.Unexpected() }
+        guard case .signedIn(let account) = try await f.service.complete(try #require(earlierRun.held)) else {
+            throw TurnkeyFixture.Unexpected()
+        }
         #expect(account.id == "default" && account.provider == .discord)
         abandoned.cancel()
     }
@@ -102,7 +103,7 @@ struct TurnkeyAccountServiceTests {
         f.service.cancelSignIn()
         await #expect(throws: TurnkeySignInError.closed) { try await task.value }
         #expect(await settled { f.pending.items.items.isEmpty && f.keys.items.items.isEmpty })
-        #expect(f.service.classify(callback) == .refused(nil))
+        #expect(f.service.offer(callback) == .refuse(nil))
     }
 
     @Test func twoRestoredAccountsAreListedAndSignOutRemovesOnlyOne() async throws {
@@ -129,9 +130,4 @@ struct TurnkeyAccountServiceTests {
         #expect(f.sessions.items.items.isEmpty && f.keys.items.items.isEmpty)
     }
 
-    @Test func errorsReachTheWordsAsFactsOfTheTurnkeyBackend() async throws {
-        let f = try TurnkeyFixture()
-        _ = f.service.describe(TurnkeySignInError.closed)
-        #expect(f.desktop.described.map(\.backend) == [.turnkey])
-    }
 }

@@ -26,7 +26,9 @@ struct TurnkeyRefreshTests {
     @Test func aSessionIsRenewedOnANewKeyAThirdOfItsLifeBeforeItExpires() async throws {
         let f = try TurnkeyFixture()
         let updates = Box<[SignedInAccount]>([])
-        f.service.onAccountUpdated = { account in updates.withLock { $0.append(account) } }
+        f.service.onAccountChange = { change in
+            if case .updated(let account) = change { updates.withLock { $0.append(account) } }
+        }
         let account = try await f.signInWithDiscord()
         let firstJwt = f.sessions.jwt("default")
         #expect(await f.refreshesWaiting())
@@ -66,7 +68,8 @@ struct TurnkeyRefreshTests {
         try f.storeSession("default")
         f.transport.reply(TK.walletKit()) // the sign-in page's providers
         f.replyFacts()
-        let flow = SignInFlow(service: f.service)
+        let desktop = FakeDesktop()
+        let flow = SignInFlow(service: f.service, desktop: desktop)
         flow.start()
         #expect(await settled { if case .signedIn = flow.page { true } else { false } })
 
@@ -75,6 +78,7 @@ struct TurnkeyRefreshTests {
         f.clock.advance(seconds: 600)
         #expect(await settled { if case .signIn = flow.page { true } else { false } })
         #expect(flow.banner?.kind == .sessionEnded)
+        #expect(desktop.described.last?.backend == .turnkey, "the words were not the Turnkey backend's")
         #expect(f.sent("stamp_login").count == 1)
         #expect(f.sessions.items.items.isEmpty && f.keys.items.items.isEmpty, "the refused session is still kept")
     }

@@ -3,8 +3,26 @@ import SignInFlow
 
 /// An `AccountService` the tests script: what each URI is, what each call answers, and gates that
 /// hold a call until the test lets it go (to make races happen on purpose). It records every call.
+/// It is the flow's `AccountDesktop` too (keyring, scheme handler, words), so one list of calls
+/// shows everything the flow did.
 @MainActor
-final class FakeAccountService: AccountService {
+final class FakeAccountService: EmailLinkSignIn, TwoFactorSignIn, AccountDesktop {
+    /// What a URI is to the scripted backend, as its parse would find it.
+    enum Scripted {
+        case notOurs
+        /// An `error=` redirect; `solicited` when the running browser sign-in waits for it.
+        case failure(solicited: Bool)
+        case signIn(SignInMethod, RedirectStanding)
+        case refused(SignInMethod?)
+    }
+
+    /// The scripted backend's parse, carrying the URI so `complete` can record it.
+    struct Parsed: OfferedRedirect {
+        let standing: RedirectStanding
+        let isTaken = false
+        let uri: String
+    }
+
     struct Closed: Error {}
     struct Refused: Error {}
     struct WrongCode: Error {}
@@ -14,7 +32,7 @@ final class FakeAccountService: AccountService {
     var offersEmailLinks = true
     var keepsSeveralAccounts = false
     var restoreResult: Result<[SignedInAccount], any Error> = .success([])
-    var classifications: [String: IncomingURI] = [:]
+    var classifications: [String: Scripted] = [:]
     var completeResults: [String: Result<SignInOutcome, any Error>] = [:]
     var verifyResult: Result<SignedInAccount, any Error> = .success(FakeAccountService.alice)
     var foreignHandler: String?
@@ -29,11 +47,12 @@ final class FakeAccountService: AccountService {
     static let alice = SignedInAccount(id: "eu-alice", title: "eu-alice", details: [.endUser("eu-alice"), .client("cl-alice")])
     static let bob = SignedInAccount(id: "eu-bob", title: "eu-bob", details: [.endUser("eu-bob"), .client("cl-bob")])
 
-    var onSessionInvalidated: (@MainActor (String) -> Void)?
-    var onAccountUpdated: (@MainActor (SignedInAccount) -> Void)?
-    var currentAuthorizeURL: URL? { signInWaiter == nil ? nil : URL(string: "https://accounts.example/authorize?state=s") }
+    var onAccountChange: (@MainActor (AccountChange) -> Void)?
+    var authorizeURL: URL? { signInWaiter == nil ? nil : URL(string: "https://accounts.example/authorize?state=s") }
+    /// The provider of the running sign-in, until its redirect was taken.
+    private var awaiting: SignInProvider?
 
-    func providers() async -> [SignInProvider] { providerList }
+    func signInChoices() async -> SignInChoices { SignInChoices(providers: providerList, emailLinks: offersEmailLinks) }
 
     func restore() async throws -> [SignedInAccount] {
         calls.append("restore")
@@ -42,6 +61,7 @@ final class FakeAccountService: AccountService {
 
     func signIn(with provider: SignInProvider) async throws -> SignInOutcome {
         calls.append("signIn(\(provider))")
+        awaiting = provider
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { signInWaiter = $0 }
         } onCancel: {
@@ -53,21 +73,45 @@ final class FakeAccountService: AccountService {
     func answerSignIn(_ result: Result<SignInOutcome, any Error>) {
         let waiter = signInWaiter
         signInWaiter = nil
+        awaiting = nil
         waiter?.resume(with: result)
     }
 
     var isSignInRunning: Bool { signInWaiter != nil }
 
-    func openAuthorizeURLAgain() async throws { calls.append("openAgain") }
-    func cancelSignIn() { calls.append("cancelSignIn") }
+    func openInBrowser(_ url: URL) async throws { calls.append("openAgain") }
+    func cancelSignIn() {
+        calls.append("cancelSignIn")
+        awaiting = nil
+    }
 
     func sendMagicLink(to email: String) async throws { calls.append("sendMagicLink(\(email))") }
 
-    func classify(_ uri: String) -> IncomingURI { classifications[uri] ?? .notOurs }
+    /// As a backend does: the running sign-in takes its own redirect (recorded as `deliver`), once.
+    func offer(_ uri: String) -> RedirectVerdict {
+        switch classifications[uri] ?? .notOurs {
+        case .notOurs:
+            return .notMine
+        case .failure(let solicited):
+            guard solicited, awaiting != nil else { return .ignore }
+            return take(uri)
+        case .refused(let method):
+            return .refuse(method)
+        case .signIn(let method, let standing):
+            if standing == .awaited, let provider = awaiting, method == .provider(provider) { return take(uri) }
+            let redirect = HeldRedirect(method: method, standing: standing, parsed: Parsed(standing: standing, uri: uri), uri: uri)
+            return standing == .awaited || standing == .repeated ? .exchange(redirect) : .ask(redirect)
+        }
+    }
 
-    func deliverToWaitingSignIn(_ uri: String) { calls.append("deliver(\(uri))") }
+    private func take(_ uri: String) -> RedirectVerdict {
+        calls.append("deliver(\(uri))")
+        awaiting = nil
+        return .taken
+    }
 
-    func complete(_ uri: String) async throws -> SignInOutcome {
+    func complete(_ redirect: HeldRedirect) async throws -> SignInOutcome {
+        let uri = (redirect.parsed as? Parsed)?.uri ?? ""
         calls.append("complete(\(uri))")
         if holdComplete { await withCheckedContinuation { completeWaiter = $0 } }
         return try (completeResults[uri] ?? .failure(Refused())).get()
@@ -124,7 +168,7 @@ final class FakeAccountService: AccountService {
         keyringChanged?()
     }
 
-    func describe(_ error: any Error) -> UserFacingError {
+    func describe(_ error: any Error, backend: Backend) -> UserFacingError {
         switch error {
         case is KeyringUnavailableError: return UserFacingError(message: "no keyring", nextStep: .tryAgain)
         case is Closed: return UserFacingError(message: "", nextStep: .dismiss, kind: .cancelled)

@@ -12,7 +12,7 @@ final class KeyringWaitTests {
     let google = "io.github.portalauth.signin://auth/callback?token=pg_1&login_type=GOOGLE"
 
     init() {
-        flow = SignInFlow(service: service)
+        flow = SignInFlow(service: service, desktop: service)
     }
 
     isolated deinit {
@@ -68,7 +68,7 @@ final class KeyringWaitTests {
     }
 
     @Test func aRedirectWhileWaitingKeepsItsGrantUntilTheKeyringAppears() async {
-        service.classifications[google] = .signIn(.provider(.google), .started)
+        service.classifications[google] = .signIn(.provider(.google), .awaited)
         service.completeResults[google] = .success(.signedIn(FakeAccountService.alice))
         service.hasKeyring = false
         flow.start(uris: [google])
@@ -108,7 +108,7 @@ final class KeyringWaitTests {
     }
 
     @Test func aCodeIsNotVerifiedWithoutAKeyring() async {
-        service.classifications[google] = .signIn(.provider(.google), .started)
+        service.classifications[google] = .signIn(.provider(.google), .awaited)
         let challenge = CodeChallenge(totpLink: nil, totpSecret: nil)
         service.completeResults[google] = .success(.needsCode(challenge))
         flow.start(uris: [google])

@@ -13,7 +13,7 @@ final class SignInFlowTests {
     let emailLink = "io.github.portalauth.signin://auth/callback?token=pg_3&authMethod=EMAIL_MAGIC_LINK"
 
     init() {
-        flow = SignInFlow(service: service)
+        flow = SignInFlow(service: service, desktop: service)
     }
 
     /// A test that ends with a sign-in still waiting closes the window, as the app would: otherwise
@@ -78,7 +78,7 @@ final class SignInFlowTests {
     }
 
     @Test func aColdStartByAStartedRedirectSignsInWithoutAsking() async {
-        service.classifications[google] = .signIn(.provider(.google), .started)
+        service.classifications[google] = .signIn(.provider(.google), .awaited)
         service.completeResults[google] = .success(.signedIn(FakeAccountService.alice))
         flow.start(uris: [google])
         #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
@@ -86,7 +86,7 @@ final class SignInFlowTests {
     }
 
     @Test func aRedirectOfASignInStartedBeforeARestartAsksAndSaysSo() async {
-        service.classifications[google] = .signIn(.provider(.google), .startedBeforeRestart)
+        service.classifications[google] = .signIn(.provider(.google), .earlierRun)
         service.completeResults[google] = .success(.signedIn(FakeAccountService.alice))
         flow.start(uris: [google])
         #expect(
@@ -101,7 +101,7 @@ final class SignInFlowTests {
 
     @Test func aRedirectOfAnEarlierRunIsNotTakenByTheWaitingSignIn() async {
         await waitingForGoogle()
-        service.classifications[google] = .signIn(.provider(.google), .startedBeforeRestart)
+        service.classifications[google] = .signIn(.provider(.google), .earlierRun)
         flow.submitPasted(google)
         #expect(flow.page == .waitingForBrowser(provider: .google, pasteProblem: .anotherSignIn))
         flow.receive(google)
@@ -114,7 +114,7 @@ final class SignInFlowTests {
 
     @Test func theRedirectOfTheWaitingSignInIsHandedToItAndSignsIn() async {
         await waitingForGoogle()
-        service.classifications[google] = .signIn(.provider(.google), .started)
+        service.classifications[google] = .signIn(.provider(.google), .awaited)
         flow.receive(google)
         #expect(flow.page == .completing)
         #expect(service.calls.last == "deliver(\(google))")
@@ -122,12 +122,50 @@ final class SignInFlowTests {
         #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
     }
 
+    @Test func aSignInFinishedFromItsRedirectIsANoticeForAPersonInTheBrowser() async {
+        var notices: [Notice] = []
+        flow.onNotice = { notices.append($0) }
+        await waitingForGoogle()
+        service.classifications[google] = .signIn(.provider(.google), .awaited)
+        flow.receive(google)
+        service.answerSignIn(.success(.signedIn(FakeAccountService.alice)))
+        #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
+        #expect(notices == [.signInFinished(.signedIn(FakeAccountService.alice))])
+    }
+
+    @Test func aSignInFinishedWithoutARedirectFromTheDesktopIsNoNotice() async {
+        var notices: [Notice] = []
+        flow.onNotice = { notices.append($0) }
+        await waitingForGoogle()
+        // A loopback redirect reaches the core, not the window: the page never showed "completing".
+        service.answerSignIn(.success(.signedIn(FakeAccountService.alice)))
+        #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
+        #expect(notices.isEmpty)
+    }
+
+    // MARK: set-up
+
+    @Test func linksHandedOverDuringSetUpWaitForTheServiceThatFollows() async {
+        flow.setUp(backend: .turnkey, canSave: true)
+        #expect(flow.page == .setUp(SetUpPageState(backend: .turnkey, canSave: true)))
+        service.classifications[google] = .signIn(.provider(.google), .unsolicited)
+        flow.receive(google)
+        #expect(flow.page == .setUp(SetUpPageState(backend: .turnkey, canSave: true)), "the link left the set-up page")
+        #expect(service.calls.isEmpty, "the unconfigured service was used")
+        let configured = FakeAccountService()
+        configured.classifications[google] = .signIn(.provider(.google), .unsolicited)
+        flow.use(configured)
+        #expect(await until { flow.page == .confirmRedirect(ConfirmRedirect(method: .provider(.google), replacesAccount: nil)) })
+        #expect(configured.calls == ["restore"])
+        #expect(service.calls == ["cancelSignIn"])
+    }
+
     @Test func aRedirectForAnotherProviderIsNotHandedToTheWaitingSignIn() async {
         await waitingForGoogle()
         // Even if the service calls it started, an Apple redirect cannot finish a Google sign-in (the
         // core would pass it over and the window would wait on "completing" for ever): the person decides.
         let apple = "io.github.portalauth.signin://auth/callback?token=pg_4&login_type=APPLE"
-        service.classifications[apple] = .signIn(.provider(.apple), .started)
+        service.classifications[apple] = .signIn(.provider(.apple), .awaited)
         flow.receive(apple)
         #expect(!service.calls.contains { $0.hasPrefix("deliver") })
         #expect(flow.page == .confirmRedirect(ConfirmRedirect(method: .provider(.apple), replacesAccount: nil)))
@@ -176,7 +214,7 @@ final class SignInFlowTests {
 
     @Test func cancelAfterTheRedirectArrivedIsTooLateAndTheSignInFinishes() async {
         await waitingForGoogle()
-        service.classifications[google] = .signIn(.provider(.google), .started)
+        service.classifications[google] = .signIn(.provider(.google), .awaited)
         flow.receive(google)
         flow.cancelWaiting()
         #expect(flow.page == .completing)
@@ -187,7 +225,7 @@ final class SignInFlowTests {
 
     @Test func twoDeliveriesOfOneRedirectAtOnceExchangeOnce() async {
         await waitingForGoogle()
-        service.classifications[google] = .signIn(.provider(.google), .started)
+        service.classifications[google] = .signIn(.provider(.google), .awaited)
         flow.receive(google)
         flow.receive(google)
         #expect(service.calls.filter { $0.hasPrefix("deliver") }.count == 1)
@@ -208,7 +246,7 @@ final class SignInFlowTests {
         #expect(flow.page == .waitingForBrowser(provider: .google, pasteProblem: .anotherSignIn))
         #expect(!service.calls.contains { $0.hasPrefix("deliver") })
         #expect(service.isSignInRunning)
-        service.classifications[google] = .signIn(.provider(.google), .started)
+        service.classifications[google] = .signIn(.provider(.google), .awaited)
         flow.submitPasted(google)
         #expect(service.calls.last == "deliver(\(google))")
     }
@@ -238,7 +276,7 @@ final class SignInFlowTests {
         service.restoreResult = .success([FakeAccountService.alice])
         flow.start()
         #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
-        service.classifications[other] = .signIn(.provider(.google), .started)
+        service.classifications[other] = .signIn(.provider(.google), .awaited)
         flow.receive(other)
         #expect(flow.page == .confirmRedirect(ConfirmRedirect(method: .provider(.google), replacesAccount: FakeAccountService.alice)))
         flow.ignoreConfirmed()
@@ -268,7 +306,7 @@ final class SignInFlowTests {
         service.restoreResult = .success([FakeAccountService.alice])
         flow.start()
         #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
-        service.onSessionInvalidated?("eu-alice")
+        service.onAccountChange?(.ended(id: "eu-alice"))
         #expect(flow.page == signInPage)
         #expect(flow.banner?.kind == .sessionEnded)
     }
@@ -278,7 +316,7 @@ final class SignInFlowTests {
     @Test func aWrongCodeStaysOnTheCodePage() async {
         await waitingForGoogle()
         let challenge = CodeChallenge(totpLink: nil, totpSecret: nil)
-        service.classifications[google] = .signIn(.provider(.google), .started)
+        service.classifications[google] = .signIn(.provider(.google), .awaited)
         flow.receive(google)
         service.answerSignIn(.success(.needsCode(challenge)))
         #expect(await until { flow.page == .code(challenge, wrongCode: nil) })
@@ -294,7 +332,7 @@ final class SignInFlowTests {
         await started()
         flow.sendMagicLink(to: "alice@example.com")
         #expect(await until { flow.page == .emailSent(email: "alice@example.com") })
-        service.classifications[emailLink] = .signIn(.emailLink(email: "alice@example.com"), .started)
+        service.classifications[emailLink] = .signIn(.emailLink(email: "alice@example.com"), .awaited)
         service.completeResults[emailLink] = .success(.signedIn(FakeAccountService.alice))
         flow.receive(emailLink)
         #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
@@ -331,7 +369,7 @@ final class SignInFlowTests {
         #expect(state.canGoBack)
         flow.signIn(with: .google)
         #expect(await until { service.isSignInRunning })
-        service.classifications[google] = .signIn(.provider(.google), .started)
+        service.classifications[google] = .signIn(.provider(.google), .awaited)
         flow.receive(google)
         service.answerSignIn(.success(.signedIn(FakeAccountService.bob)))
         let both = [FakeAccountService.alice, FakeAccountService.bob]
@@ -365,7 +403,7 @@ final class SignInFlowTests {
         service.restoreResult = .success([FakeAccountService.alice])
         flow.start()
         #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
-        service.classifications[google] = .signIn(.provider(.google), .started)
+        service.classifications[google] = .signIn(.provider(.google), .awaited)
         service.completeResults[google] = .success(.signedIn(FakeAccountService.bob))
         flow.receive(google)
         #expect(await until { flow.page == signedIn(FakeAccountService.bob, among: [FakeAccountService.alice, FakeAccountService.bob]) })
@@ -377,7 +415,7 @@ final class SignInFlowTests {
         #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
         let refreshed = SignedInAccount(
             id: "eu-alice", title: "eu-alice", details: [.sessionExpires(Date(timeIntervalSince1970: 2_000_000_000))])
-        service.onAccountUpdated?(refreshed)
+        service.onAccountChange?(.updated(refreshed))
         #expect(flow.page == signedIn(refreshed))
     }
 

@@ -38,7 +38,8 @@ struct IncomingCallbackTests {
                 == TurnkeyIncomingCallback(
                     state: login.state, isError: false, provider: .google,
                     standing: .awaited))
-        #expect(f.auth.standing(of: callback) == .awaited)
+        #expect(f.auth.offer(callback)?.standing == .awaited)
+        #expect(f.auth.offer(callback)?.isTaken == false, "taken with no browser sign-in running")
         #expect(
             f.auth.incomingCallback(Fixture.codeCallback(state: "not-issued"))
                 == TurnkeyIncomingCallback(state: "not-issued", isError: false, provider: nil, standing: .unsolicited))

@@ -19,7 +19,7 @@ enum AccountServices {
                 browser: desktop.browser, loopback: LoopbackRedirectServer(page: loopbackPage),
                 pendingSignIns: PendingSignInFile(authEnvironmentId: configuration.authEnvironmentId))
         }
-        return PortalAccountService(core: core, browser: desktop.browser, desktop: DesktopAccountSupport())
+        return PortalAccountService(core: core)
     }
 
     static func turnkey() -> TurnkeyAccountService {
@@ -30,17 +30,15 @@ enum AccountServices {
                 configuration, logger: DebugLog.ifRequested(), transport: desktop.transport,
                 browser: desktop.browser)
         }
-        return TurnkeyAccountService(
-            core: core, browser: desktop.browser, desktop: DesktopAccountSupport(),
-            refreshPolicy: RefreshPolicy(environment: desktop.environment))
+        return TurnkeyAccountService(core: core, refreshPolicy: RefreshPolicy(environment: desktop.environment))
     }
 
     /// What both backends share: the configuration's sources, one transport (the extra CA file and
-    /// the request deadline) and the browser that remembers the last page for "Copy Link".
+    /// the request deadline) and the default browser through GIO.
     private struct Desktop {
         let environment = ProcessInfo.processInfo.environment
         let settings = SettingsLocation.read()
-        let browser = RememberingBrowser(GioBrowserLauncher())
+        let browser = GioBrowserLauncher()
         var transport: SoupTransport {
             SoupTransport(configuration: TransportConfiguration.resolve(flags: [:], environment: environment, settings: settings))
         }

@@ -1,12 +1,13 @@
 import AuthPlatform
-import SignInAccounts
+import FoundationEssentials
 import SignInFlow
 
-/// The desktop behind both account services: the scheme handler in the MIME defaults, the Secret
-/// Service's bus name, and the app's words for errors.
+/// The desktop beside the account services: the scheme handler in the MIME defaults, the Secret
+/// Service's bus name, the default browser, and the app's words for errors.
 @MainActor
 final class DesktopAccountSupport: AccountDesktop {
     private let schemeHandler = SchemeHandler()
+    private let browser = GioBrowserLauncher()
     /// The Secret Service's bus name, watched for the flow while the app runs.
     private var keyringWatch: SecretServiceWatch?
 
@@ -19,6 +20,8 @@ final class DesktopAccountSupport: AccountDesktop {
     func watchKeyring(_ changed: @escaping @MainActor @Sendable () -> Void) {
         keyringWatch = SecretServiceWatch { Task { @MainActor in changed() } }
     }
+
+    func openInBrowser(_ url: URL) async throws { try await browser.open(url) }
 
     func describe(_ error: any Error, backend: Backend) -> UserFacingError { UserFacingErrors.describe(error, service: backend) }
 }

@@ -1,7 +1,7 @@
 import AuthPlatform
 import PortalAuth
 
-/// The cores' log lines (which never hold a secret) on stderr, when PORTAL_DEBUG is set.
+/// The cores' log lines (which never hold a secret) on stderr, when PORTAL_AUTH_DEBUG is set.
 enum DebugLog {
     static func ifRequested() -> (any AuthLogger)? { StandardErrorLog.ifRequested(program: "portal-sign-in") }
 }

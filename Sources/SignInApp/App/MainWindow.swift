@@ -16,11 +16,7 @@ final class MainWindow {
     }
 
     let window: Widget
-    /// Replaced (`replace(flow:)`) once the set-up page saved a configuration.
-    private(set) var flow: SignInFlow
-    /// The set-up page is up: the flow has not started, and URIs the desktop hands over wait here.
-    private var settingUp = false
-    private var heldURIs: [String] = []
+    let flow: SignInFlow
     /// Continue on the set-up page, once its choice is saved: the application makes the new flow.
     var onSetUpSaved: (@MainActor () -> Void)?
     private var windowTitle: OpaquePointer!
@@ -133,39 +129,6 @@ final class MainWindow {
         adw_window_title_set_subtitle(windowTitle, on ? tr("Local test environment") : "")
     }
 
-    /// A URI from the desktop: to the flow, or kept until the set-up page is done.
-    func receive(_ uri: String) {
-        if settingUp { heldURIs.append(uri) } else { flow.receive(uri) }
-    }
-
-    /// Shows the set-up page instead of starting the flow; `uris` wait for the flow that follows.
-    func showSetUp(backend: Backend, canSave: Bool, uris: [String] = []) {
-        settingUp = true
-        heldURIs += uris
-        banner.show(nil)
-        // A program holding the app's bus name is worth knowing before the first sign-in too.
-        schemeBanner.show(owner: nil, busNameOwner: busNameOwner)
-        setUpPage.show(backend: backend, canSave: canSave)
-        shown = nil
-        switchTo(.setUp)
-    }
-
-    /// Puts a new flow (a new configuration) in place of the old one and starts it with the URIs
-    /// that waited.
-    func replace(flow newFlow: SignInFlow) {
-        flow.onChange = nil
-        flow.onNotice = nil
-        flow.windowClosed()
-        flow = newFlow
-        attach(newFlow)
-        settingUp = false
-        shown = nil
-        let uris = heldURIs
-        heldURIs = []
-        newFlow.start(uris: uris)
-        render()
-    }
-
     /// Puts a page built on first use into the stack (hidden until shown) and connects its events.
     private func install<Page: AnyObject & StackPage>(_ page: Page, _ name: PageName, wire: (Page) -> Void) -> Page {
         gtk_widget_set_visible(page.root, 0)
@@ -178,7 +141,6 @@ final class MainWindow {
     // MARK: - Drawing the flow's state
 
     private func render() {
-        guard !settingUp else { return }
         banner.show(flow.banner)
         schemeBanner.show(owner: flow.foreignSchemeHandler, busNameOwner: busNameOwner)
         if roots[.signedIn] != nil { signedInPage.setBusy(flow.isSigningOut) }
@@ -208,23 +170,22 @@ final class MainWindow {
             emailPage.show(email: email)
         case .signedIn(let state):
             signedInPage.show(state)
+        case .setUp(let state):
+            setUpPage.show(backend: state.backend, canSave: state.canSave)
         }
         let name = Self.pageName(page)
         if previous.map(Self.pageName) != name { switchTo(name) }
-        if previous == .completing, let finish = Self.finish(page, backend: flow.backend) { onSignInFinished?(finish) }
     }
 
-    /// What a page shown right after an exchange tells a person who is not looking at the window.
-    private static func finish(_ page: Page, backend: Backend) -> BackToApp.Finish? {
-        switch page {
-        case .signedIn(let state):
-            var name = state.current.title
-            for case .user(let user) in state.current.details { name = user }
+    /// What a sign-in finished from its redirect tells a person who is not looking at the window.
+    private static func finish(_ finish: SignInFinish, backend: Backend) -> BackToApp.Finish {
+        switch finish {
+        case .signedIn(let account):
+            var name = account.title
+            for case .user(let user) in account.details { name = user }
             return .signedIn(backend, account: name)
-        case .code:
+        case .needsCode:
             return .needsCode
-        default:
-            return nil
         }
     }
 
@@ -237,6 +198,7 @@ final class MainWindow {
         case .code: return .code
         case .emailSent: return .email
         case .signedIn: return .signedIn
+        case .setUp: return .setUp
         }
     }
 
@@ -259,9 +221,7 @@ final class MainWindow {
     }
 
     private func hideOffscreenPages() {
-        guard gtk_stack_get_transition_running(stack.cast()) == 0,
-            let current = settingUp ? PageName.setUp : shown.map(Self.pageName)
-        else { return }
+        guard gtk_stack_get_transition_running(stack.cast()) == 0, let current = shown.map(Self.pageName) else { return }
         for (name, root) in roots where name != current { gtk_widget_set_visible(root, 0) }
     }
 
@@ -271,6 +231,9 @@ final class MainWindow {
         case .linkCopied: title = tr("Link copied")
         case .signedOut: title = tr("Signed out")
         case .redirectIgnored: title = tr("Sign-in link ignored")
+        case .signInFinished(let finish):
+            onSignInFinished?(Self.finish(finish, backend: flow.backend))
+            return
         }
         if let previous = currentToast {
             adw_toast_dismiss(previous)

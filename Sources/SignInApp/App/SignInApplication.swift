@@ -107,7 +107,7 @@ public final class SignInApplication {
             }
         }
         if let window {
-            for uri in uris { window.receive(uri) }
+            for uri in uris { window.flow.receive(uri) }
             window.present()
         } else {
             ensureWindow(uris: uris).present()
@@ -117,7 +117,8 @@ public final class SignInApplication {
     @discardableResult
     private func ensureWindow(uris: [String]) -> MainWindow {
         if let window { return window }
-        let created = MainWindow(application: gtkApplication, flow: SignInFlow(service: setup.makeService()), busNameOwner: busNameOwner)
+        let flow = SignInFlow(service: setup.makeService(), desktop: DesktopAccountSupport())
+        let created = MainWindow(application: gtkApplication, flow: flow, busNameOwner: busNameOwner)
         window = created
         backToApp.watch(created)
         created.showTestEnvironment(setup.usesEmulator)
@@ -126,7 +127,8 @@ public final class SignInApplication {
             created.flow.start(uris: uris)
         } else {
             // No ID, no sign-in: nothing is sent anywhere until the person sets the app up.
-            created.showSetUp(backend: setup.backend, canSave: setup.canSave, uris: uris)
+            created.flow.setUp(backend: setup.backend, canSave: setup.canSave)
+            for uri in uris { created.flow.receive(uri) }
         }
         return created
     }
@@ -138,9 +140,9 @@ public final class SignInApplication {
         setup = AppSetup.resolve()
         window.showTestEnvironment(setup.usesEmulator)
         if setup.isSetUp {
-            window.replace(flow: SignInFlow(service: setup.makeService()))
+            window.flow.use(setup.makeService())
         } else {
-            window.showSetUp(backend: setup.backend, canSave: setup.canSave)
+            window.flow.setUp(backend: setup.backend, canSave: setup.canSave)
         }
     }
 

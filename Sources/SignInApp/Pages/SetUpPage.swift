@@ -143,10 +143,10 @@ enum SetUpSettings {
         guard PreferencesWindow.schemaInstalled else { return }
         let settings = g_settings_new(SettingsLocation.schemaId)!
         defer { g_object_unref(settings) }
-        g_settings_set_string(settings, BackendChoice.settingsKey, choice.backend.rawValue)
-        g_settings_set_boolean(settings, EmulatorChoice.SettingsKey.enabled, choice.localTestEnvironment ? 1 : 0)
+        g_settings_set_string(settings, Setting.backend.gsettingsKey, choice.backend.rawValue)
+        g_settings_set_boolean(settings, Setting.emulator.gsettingsKey, choice.localTestEnvironment ? 1 : 0)
         if let id = choice.id {
-            let key = choice.backend == .portal ? "auth-environment-id" : TurnkeyConfiguration.SettingsKey.authProxyConfigId
+            let key = (choice.backend == .portal ? Setting.authEnvironmentId : .authProxyConfigId).gsettingsKey
             g_settings_set_string(settings, key, id)
         }
         g_settings_sync()

@@ -96,7 +96,7 @@ final class PreferencesWindow {
     // MARK: - Which service
 
     private var storedBackend: Backend {
-        let raw = g_settings_get_string(gsettings, BackendChoice.settingsKey)!
+        let raw = g_settings_get_string(gsettings, Setting.backend.gsettingsKey)!
         defer { g_free(raw) }
         return Backend(rawValue: String(cString: raw)) ?? .portal
     }
@@ -138,13 +138,13 @@ final class PreferencesWindow {
         adw_action_row_add_suffix(row.cast(), toggle)
         adw_action_row_set_activatable_widget(row.cast(), toggle)
         // No accessible label of its own: the row's title already names the switch (GTK would read both).
-        g_settings_bind(gsettings, EmulatorChoice.SettingsKey.enabled, toggle.gpointer, "active", G_SETTINGS_BIND_DEFAULT)
+        g_settings_bind(gsettings, Setting.emulator.gsettingsKey, toggle.gpointer, "active", G_SETTINGS_BIND_DEFAULT)
         adw_preferences_group_add(group.cast(), row)
         return group
     }
 
     private func choose(_ backend: Backend) {
-        g_settings_set_string(gsettings, BackendChoice.settingsKey, backend.rawValue)
+        g_settings_set_string(gsettings, Setting.backend.gsettingsKey, backend.rawValue)
         showSettings(of: backend)
     }
 
@@ -164,11 +164,11 @@ final class PreferencesWindow {
             ),
             resetDescription: tr("Empties every field, so Portal’s own defaults are used"),
             fields: [
-                .init(key: "api-host", title: tr("API host"), check: SettingRules.portalHost),
-                .init(key: "auth-environment-id", title: tr("Auth environment ID"), check: SettingRules.authEnvironmentId),
-                .init(key: "redirect-url", title: tr("Redirect URL"), check: SettingRules.redirectURL)
+                .init(.apiHost, title: tr("API host"), check: SettingRules.portalHost),
+                .init(.authEnvironmentId, title: tr("Auth environment ID"), check: SettingRules.authEnvironmentId),
+                .init(.redirectUrl, title: tr("Redirect URL"), check: SettingRules.redirectURL)
             ],
-            otherKeys: ["account-abstracted"], settings: gsettings,
+            otherKeys: [.accountAbstracted], settings: gsettings,
             onReset: { [weak self] in self?.showToast(tr("Settings reset")) })
         group.add(makeLoopbackRow())
         group.add(makeAccountAbstractionRow())
@@ -200,12 +200,11 @@ final class PreferencesWindow {
         adw_action_row_add_suffix(row.cast(), toggle)
         adw_action_row_set_activatable_widget(row.cast(), toggle)
         // No accessible label of its own: the row's title already names the switch (GTK would read both).
-        g_settings_bind(gsettings, "account-abstracted", toggle.gpointer, "active", G_SETTINGS_BIND_DEFAULT)
+        g_settings_bind(gsettings, Setting.accountAbstracted.gsettingsKey, toggle.gpointer, "active", G_SETTINGS_BIND_DEFAULT)
         return row
     }
 
     private func makeTurnkeyGroup() -> SettingsGroup {
-        typealias Key = TurnkeyConfiguration.SettingsKey
         let group = SettingsGroup(
             title: tr("Turnkey"),
             description: tr(
@@ -213,11 +212,11 @@ final class PreferencesWindow {
             ),
             resetDescription: tr("Empties every field, so Turnkey’s own defaults are used"),
             fields: [
-                .init(key: Key.authProxyUrl, title: tr("Auth Proxy URL"), check: SettingRules.turnkeyServiceURL),
-                .init(key: Key.authProxyConfigId, title: tr("Auth Proxy config ID"), check: SettingRules.turnkeyIdentifier),
-                .init(key: Key.apiUrl, title: tr("API URL"), check: SettingRules.turnkeyServiceURL),
-                .init(key: Key.organizationId, title: tr("Organization ID"), check: SettingRules.turnkeyIdentifier),
-                .init(key: Key.sessionKey, title: tr("Session key"), check: SettingRules.turnkeyIdentifier)
+                .init(.authProxyUrl, title: tr("Auth Proxy URL"), check: SettingRules.turnkeyServiceURL),
+                .init(.authProxyConfigId, title: tr("Auth Proxy config ID"), check: SettingRules.turnkeyIdentifier),
+                .init(.apiUrl, title: tr("API URL"), check: SettingRules.turnkeyServiceURL),
+                .init(.organizationId, title: tr("Organization ID"), check: SettingRules.turnkeyIdentifier),
+                .init(.turnkeySessionKey, title: tr("Session key"), check: SettingRules.turnkeyIdentifier)
             ],
             settings: gsettings,
             onReset: { [weak self] in self?.showToast(tr("Settings reset")) })

@@ -1,3 +1,4 @@
+import AuthPlatform
 import CSignInUI
 import FoundationEssentials
 import GLibSupport
@@ -7,12 +8,18 @@ import GLibSupport
 /// that returns every key of the group to its default.
 @MainActor
 final class SettingsGroup {
-    /// One text setting: its GSettings key, the row's title and the rule its value must meet
-    /// (nil when the value may be saved, else what to fix).
+    /// One text setting: its row of the settings table, the row's title and the rule its value must
+    /// meet (nil when the value may be saved, else what to fix).
     struct Field {
         let key: String
         let title: String
         let check: (String) -> String?
+
+        init(_ setting: Setting, title: String, check: @escaping (String) -> String?) {
+            key = setting.gsettingsKey
+            self.title = title
+            self.check = check
+        }
     }
 
     let widget: UnsafeMutablePointer<GtkWidget>
@@ -23,13 +30,13 @@ final class SettingsGroup {
     private let problem = Label("", classes: ["error", "caption"])
     private let otherKeys: [String]
 
-    /// `otherKeys`: keys the group shows in other rows (a switch) that Reset also restores.
+    /// `otherKeys`: settings the group shows in other rows (a switch) that Reset also restores.
     init(
-        title: String, description: String, resetDescription: String, fields: [Field], otherKeys: [String] = [],
+        title: String, description: String, resetDescription: String, fields: [Field], otherKeys: [Setting] = [],
         settings: UnsafeMutablePointer<GSettings>, onReset: @escaping @MainActor () -> Void
     ) {
         self.settings = settings
-        self.otherKeys = otherKeys
+        self.otherKeys = otherKeys.map(\.gsettingsKey)
         widget = adw_preferences_group_new()!
         adw_preferences_group_set_title(widget.cast(), title)
         adw_preferences_group_set_description(widget.cast(), description)

@@ -1,7 +1,6 @@
 import AuthPlatform
 import CSignInUI
 import FoundationEssentials
-import TurnkeyAuth
 
 /// Finds the app's GSettings schema and reads its keys.
 enum SettingsLocation {
@@ -16,14 +15,9 @@ enum SettingsLocation {
         setenv("GSETTINGS_SCHEMA_DIR", value, 1)
     }
 
-    static let stringKeys = [
-        "backend", "api-host", "auth-environment-id", "redirect-url",
-        TurnkeyConfiguration.SettingsKey.authProxyUrl, TurnkeyConfiguration.SettingsKey.authProxyConfigId,
-        TurnkeyConfiguration.SettingsKey.apiUrl, TurnkeyConfiguration.SettingsKey.organizationId,
-        TurnkeyConfiguration.SettingsKey.sessionKey, TransportConfiguration.caFileSettingsKey,
-        EmulatorChoice.SettingsKey.host
-    ]
-    static let booleanKeys = ["account-abstracted", EmulatorChoice.SettingsKey.enabled]
+    /// The keys of the settings table, by their GSettings type.
+    static let stringKeys = Setting.all.filter { $0.kind == .text }.compactMap(\.settingsKey)
+    static let booleanKeys = Setting.all.filter { $0.kind == .boolean }.compactMap(\.settingsKey)
 
     /// The app's string settings (`stringKeys`) and its switches (`booleanKeys`) as "true"/"false";
     /// empty when the schema is not installed (GSettings would abort on a missing schema).
@@ -48,5 +42,13 @@ enum SettingsLocation {
     private static func lookupSchema() -> OpaquePointer? {
         guard let source = g_settings_schema_source_get_default() else { return nil }
         return g_settings_schema_source_lookup(source, schemaId, 1)
+    }
+}
+
+extension Setting {
+    /// Its GSettings key, for a setting the app stores: the table gives every such setting one.
+    var gsettingsKey: String {
+        guard let settingsKey else { preconditionFailure("\(summary): no GSettings key in the settings table") }
+        return settingsKey
     }
 }

@@ -6,7 +6,7 @@ import Testing
 /// PORTAL_API_HOST names the host, which a test may point elsewhere.
 struct CLI {
     let apiHost: String
-    /// Set for every run (PORTAL_HTTP_TIMEOUT_SECONDS, PORTAL_CA_FILE, …).
+    /// Set for every run (PORTAL_AUTH_HTTP_TIMEOUT_SECONDS, PORTAL_AUTH_CA_FILE, …).
     var environment: [String: String] = [:]
 
     struct Run {
@@ -57,7 +57,8 @@ struct CLI {
         var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
         for key in [
             "PORTAL_AUTH_ENVIRONMENT_ID", "PORTAL_REDIRECT_URL", "PORTAL_SESSION_KEY", "PORTAL_ACCOUNT_ABSTRACTED",
-            "PORTAL_MAGIC_LINK_FROM", "PORTAL_MAGIC_LINK_TEMPLATE", "PORTAL_CA_FILE", "PORTAL_HTTP_TIMEOUT_SECONDS"
+            "PORTAL_MAGIC_LINK_FROM", "PORTAL_MAGIC_LINK_TEMPLATE", "PORTAL_CA_FILE", "PORTAL_HTTP_TIMEOUT_SECONDS",
+            "PORTAL_AUTH_CA_FILE", "PORTAL_AUTH_HTTP_TIMEOUT_SECONDS"
         ] {
             environment.removeValue(forKey: key)
         }

@@ -11,7 +11,6 @@ struct PortalFixture {
     let transport = ScriptedTransport()
     let store = InMemoryPortalSessionStore()
     let browser = FakeBrowser()
-    let desktop = FakeDesktop()
     let pendingSignIns: InMemoryPendingSignInStore
     let clock = Box(Date(timeIntervalSince1970: 1_900_000_000))
     let auth: PortalAuth
@@ -20,13 +19,12 @@ struct PortalFixture {
     init(pendingSignIns: InMemoryPendingSignInStore = InMemoryPendingSignInStore()) throws {
         self.pendingSignIns = pendingSignIns
         let clock = self.clock
-        let remembering = RememberingBrowser(browser)
         auth = try PortalAuth(
             authEnvironmentId: "local-dev", redirectUrl: Self.redirectUrl, apiHost: "127.0.0.1:8790",
             magicLink: MagicLinkConfig(fromEmail: "login@example.com", templateId: "tpl_1"),
-            transport: transport, sessionStore: store, browser: remembering,
+            transport: transport, sessionStore: store, browser: browser,
             pendingSignIns: pendingSignIns, now: { clock.current })
-        service = PortalAccountService(core: .success(auth), browser: remembering, desktop: desktop)
+        service = PortalAccountService(core: .success(auth))
     }
 
     static func redirect(grant: String = Secrets.grant, loginType: String = "GOOGLE") -> String {

@@ -18,7 +18,6 @@ struct TurnkeyFixture {
     let pending: InMemoryPendingStore
     let crypto = FakeCrypto()
     let browser = FakeBrowser()
-    let desktop = FakeDesktop()
     let clock = TestClock()
     let auth: TurnkeyAuth
     let service: TurnkeyAccountService
@@ -28,7 +27,6 @@ struct TurnkeyFixture {
         sessions = other?.sessions ?? InMemoryTurnkeySessionStore()
         keys = other?.keys ?? InMemoryKeyStore()
         pending = other?.pending ?? InMemoryPendingStore()
-        let remembering = RememberingBrowser(browser)
         let configuration = TurnkeyConfiguration(
             authProxyUrl: "http://127.0.0.1:8790/turnkey/auth-proxy", authProxyConfigId: "local-dev",
             apiUrl: "http://127.0.0.1:8790/turnkey/api", oauthOriginUrl: "http://127.0.0.1:8790/turnkey/oauth-origin",
@@ -36,9 +34,9 @@ struct TurnkeyFixture {
         auth = try TurnkeyAuth(
             configuration: configuration, transport: transport,
             stores: TurnkeyStores(sessions: sessions, keys: keys, pending: pending), crypto: crypto,
-            browser: remembering, clock: clock.turnkey)
+            browser: browser, clock: clock.turnkey)
         service = TurnkeyAccountService(
-            core: .success(auth), browser: remembering, desktop: desktop, refreshPolicy: policy,
+            core: .success(auth), refreshPolicy: policy,
             clock: clock.turnkey)
     }
 
@@ -79,7 +77,7 @@ struct TurnkeyFixture {
     func signInWithDiscord(walletKit: Bool = true, lifetime: TimeInterval = 900) async throws -> SignedInAccount {
         replyDiscordLogin(walletKit: walletKit, lifetime: lifetime)
         let (task, callback) = try await startDiscordSignIn()
-        service.deliverToWaitingSignIn(callback)
+        _ = service.offer(callback)
         guard case .signedIn(let account) = try await task.value else { throw Unexpected() }
         return account
     }
