@@ -34,6 +34,13 @@ public enum SignInProvider: String, Sendable, CaseIterable, Codable, Comparable 
         return TurnkeyWire.OAuth2Provider(uncheckedName: name)
     }
 
+    /// `names` as an English sentence lists them (`google, apple, discord or x`), for the help and
+    /// usage texts of the CLI and the emulator, which are English only.
+    public static func englishList(_ names: [String], _ conjunction: String) -> String {
+        guard let last = names.last, names.count > 1 else { return names.last ?? "" }
+        return names.dropLast().joined(separator: ", ") + " \(conjunction) " + last
+    }
+
     /// Where the emulator serves this provider's fake sign-in page: `/idp/<identifier>/authorize`.
     public var emulatorAuthorizePath: String { "/idp/\(rawValue)/authorize" }
 

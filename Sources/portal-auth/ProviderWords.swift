@@ -10,10 +10,9 @@ enum ProviderWords {
     /// The identifiers Turnkey's commands take: `google`, `apple`, `discord`, `x`.
     static var turnkey: [String] { TurnkeyProvider.allCases.map(\.rawValue) }
 
-    /// `google, apple, discord or x`: `words` as a sentence names them.
+    /// `google, apple, discord or x`.
     static func sentence(_ words: [String], _ conjunction: String = "or") -> String {
-        guard let last = words.last, words.count > 1 else { return words.last ?? "" }
-        return words.dropLast().joined(separator: ", ") + " \(conjunction) " + last
+        SignInProvider.englishList(words, conjunction)
     }
 
     /// A command's usage padded to the help's column of descriptions.
