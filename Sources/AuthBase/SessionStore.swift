@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// Where a signed-in session is kept between runs (GNOME Keyring in the app and CLI, memory in
 /// unit tests). It stores the secret text a core hands it and nothing else; the core owns the format.
-public protocol SessionStore: Sendable {
+public protocol PortalSessionStore: Sendable {
     /// The stored secret for this environment, or nil when nothing is stored.
     func load(authEnvironmentId: String) async throws -> String?
     /// Replaces the stored secret. Returns only once it is durably stored.
@@ -18,7 +18,7 @@ public protocol SessionStore: Sendable {
     func unlockForSave() async throws
 }
 
-extension SessionStore {
+extension PortalSessionStore {
     /// Nothing to prepare.
     public func prepareToSave() {}
     /// Nothing to unlock.

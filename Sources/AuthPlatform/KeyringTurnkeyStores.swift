@@ -11,7 +11,7 @@ public final class KeyringTurnkeySessionStore: TurnkeySessionStore, Sendable {
     private let items: VerifiedSecretItems
 
     public init(
-        items: any SecretItems = LibsecretItems(
+        items: any SecretItems = LibsecretItems.make(
             schemaName: schemaName,
             attributeNames: ["auth-proxy-config-id", "session-key"])
     ) {
@@ -51,7 +51,7 @@ public final class KeyringTurnkeyKeyStore: TurnkeyKeyStore, Sendable {
     public static let schemaName = "io.github.portalauth.TurnkeyKey"
     private let items: VerifiedSecretItems
 
-    public init(items: any SecretItems = LibsecretItems(schemaName: schemaName, attributeNames: ["public-key"])) {
+    public init(items: any SecretItems = LibsecretItems.make(schemaName: schemaName, attributeNames: ["public-key"])) {
         self.items = VerifiedSecretItems(items)
     }
 
@@ -75,11 +75,11 @@ public final class KeyringTurnkeyKeyStore: TurnkeyKeyStore, Sendable {
 /// Pending sign-ins: schema `io.github.portalauth.TurnkeyPending`, attributes `auth-proxy-config-id`
 /// and `state`; the secret is the core's JSON record (provider, public key, PKCE verifier, client ID,
 /// redirect URI, created-at). The private key is not in it: it waits in the key store.
-public final class KeyringPendingSignInStore: PendingSignInStore, Sendable {
+public final class KeyringTurnkeyPendingSignInStore: TurnkeyPendingSignInStore, Sendable {
     public static let schemaName = "io.github.portalauth.TurnkeyPending"
     private let items: VerifiedSecretItems
 
-    public init(items: any SecretItems = LibsecretItems(schemaName: schemaName, attributeNames: ["auth-proxy-config-id", "state"])) {
+    public init(items: any SecretItems = LibsecretItems.make(schemaName: schemaName, attributeNames: ["auth-proxy-config-id", "state"])) {
         self.items = VerifiedSecretItems(items)
     }
 
@@ -109,6 +109,6 @@ public final class KeyringPendingSignInStore: PendingSignInStore, Sendable {
 extension TurnkeyStores {
     /// The three stores in GNOME Keyring.
     public static func keyring() -> TurnkeyStores {
-        TurnkeyStores(sessions: KeyringTurnkeySessionStore(), keys: KeyringTurnkeyKeyStore(), pending: KeyringPendingSignInStore())
+        TurnkeyStores(sessions: KeyringTurnkeySessionStore(), keys: KeyringTurnkeyKeyStore(), pending: KeyringTurnkeyPendingSignInStore())
     }
 }

@@ -10,7 +10,7 @@ public enum PortalAuthFactory {
         transport: any HTTPTransport = SoupTransport(),
         browser: any BrowserLauncher = GioBrowserLauncher(),
         loopback: any LoopbackRedirectListening = LoopbackRedirectServer(),
-        pendingSignIns: any PendingSignInStore = InMemoryPendingSignInStore()
+        pendingSignIns: any PortalPendingSignInStore = InMemoryPortalPendingSignInStore()
     ) throws -> PortalAuth {
         try PortalAuth(
             authEnvironmentId: configuration.authEnvironmentId,
@@ -21,7 +21,7 @@ public enum PortalAuthFactory {
                 templateId: configuration.magicLinkTemplateId),
             isAccountAbstracted: configuration.isAccountAbstracted,
             transport: transport,
-            sessionStore: KeyringSessionStore(sessionKey: configuration.sessionKey),
+            sessionStore: KeyringPortalSessionStore(sessionKey: configuration.sessionKey),
             browser: browser,
             loopback: loopback,
             logger: logger,

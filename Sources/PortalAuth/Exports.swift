@@ -1,3 +1,3 @@
-// The shared base's types are part of this module's API (HTTPTransport, SessionStore, AuthMethod…),
+// The shared base's types are part of this module's API (HTTPTransport, PortalSessionStore, AuthMethod…),
 // so a library user needs only `import PortalAuth`.
 @_exported import AuthBase

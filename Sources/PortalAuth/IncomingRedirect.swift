@@ -73,7 +73,7 @@ extension PortalAuth {
     }
 
     /// The sign-in this instance is waiting for, if it has not expired.
-    public var pendingSignIn: PendingSignIn? { livePendingSignIn() }
+    public var pendingSignIn: PortalPendingSignIn? { livePendingSignIn() }
 
     /// Ends the pending sign-in (Cancel, Escape, the window closed): a running `signInWith*` ends
     /// with `.closed`, and a redirect for it that arrives later is unsolicited.
@@ -85,8 +85,8 @@ extension PortalAuth {
 
     // MARK: - Bookkeeping
 
-    func beginPendingSignIn(_ method: PendingSignIn.Method) -> UUID {
-        let record = PendingSignIn(method: method, authEnvironmentId: authEnvironmentId, startedAt: now())
+    func beginPendingSignIn(_ method: PortalPendingSignIn.Method) -> UUID {
+        let record = PortalPendingSignIn(method: method, authEnvironmentId: authEnvironmentId, startedAt: now())
         pendingState.withLock { $0 = record }
         pendingStore.save(record)
         return record.id
@@ -108,7 +108,7 @@ extension PortalAuth {
         endPendingSignIn(record.id)
     }
 
-    func livePendingSignIn() -> PendingSignIn? {
+    func livePendingSignIn() -> PortalPendingSignIn? {
         let current = now()
         return pendingState.withLock { state in
             guard let record = state, record.isLive(at: current) else { return nil }

@@ -47,7 +47,7 @@ extension PortalAuth {
         var listener: (any LoopbackRedirectListener)?
         var signInRedirectUrl = redirectUrl
         if let loopbackPort, let loopback {
-            let waiting = try await loopback.listen(port: loopbackPort, holdingPortFor: .seconds(PendingSignIn.lifetime)) {
+            let waiting = try await loopback.listen(port: loopbackPort, holdingPortFor: .seconds(PortalPendingSignIn.lifetime)) {
                 [self] (url: String) in loopbackVerdict(url, for: method)
             }
             signInRedirectUrl = RedirectURL.withLoopbackPort(waiting.port, of: redirectUrl)
@@ -117,7 +117,7 @@ extension PortalAuth {
     /// keeps the port for late redirects.
     private func loopbackRedirect(from listener: any LoopbackRedirectListener) async throws -> String {
         let deadline = Task {
-            try await Task.sleep(nanoseconds: UInt64(PendingSignIn.lifetime) * 1_000_000_000)
+            try await Task.sleep(nanoseconds: UInt64(PortalPendingSignIn.lifetime) * 1_000_000_000)
             listener.close()
         }
         defer { deadline.cancel() }

@@ -17,12 +17,12 @@ public final class PortalAuth: Sendable {
     let magicLink: MagicLinkConfig?
     let isAccountAbstracted: Bool?
     let api: PortalAPI
-    let store: any SessionStore
+    let store: any PortalSessionStore
     let browser: (any BrowserLauncher)?
     /// Listens for the redirect itself when `redirectUrl` is a loopback URL (`http://127.0.0.1:PORT/PATH`).
     let loopback: (any LoopbackRedirectListening)?
     let logger: (any PortalAuthLogger)?
-    let pendingStore: any PendingSignInStore
+    let pendingStore: any PortalPendingSignInStore
     /// The clock pending sign-ins and user JWTs are checked against (injectable for tests).
     let now: @Sendable () -> Date
 
@@ -36,9 +36,9 @@ public final class PortalAuth: Sendable {
     let browserSignIns = BrowserSignInSlot<IncomingRedirect>()
     /// The sign-in this instance waits for (mirrored in `pendingStore` for the next run's question).
     /// Memory only: it ends with the process however the process ends (quit, a signal, a crash).
-    let pendingState = Mutex<PendingSignIn?>(nil)
+    let pendingState = Mutex<PortalPendingSignIn?>(nil)
     /// The live record an earlier run left in `pendingStore`: never solicits, only names what it was.
-    let earlierPendingSignIn: PendingSignIn?
+    let earlierPendingSignIn: PortalPendingSignIn?
 
     struct SignInState {
         var prefersEphemeralWebBrowserSession = false
@@ -50,11 +50,11 @@ public final class PortalAuth: Sendable {
     public init(
         authEnvironmentId: String, redirectUrl: String, apiHost: String = "api.portalhq.io",
         magicLink: MagicLinkConfig? = nil, isAccountAbstracted: Bool? = nil,
-        transport: any HTTPTransport, sessionStore: any SessionStore,
+        transport: any HTTPTransport, sessionStore: any PortalSessionStore,
         browser: (any BrowserLauncher)? = nil,
         loopback: (any LoopbackRedirectListening)? = nil,
         logger: (any PortalAuthLogger)? = nil,
-        pendingSignIns: any PendingSignInStore = InMemoryPendingSignInStore(),
+        pendingSignIns: any PortalPendingSignInStore = InMemoryPortalPendingSignInStore(),
         now: @escaping @Sendable () -> Date = { Date() }
     ) throws {
         guard Self.isValidAuthEnvironmentId(authEnvironmentId) else { throw PortalAuthError.invalidArgument(name: "authEnvironmentId") }

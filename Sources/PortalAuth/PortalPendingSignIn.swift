@@ -10,7 +10,7 @@ import Synchronization
 /// Started by `signInWith*`, `loginWith*` and `sendMagicLink`; valid 15 minutes; ended by a
 /// successful exchange, `cancelPendingSignIn()`, the cancellation of `signInWith*`, or a new sign-in.
 /// It holds no secret (the method, an email address, the time), so it may be kept in a plain file.
-public struct PendingSignIn: Sendable, Equatable, Codable {
+public struct PortalPendingSignIn: Sendable, Equatable, Codable {
     public enum Method: Sendable, Equatable, Codable {
         /// Google or Apple.
         case oauth(AuthMethod)
@@ -49,16 +49,16 @@ public struct PendingSignIn: Sendable, Equatable, Codable {
 /// record from an earlier run never makes a redirect solicited: the app that waited for it is gone,
 /// and anyone may have finished that sign-in. It only lets the question a matching redirect gets say
 /// what was started (the provider, the email address). Failing to keep it costs nothing else.
-public protocol PendingSignInStore: Sendable {
-    func load() -> PendingSignIn?
+public protocol PortalPendingSignInStore: Sendable {
+    func load() -> PortalPendingSignIn?
     /// Replaces the record; nil removes it.
-    func save(_ record: PendingSignIn?)
+    func save(_ record: PortalPendingSignIn?)
 }
 
 /// The default: the record lives as long as the `PortalAuth` instance.
-public final class InMemoryPendingSignInStore: PendingSignInStore, Sendable {
-    private let record = Mutex<PendingSignIn?>(nil)
+public final class InMemoryPortalPendingSignInStore: PortalPendingSignInStore, Sendable {
+    private let record = Mutex<PortalPendingSignIn?>(nil)
     public init() {}
-    public func load() -> PendingSignIn? { record.withLock { $0 } }
-    public func save(_ record: PendingSignIn?) { self.record.withLock { $0 = record } }
+    public func load() -> PortalPendingSignIn? { record.withLock { $0 } }
+    public func save(_ record: PortalPendingSignIn?) { self.record.withLock { $0 = record } }
 }

@@ -92,16 +92,8 @@ extension TurnkeyAuth {
             action = .signup
         }
 
-        let path = TurnkeyWire.AuthProxyPath.oauthLogin
-        let session: TurnkeySession
-        do {
-            session = try TurnkeySession(jwt: jwt, sessionKey: sessionKey)
-        } catch {
-            throw TurnkeyAuthError.malformedResponse(path: path, missing: error.name)
-        }
-        guard session.publicKey == publicKey else { throw TurnkeyAuthError.sessionKeyMismatch(path: path) }
+        let session = try await saveSession(jwt, sessionKey: sessionKey, boundTo: publicKey, from: TurnkeyWire.AuthProxyPath.oauthLogin)
         let configId = config.authProxyConfigId
-        try await stored(.session, "save", { try await stores.sessions.save(jwt, authProxyConfigId: configId, sessionKey: sessionKey) })
         log("session \(sessionKey) stored after \(action.rawValue) for user \(session.userId)")
 
         // The key now belongs to the session: its pending records have nothing left to wait for.

@@ -40,16 +40,8 @@ extension TurnkeyAuth {
                 parameters: .init(expirationSeconds: expirationSeconds, invalidateExisting: false, publicKey: pair.publicKeyHex))
             log("refreshing session \(sessionKey) onto key \(pair.publicKeyHex)")
             let jwt = try await stampLoginSession(request, organizationId: old.organizationId, key: oldKey)
-            let path = TurnkeyWire.APIPath.stampLogin
-            let session: TurnkeySession
-            do {
-                session = try TurnkeySession(jwt: jwt, sessionKey: sessionKey)
-            } catch {
-                throw TurnkeyAuthError.malformedResponse(path: path, missing: error.name)
-            }
-            guard session.publicKey == pair.publicKeyHex else { throw TurnkeyAuthError.sessionKeyMismatch(path: path) }
-            let configId = config.authProxyConfigId
-            try await stored(.session, "save", { try await stores.sessions.save(jwt, authProxyConfigId: configId, sessionKey: sessionKey) })
+            let session = try await saveSession(
+                jwt, sessionKey: sessionKey, boundTo: pair.publicKeyHex, from: TurnkeyWire.APIPath.stampLogin)
             replay.forget(sessionKey: sessionKey)
             await bestEffort("delete the replaced key") { try await self.deleteKeyIfUnused(old.publicKey) }
             log("session \(sessionKey) refreshed until \(session.expiresAt)")

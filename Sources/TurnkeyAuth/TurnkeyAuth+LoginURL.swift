@@ -34,7 +34,7 @@ extension TurnkeyAuth {
         } catch {
             throw TurnkeyAuthError.cryptoFailure(operation: "read random bytes")
         }
-        let pending = PendingSignIn(
+        let pending = TurnkeyPendingSignInRecord(
             state: state, provider: provider, publicKey: pair.publicKeyHex, clientId: resolvedClientId,
             redirectUri: redirectUri, codeVerifier: pkce?.verifier,
             createdAt: Int(clock.now().timeIntervalSince1970))

@@ -138,7 +138,7 @@ extension TurnkeyAuth {
     /// Hands the token over (`onOAuthSuccess`: the state is spent, the key waits) or completes the
     /// sign-in, and remembers the result for a re-delivery. Called with the mutex held.
     private func finish(
-        _ success: OAuthSuccess, state: String, pending: PendingSignIn?, sessionKey: String,
+        _ success: OAuthSuccess, state: String, pending: TurnkeyPendingSignInRecord?, sessionKey: String,
         oidcOnly: Bool
     ) async throws -> TurnkeyRedirectResult {
         let result: TurnkeyRedirectResult

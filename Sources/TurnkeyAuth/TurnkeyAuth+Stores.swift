@@ -4,6 +4,21 @@ import FoundationEssentials
 /// and the rules that span them (a key outlives its pending sign-in only if a session uses it).
 /// Called with the mutex held.
 extension TurnkeyAuth {
+    /// Reads the session JWT `path` answered, checks it is bound to `publicKey` (the key this client
+    /// holds), and stores it under `sessionKey`: nothing is stored that this client could not use.
+    func saveSession(_ jwt: String, sessionKey: String, boundTo publicKey: String, from path: String) async throws -> TurnkeySession {
+        let session: TurnkeySession
+        do {
+            session = try TurnkeySession(jwt: jwt, sessionKey: sessionKey)
+        } catch {
+            throw TurnkeyAuthError.malformedResponse(path: path, missing: error.name)
+        }
+        guard session.publicKey == publicKey else { throw TurnkeyAuthError.sessionKeyMismatch(path: path) }
+        let configId = config.authProxyConfigId
+        try await stored(.session, "save", { try await stores.sessions.save(jwt, authProxyConfigId: configId, sessionKey: sessionKey) })
+        return session
+    }
+
     func stored<T>(_ item: StoredItem, _ action: String, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
@@ -94,7 +109,7 @@ extension TurnkeyAuth {
 
     // MARK: Pending sign-ins
 
-    func loadPending(state: String) async throws -> PendingSignIn? {
+    func loadPending(state: String) async throws -> TurnkeyPendingSignInRecord? {
         let configId = config.authProxyConfigId
         guard
             let text = try await stored(
@@ -102,7 +117,7 @@ extension TurnkeyAuth {
         else {
             return nil
         }
-        guard let pending = PendingSignIn.decode(text), pending.state == state else {
+        guard let pending = TurnkeyPendingSignInRecord.decode(text), pending.state == state else {
             log("a pending sign-in could not be read; deleting it")
             try await stored(.pendingSignIn, "delete", { try await stores.pending.delete(authProxyConfigId: configId, state: state) })
             return nil
@@ -110,7 +125,7 @@ extension TurnkeyAuth {
         return pending
     }
 
-    func savePending(_ pending: PendingSignIn) async throws {
+    func savePending(_ pending: TurnkeyPendingSignInRecord) async throws {
         let configId = config.authProxyConfigId
         try await stored(
             .pendingSignIn, "save",
@@ -119,14 +134,14 @@ extension TurnkeyAuth {
             })
     }
 
-    func loadAllPending() async throws -> [PendingSignIn] {
+    func loadAllPending() async throws -> [TurnkeyPendingSignInRecord] {
         let configId = config.authProxyConfigId
         let records = try await stored(.pendingSignIn, "list", { try await stores.pending.all(authProxyConfigId: configId) })
-        return records.compactMap { state, text in PendingSignIn.decode(text).flatMap { $0.state == state ? $0 : nil } }
+        return records.compactMap { state, text in TurnkeyPendingSignInRecord.decode(text).flatMap { $0.state == state ? $0 : nil } }
     }
 
     /// Ends a pending sign-in: its record, then its key unless a session signs with it.
-    func endPending(_ pending: PendingSignIn) async throws {
+    func endPending(_ pending: TurnkeyPendingSignInRecord) async throws {
         let configId = config.authProxyConfigId
         knownSignIns.withLock { _ = $0.removeValue(forKey: pending.state) }
         try await stored(.pendingSignIn, "delete", { try await stores.pending.delete(authProxyConfigId: configId, state: pending.state) })

@@ -4,7 +4,7 @@ import FoundationEssentials
 /// it needs. Kept in the store for an hour (`lifetime`), so a `login-url` in one process can be
 /// finished by a `handle-redirect` in another. The private key is not in here: it waits in the key
 /// store under `publicKey`.
-struct PendingSignIn: Codable, Sendable, Equatable {
+struct TurnkeyPendingSignInRecord: Codable, Sendable, Equatable {
     /// As long as the SDK keeps a new key pending.
     static let lifetime: TimeInterval = 3600
 
@@ -34,15 +34,15 @@ struct PendingSignIn: Codable, Sendable, Equatable {
     }
 
     /// The record in `text`, or nil when it is not the stored shape.
-    static func decode(_ text: String) -> PendingSignIn? {
-        try? JSONDecoder().decode(PendingSignIn.self, from: Data(text.utf8))
+    static func decode(_ text: String) -> TurnkeyPendingSignInRecord? {
+        try? JSONDecoder().decode(TurnkeyPendingSignInRecord.self, from: Data(text.utf8))
     }
 }
 
 /// Where pending sign-ins wait between processes (GNOME Keyring in the app and CLI, memory in unit
 /// tests), one item per Auth Proxy config and `state`. Stores the text the core hands it; the core
 /// owns the format. Failures are `SessionStoreError`s.
-public protocol PendingSignInStore: Sendable {
+public protocol TurnkeyPendingSignInStore: Sendable {
     func load(authProxyConfigId: String, state: String) async throws -> String?
     /// Creates or replaces; returns once the record is durably kept.
     func save(_ record: String, authProxyConfigId: String, state: String) async throws

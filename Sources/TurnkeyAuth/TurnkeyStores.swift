@@ -24,9 +24,9 @@ public protocol TurnkeyKeyStore: Sendable {
 public struct TurnkeyStores: Sendable {
     public let sessions: any TurnkeySessionStore
     public let keys: any TurnkeyKeyStore
-    public let pending: any PendingSignInStore
+    public let pending: any TurnkeyPendingSignInStore
 
-    public init(sessions: any TurnkeySessionStore, keys: any TurnkeyKeyStore, pending: any PendingSignInStore) {
+    public init(sessions: any TurnkeySessionStore, keys: any TurnkeyKeyStore, pending: any TurnkeyPendingSignInStore) {
         self.sessions = sessions
         self.keys = keys
         self.pending = pending

@@ -6,7 +6,7 @@ enum Invocation<Core: BackendCore> {
     case run(Command<Core>, flags: [String: String], job: Job<Core>)
 }
 
-extension Backend {
+extension CommandBackend {
     /// Options may come before or after the command, as `--name value` or `--name=value`; `--`
     /// ends them. `arguments` are those after the backend's name.
     func parse(_ arguments: [String]) throws -> Invocation<Core> {

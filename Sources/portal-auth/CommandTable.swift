@@ -26,7 +26,7 @@ struct Command<Core: BackendCore>: Sendable {
 }
 
 /// A backend's command table: its commands, the options they share and its words.
-struct Backend<Core: BackendCore>: Sendable {
+struct CommandBackend<Core: BackendCore>: Sendable {
     /// How the help names it: `portal-auth`, `portal-auth turnkey`.
     let program: String
     /// How errors name one of its commands: `command`, `Turnkey command`.

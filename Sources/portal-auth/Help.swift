@@ -1,7 +1,7 @@
 import AuthPlatform
 import TurnkeyAuth
 
-/// The words around each backend's command lines in its help text (`Backend.helpText`); each
+/// The words around each backend's command lines in its help text (`CommandBackend.helpText`); each
 /// command's own lines are in its entry of the command table, each setting's in the settings table.
 enum Help {
     /// The providers whose authorize endpoint is a setting (PKCE: Discord, X).

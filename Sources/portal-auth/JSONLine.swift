@@ -3,15 +3,15 @@ import Glibc
 
 /// One line of the CLI's output: a JSON object whose keys keep the order they are given in,
 /// so `result` or `error` comes first for a person reading along.
-enum JSONValue {
+enum JSONOutput {
     case string(String)
     case bool(Bool)
     case null
-    case array([JSONValue])
-    case object([(String, JSONValue)])
+    case array([JSONOutput])
+    case object([(String, JSONOutput)])
 
-    static func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
-    static func optional(_ value: Bool?) -> JSONValue { value.map(JSONValue.bool) ?? .null }
+    static func optional(_ value: String?) -> JSONOutput { value.map(JSONOutput.string) ?? .null }
+    static func optional(_ value: Bool?) -> JSONOutput { value.map(JSONOutput.bool) ?? .null }
 
     var encoded: String {
         switch self {
@@ -37,8 +37,8 @@ enum JSONValue {
 
 enum Output {
     /// Writes one JSON object as a line on stdout and flushes, so a reader sees each result at once.
-    static func line(_ pairs: [(String, JSONValue)]) {
-        write(JSONValue.object(pairs).encoded + "\n", to: STDOUT_FILENO)
+    static func line(_ pairs: [(String, JSONOutput)]) {
+        write(JSONOutput.object(pairs).encoded + "\n", to: STDOUT_FILENO)
     }
 
     /// A line for a person on stderr (usage hints, error explanations); never contains a secret.

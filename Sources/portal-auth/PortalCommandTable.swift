@@ -24,9 +24,9 @@ struct PortalCLI: BackendCore {
     }
 }
 
-extension Backend<PortalCLI> {
+extension CommandBackend<PortalCLI> {
     static var portal: Self {
-        Backend(
+        CommandBackend(
             program: "portal-auth",
             commandNoun: "command",
             helpIntro: Help.portalIntro,

@@ -13,9 +13,9 @@ struct TurnkeyCLI: BackendCore {
     }
 }
 
-extension Backend<TurnkeyCLI> {
+extension CommandBackend<TurnkeyCLI> {
     static var turnkey: Self {
-        Backend(
+        CommandBackend(
             program: "portal-auth turnkey",
             commandNoun: "Turnkey command",
             helpIntro: Help.turnkeyIntro,

@@ -7,7 +7,7 @@ import Glibc
 
 /// Parses the command line against `backend`'s table, checks the keyring and the configuration
 /// before anything is sent, and runs the command. Every failure is one error line and its status.
-func exitStatus<Core>(_ backend: Backend<Core>, _ arguments: [String]) -> ExitCode {
+func exitStatus<Core>(_ backend: CommandBackend<Core>, _ arguments: [String]) -> ExitCode {
     do {
         switch try backend.parse(arguments) {
         case .help:

@@ -1,8 +1,8 @@
 import Foundation
 import PortalAuth
 
-/// Portal's SessionStore in memory, which can be told to fail its next operations.
-public final class InMemoryPortalSessionStore: SessionStore, Sendable {
+/// Portal's PortalSessionStore in memory, which can be told to fail its next operations.
+public final class InMemoryPortalSessionStore: PortalSessionStore, Sendable {
     public init() {}
     public struct State {
         public var secrets: [String: String] = [:]

@@ -69,7 +69,7 @@ public final class InMemoryKeyStore: TurnkeyKeyStore, Sendable {
     public var publicKeys: Set<String> { Set(items.items.keys) }
 }
 
-public final class InMemoryPendingStore: PendingSignInStore, Sendable {
+public final class InMemoryTurnkeyPendingSignInStore: TurnkeyPendingSignInStore, Sendable {
     public init() {}
     public let items = InMemoryItems()
     public static func name(_ configId: String, _ state: String) -> String { configId + "/" + state }

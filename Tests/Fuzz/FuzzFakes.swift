@@ -58,7 +58,7 @@ final class RecordingTransport: HTTPTransport, Sendable {
 }
 
 /// A session store in memory whose first save can be made to fail (a locked keyring).
-final class FuzzSessionStore: SessionStore, Sendable {
+final class FuzzSessionStore: PortalSessionStore, Sendable {
     private struct State {
         var secret: String?
         var failNextSave: Bool

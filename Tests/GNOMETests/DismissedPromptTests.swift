@@ -8,7 +8,7 @@ extension GNOMEIntegration {
     /// prompter (here `FakePrompter`, answering as the person would) for the keyring password.
     /// Dismissing it must fail the save with a message saying what to do, keeping what was stored.
     @Suite(.serialized) struct DismissedPromptTests: KeyringSuite {
-        let emulator: Emulator
+        let emulator: EmulatorProcess
         let cli: CLI
 
         init() async throws {
@@ -55,7 +55,7 @@ extension GNOMEIntegration {
         }
 
         @Test func theStoreReportsADismissedPromptAndCreatesNoItem() async throws {
-            let store = KeyringSessionStore(sessionKey: "dismissed-prompt-test")
+            let store = KeyringPortalSessionStore(sessionKey: "dismissed-prompt-test")
             try LoginKeyring.lock()
             defer { try? LoginKeyring.unlock() }
             let prompter = try FakePrompter(.dismiss)
@@ -78,7 +78,7 @@ extension GNOMEIntegration {
 
         /// Proves the prompter above is the one the daemon really uses: answering it unlocks the keyring.
         @Test func anAnsweredUnlockPromptLetsTheSaveLand() async throws {
-            let store = KeyringSessionStore(sessionKey: "answered-prompt-test")
+            let store = KeyringPortalSessionStore(sessionKey: "answered-prompt-test")
             try LoginKeyring.lock()
             defer { try? LoginKeyring.unlock() }
             let prompter = try FakePrompter(.accept)

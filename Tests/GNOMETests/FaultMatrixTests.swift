@@ -12,7 +12,7 @@ extension GNOMEIntegration {
     /// sent once (the CLI never re-sends it by itself), and a retry by the person does what the
     /// server's state allows. Requests time out after 2 s (PORTAL_HTTP_TIMEOUT_SECONDS); a hang is 5 s.
     @Suite(.serialized) struct FaultMatrixTests: KeyringSuite {
-        let emulator: Emulator
+        let emulator: EmulatorProcess
         let cli: CLI
 
         init() async throws {
@@ -87,7 +87,7 @@ extension GNOMEIntegration {
         static let earlierSession = #"{"clientSessionToken":"pst_faultmatrixearliersession0","endUserId":"earlier-user"}"#
 
         func storeEarlierSession() async throws {
-            try await KeyringSessionStore(sessionKey: "default").save(Self.earlierSession, authEnvironmentId: "local-dev")
+            try await KeyringPortalSessionStore(sessionKey: "default").save(Self.earlierSession, authEnvironmentId: "local-dev")
         }
 
         /// Compared, never printed (a failed expectation would show it).

@@ -66,7 +66,7 @@ extension GNOMEIntegration {
 
         @Test func turnkeyOverHTTPSWithTheSameCAFile() throws {
             let emulator = try TLSEmulator(certificate: "server")
-            let turnkey = TurnkeyCLI(baseURL: emulator.baseURL)
+            let turnkey = TurnkeyCommandLine(baseURL: emulator.baseURL)
             let trusted = turnkey.run(["providers"], environment: ["PORTAL_CA_FILE": caFile])
             #expect(trusted.status == 0)
             #expect(trusted.last["enabledProviders"] as? [String] == ["google", "apple", "discord", "x"])

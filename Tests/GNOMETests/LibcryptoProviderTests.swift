@@ -193,7 +193,7 @@ private final class MemoryKeys: TurnkeyKeyStore, Sendable {
     func delete(publicKey: String) async throws { items.set(publicKey, nil) }
 }
 
-private final class MemoryPending: PendingSignInStore, Sendable {
+private final class MemoryPending: TurnkeyPendingSignInStore, Sendable {
     func load(authProxyConfigId: String, state: String) async throws -> String? { nil }
     func save(_ record: String, authProxyConfigId: String, state: String) async throws {}
     func delete(authProxyConfigId: String, state: String) async throws {}

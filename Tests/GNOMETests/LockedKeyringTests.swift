@@ -8,7 +8,7 @@ extension GNOMEIntegration {
     /// keyring's). In the private session the unlock prompt cannot appear, so every prompt ends
     /// dismissed. Each test unlocks the keyring again before it ends.
     @Suite(.serialized) struct LockedKeyringTests: KeyringSuite {
-        let emulator: Emulator
+        let emulator: EmulatorProcess
         let cli: CLI
 
         init() async throws {
@@ -60,7 +60,7 @@ extension GNOMEIntegration {
         }
 
         @Test func theStoreItselfRefusesToSaveIntoALockedKeyring() async throws {
-            let store = KeyringSessionStore(sessionKey: "locked-test")
+            let store = KeyringPortalSessionStore(sessionKey: "locked-test")
             try LoginKeyring.lock()
             defer { try? LoginKeyring.unlock() }
             var failure: SessionStoreError?

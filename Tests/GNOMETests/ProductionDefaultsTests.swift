@@ -44,7 +44,7 @@ extension GNOMEIntegration {
         }
 
         @Test func theEmulatorFlagAndVariableSelectItForBothBackends() async throws {
-            let emulator = try #require(Emulator.shared)
+            let emulator = try #require(EmulatorProcess.shared)
             try await emulator.reset()
             for (arguments, extra) in [
                 (["--emulator=\(emulator.apiHost)", "methods"], [:]),
@@ -70,11 +70,11 @@ extension GNOMEIntegration {
         }
 
         @Test func aTurnkeyAuthProxyOnLoopbackAloneSendsTheStampedRequestsToTurnkeysAPI() async throws {
-            let emulator = try #require(Emulator.shared)
+            let emulator = try #require(EmulatorProcess.shared)
             try await emulator.reset()
             TurnkeyKeyring.clear()
             defer { TurnkeyKeyring.clear() }
-            let chosen = TurnkeyCLI(baseURL: emulator.baseURL)
+            let chosen = TurnkeyCommandLine(baseURL: emulator.baseURL)
             let login = chosen.run(["login-url", "discord"])
             try #require(login.status == 0, "\(login.stderr)")
             let redirect = try await FakeBrowser().signIn(

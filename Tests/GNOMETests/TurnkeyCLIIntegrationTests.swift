@@ -8,15 +8,15 @@ extension GNOMEIntegration {
     /// browser without JavaScript, and the real login keyring read back with `secret-tool`.
     /// Tokens, codes and keys are compared, never printed.
     @Suite(.serialized) struct TurnkeyCLIIntegrationTests {
-        let emulator: Emulator
-        let cli: TurnkeyCLI
+        let emulator: EmulatorProcess
+        let cli: TurnkeyCommandLine
         let browser = FakeBrowser()
 
         init() async throws {
             GLibLoopThread.ensureRunning()
-            emulator = try #require(Emulator.shared, "the emulator must start (swift build first)")
+            emulator = try #require(EmulatorProcess.shared, "the emulator must start (swift build first)")
             try await emulator.reset()
-            cli = TurnkeyCLI(baseURL: emulator.baseURL)
+            cli = TurnkeyCommandLine(baseURL: emulator.baseURL)
             // The keyring outlives the emulator's reset: start with no Turnkey item at all.
             TurnkeyKeyring.clear()
         }

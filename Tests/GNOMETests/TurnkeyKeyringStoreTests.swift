@@ -47,7 +47,7 @@ extension GNOMEIntegration {
         }
 
         @Test func pendingSignInsAreListedByState() async throws {
-            let store = KeyringPendingSignInStore()
+            let store = KeyringTurnkeyPendingSignInStore()
             try await store.save(#"{"state":"s1"}"#, authProxyConfigId: configId, state: "s1")
             try await store.save(#"{"state":"s2"}"#, authProxyConfigId: configId, state: "s2")
             #expect(try await store.all(authProxyConfigId: configId) == ["s1": #"{"state":"s1"}"#, "s2": #"{"state":"s2"}"#])

@@ -7,8 +7,8 @@ import Testing
 @Suite("clearPersistedSession", .timeLimit(.minutes(1)))
 struct ClearPersistedSessionTests {
     @Test func deletesTheStoredSessionWithoutAServerCall() async throws {
-        let f = try Fixture()
-        f.store.put(Fixture.storedSecret())
+        let f = try PortalCoreFixture()
+        f.store.put(PortalCoreFixture.storedSecret())
         try await f.auth.clearPersistedSession()
         #expect(f.store.isEmpty)
         #expect(f.transport.requests.isEmpty)
@@ -16,21 +16,21 @@ struct ClearPersistedSessionTests {
     }
 
     @Test func forgetsTheReplaySlot() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.session())
         f.transport.reply(401, Wire.error401)
-        _ = try await f.auth.handleRedirect(Fixture.redirect())
+        _ = try await f.auth.handleRedirect(PortalCoreFixture.redirect())
         try await f.auth.clearPersistedSession()
         // The re-delivered redirect cannot bring the session back; Portal refuses the spent grant.
         await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.oauthTokens)) {
-            try await f.auth.handleRedirect(Fixture.redirect())
+            try await f.auth.handleRedirect(PortalCoreFixture.redirect())
         }
         #expect(f.transport.requests.count == 2)
         #expect(f.store.isEmpty)
     }
 
     @Test func forgetsAPendingTotpSave() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.totpAccepted())
         f.store.failNextSave()
         await #expect(throws: PortalAuthError.self) { try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt) }
@@ -44,11 +44,11 @@ struct ClearPersistedSessionTests {
     }
 
     @Test func waitsForARunningExchangeSoTheSessionDoesNotComeBack() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         let arrived = Signal()
         let release = Signal()
         f.transport.enqueue(.held(arrived: arrived, release: release, status: 200, body: Wire.session()))
-        let exchange = Task { try await f.auth.handleRedirect(Fixture.redirect()) }
+        let exchange = Task { try await f.auth.handleRedirect(PortalCoreFixture.redirect()) }
         await arrived.wait()
         let clear = Task { try await f.auth.clearPersistedSession() }
         #expect(await eventually { f.auth.mutex.waiterCount == 1 })
@@ -61,8 +61,8 @@ struct ClearPersistedSessionTests {
     }
 
     @Test func deleteFailureIsSessionStorageFailure() async throws {
-        let f = try Fixture()
-        f.store.put(Fixture.storedSecret())
+        let f = try PortalCoreFixture()
+        f.store.put(PortalCoreFixture.storedSecret())
         f.store.failNextDelete(SessionStoreError(.locked))
         await #expect(throws: PortalAuthError.sessionStorageFailure(SessionStoreError(.locked))) {
             try await f.auth.clearPersistedSession()

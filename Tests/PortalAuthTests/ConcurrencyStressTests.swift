@@ -9,11 +9,11 @@ import Testing
 @Suite("Concurrency under stress", .timeLimit(.minutes(2)))
 struct ConcurrencyStressTests {
     @Test func aThousandConcurrentDeliveriesOfOneRedirectMakeOneExchange() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.session()) // a second exchange would find no reply and fail
         let sessions = try await withThrowingTaskGroup(of: PortalSession?.self) { group in
             for _ in 0..<1000 {
-                group.addTask { try await f.auth.handleRedirect(Fixture.redirect())?.authenticated?.session }
+                group.addTask { try await f.auth.handleRedirect(PortalCoreFixture.redirect())?.authenticated?.session }
             }
             return try await group.reduce(into: [PortalSession?]()) { $0.append($1) }
         }
@@ -22,7 +22,7 @@ struct ConcurrencyStressTests {
         #expect(sessions.allSatisfy { $0 === first }, "a delivery got another session, or none")
         #expect(f.transport.requests.count == 1)
         #expect(f.store.saveCount == 1)
-        let saved = f.store.stored() == Fixture.storedSecret()
+        let saved = f.store.stored() == PortalCoreFixture.storedSecret()
         #expect(saved, "the one session was not saved")
     }
 
@@ -30,10 +30,10 @@ struct ConcurrencyStressTests {
     /// stored afterwards (the exchange saved before the delete, or gave up without sending the grant).
     @Test func anExchangeRacingASignOutNeverSavesAfterTheDelete() async throws {
         for _ in 0..<300 {
-            let f = try Fixture()
+            let f = try PortalCoreFixture()
             f.transport.reply(Wire.session())
             let arrived = f.auth.signOutFence.ticket() // the redirect is asked for first…
-            async let exchange = Result(catching: { try await f.auth.handleRedirect(Fixture.redirect(), fenceTicket: arrived) })
+            async let exchange = Result(catching: { try await f.auth.handleRedirect(PortalCoreFixture.redirect(), fenceTicket: arrived) })
             async let signOut: Void = f.auth.clearPersistedSession() // …and the sign-out races it
             let outcome = await exchange
             try await signOut
@@ -53,7 +53,7 @@ struct ConcurrencyStressTests {
 
     @Test func aTotpVerificationRacingASignOutNeverSavesAfterTheDelete() async throws {
         for _ in 0..<300 {
-            let f = try Fixture()
+            let f = try PortalCoreFixture()
             f.transport.reply(Wire.totpAccepted())
             let arrived = f.auth.signOutFence.ticket()
             async let verify = Result(catching: { try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt, fenceTicket: arrived) })
@@ -69,14 +69,14 @@ struct ConcurrencyStressTests {
     }
 
     @Test func redirectsDeliveredWhileASignOutRunsAreNotExchanged() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.session())
         let deleting = Signal()
         let release = Signal()
         f.store.holdNextDelete(arrived: deleting, release: release)
         let signOut = Task { try await f.auth.clearPersistedSession() }
         await deleting.wait()
-        let deliveries = (0..<100).map { _ in Task { try await f.auth.handleRedirect(Fixture.redirect()) } }
+        let deliveries = (0..<100).map { _ in Task { try await f.auth.handleRedirect(PortalCoreFixture.redirect()) } }
         #expect(await eventually { f.auth.mutex.waiterCount == 100 })
         release.fire()
         try await signOut.value
@@ -88,11 +88,11 @@ struct ConcurrencyStressTests {
     }
 
     @Test func aRedirectAskedForAfterTheSignOutReturnedSignsInAgain() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.session())
         try await f.auth.clearPersistedSession()
-        #expect(try await f.auth.handleRedirect(Fixture.redirect())?.authenticated != nil)
-        let saved = f.store.stored() == Fixture.storedSecret()
+        #expect(try await f.auth.handleRedirect(PortalCoreFixture.redirect())?.authenticated != nil)
+        let saved = f.store.stored() == PortalCoreFixture.storedSecret()
         #expect(saved, "a sign-in after the sign-out was not saved")
     }
 
@@ -101,11 +101,11 @@ struct ConcurrencyStressTests {
     /// finishes with one exchange) or handed back to the caller, never dropped between the two.
     @Test func aRedirectDeliveredWhileTheSignInIsStillRegisteringIsTakenOrHandedBack() async throws {
         for _ in 0..<200 {
-            let f = try Fixture()
+            let f = try PortalCoreFixture()
             f.transport.reply(Wire.authorizeUrls)
             f.transport.reply(Wire.session())
             let signIn = Task { try await f.auth.signInWithGoogle() }
-            while !f.desktop.deliver(Fixture.redirect()) { await Task.yield() }
+            while !f.desktop.deliver(PortalCoreFixture.redirect()) { await Task.yield() }
             let result = try await signIn.value
             #expect(result.authenticated?.session.endUserId == "eu_1")
             #expect(f.transport.paths == ["/api/v3/auth/oauth/urls", "/api/v3/auth/oauth/tokens"])

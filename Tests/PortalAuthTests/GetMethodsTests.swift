@@ -7,7 +7,7 @@ import Testing
 @Suite("getMethods")
 struct GetMethodsTests {
     @Test func readsAllowedMethodsAndWalletFlag() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(#"{"data":{"allowedAuthMethods":["EMAIL_MAGIC_LINK","GOOGLE","APPLE"],"autoCreateWallet":true}}"#)
         let methods = try await f.auth.getMethods()
         #expect(methods.allowedAuthMethods == [.emailMagicLink, .google, .apple])
@@ -19,7 +19,7 @@ struct GetMethodsTests {
     }
 
     @Test func unknownMethodsAreDroppedAndMissingWalletFlagIsFalse() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(#"{"data":{"allowedAuthMethods":["PASSKEY","GOOGLE","google"]}}"#)
         let methods = try await f.auth.getMethods()
         #expect(methods.allowedAuthMethods == [.google])
@@ -27,13 +27,13 @@ struct GetMethodsTests {
     }
 
     @Test func missingListIsEmpty() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(#"{"data":{}}"#)
         #expect(try await f.auth.getMethods() == AuthMethods(allowedAuthMethods: [], autoCreateWallet: false))
     }
 
     @Test func unknownEnvironmentIsUnauthorized() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(401, Wire.error401)
         await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.methods)) { try await f.auth.getMethods() }
     }

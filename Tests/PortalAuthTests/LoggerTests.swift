@@ -6,21 +6,21 @@ import Testing
 @Suite("Logger lines")
 struct LoggerTests {
     @Test func exchangeAndSaveAreLogged() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.session())
-        _ = try await f.auth.handleRedirect(Fixture.redirect())
+        _ = try await f.auth.handleRedirect(PortalCoreFixture.redirect())
         #expect(f.logger.lines.contains("exchanging an OAuth grant"))
         #expect(f.logger.lines.contains("session saved for end user eu_1"))
-        _ = try await f.auth.handleRedirect(Fixture.redirect())
+        _ = try await f.auth.handleRedirect(PortalCoreFixture.redirect())
         #expect(f.logger.lines.contains("replaying an already exchanged grant"))
     }
 
     @Test func magicLinkTotpAndStoreProblemsAreLogged() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.totpStep())
         f.transport.reply(Wire.totpAccepted())
         f.store.failNextSave(SessionStoreError(.locked))
-        _ = try await f.auth.handleRedirect(Fixture.magicLinkRedirect())
+        _ = try await f.auth.handleRedirect(PortalCoreFixture.magicLinkRedirect())
         await #expect(throws: PortalAuthError.self) { try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt) }
         #expect(f.logger.lines.contains("exchanging a magic-link grant"))
         #expect(f.logger.lines.contains("a TOTP code is required for end user eu_totp; nothing saved"))
@@ -34,8 +34,8 @@ struct LoggerTests {
         let transport = ScriptedTransport()
         transport.reply(Wire.session())
         let auth = try PortalAuth(
-            authEnvironmentId: "local-dev", redirectUrl: Fixture.redirectUrl, apiHost: "localhost:8790",
-            transport: transport, sessionStore: InMemorySessionStore())
-        #expect(try await auth.handleRedirect(Fixture.redirect())?.authenticated != nil)
+            authEnvironmentId: "local-dev", redirectUrl: PortalCoreFixture.redirectUrl, apiHost: "localhost:8790",
+            transport: transport, sessionStore: InMemoryPortalSessionStore())
+        #expect(try await auth.handleRedirect(PortalCoreFixture.redirect())?.authenticated != nil)
     }
 }

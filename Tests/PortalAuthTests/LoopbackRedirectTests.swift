@@ -53,7 +53,7 @@ struct LoopbackRedirectTests {
 
     @Test func aTakenPortStopsTheSignInBeforeAnythingIsSentOrOpened() async throws {
         let loopback = FakeLoopback(failure: .portInUse(port: 8791))
-        let f = try Fixture(redirectUrl: Self.redirectUrl, loopback: loopback)
+        let f = try PortalCoreFixture(redirectUrl: Self.redirectUrl, loopback: loopback)
         f.transport.reply(Wire.authorizeUrls)
         await #expect(throws: LoopbackListenError.portInUse(port: 8791)) { try await f.auth.signInWithGoogle() }
         #expect(loopback.record.current.ports == [8791])
@@ -65,7 +65,7 @@ struct LoopbackRedirectTests {
     }
 
     @Test func thePortIsBoundBeforeTheAuthorizeUrlIsFetched() async throws {
-        let f = try Fixture(redirectUrl: Self.redirectUrl)
+        let f = try PortalCoreFixture(redirectUrl: Self.redirectUrl)
         let loopback = FakeLoopback(requests: [Self.redirect()], transport: f.transport)
         let auth = try PortalAuth(
             authEnvironmentId: "local-dev", redirectUrl: Self.redirectUrl, apiHost: "127.0.0.1:8790",
@@ -79,14 +79,14 @@ struct LoopbackRedirectTests {
 
     @Test func theRedirectOnThePathIsExchangedAndSaved() async throws {
         let loopback = FakeLoopback(requests: [Self.redirect()])
-        let f = try Fixture(redirectUrl: Self.redirectUrl, loopback: loopback)
+        let f = try PortalCoreFixture(redirectUrl: Self.redirectUrl, loopback: loopback)
         f.transport.reply(Wire.authorizeUrls)
         f.transport.reply(Wire.session())
         let result = try #require(try await f.auth.signInWithGoogle().authenticated)
         #expect(result.session.endUserId == "eu_1")
         #expect(f.browser.openedURLs.map(\.absoluteString) == [Wire.googleAuthorize])
         #expect(f.transport.paths == ["/api/v3/auth/oauth/urls", "/api/v3/auth/oauth/tokens"])
-        #expect(f.store.stored() == Fixture.storedSecret())
+        #expect(f.store.stored() == PortalCoreFixture.storedSecret())
         #expect(loopback.record.current.closed, "the port was left open")
         // The same redirect delivered again replays (the handleRedirect path), nothing is sent.
         _ = try await f.auth.handleRedirect(Self.redirect())
@@ -102,7 +102,7 @@ struct LoopbackRedirectTests {
             Self.redirect(loginType: "APPLE"), // another provider's
             Self.redirect()
         ])
-        let f = try Fixture(redirectUrl: Self.redirectUrl, loopback: loopback)
+        let f = try PortalCoreFixture(redirectUrl: Self.redirectUrl, loopback: loopback)
         f.transport.reply(Wire.authorizeUrls)
         f.transport.reply(Wire.session())
         _ = try #require(try await f.auth.signInWithGoogle().authenticated)
@@ -112,7 +112,7 @@ struct LoopbackRedirectTests {
 
     @Test func anErrorRedirectIsTakenAndReportsTheFailure() async throws {
         let loopback = FakeLoopback(requests: ["http://127.0.0.1:8791/auth/callback?error=oauth_failed"])
-        let f = try Fixture(redirectUrl: Self.redirectUrl, loopback: loopback)
+        let f = try PortalCoreFixture(redirectUrl: Self.redirectUrl, loopback: loopback)
         f.transport.reply(Wire.authorizeUrls)
         await #expect(throws: PortalAuthError.authenticationFailed(error: "oauth_failed")) { try await f.auth.signInWithGoogle() }
         #expect(f.transport.paths == ["/api/v3/auth/oauth/urls"])
@@ -120,7 +120,7 @@ struct LoopbackRedirectTests {
 
     @Test func cancellingClosesThePortAndSpendsNothing() async throws {
         let loopback = FakeLoopback(requests: ["http://127.0.0.1:8791/favicon.ico"])
-        let f = try Fixture(redirectUrl: Self.redirectUrl, loopback: loopback)
+        let f = try PortalCoreFixture(redirectUrl: Self.redirectUrl, loopback: loopback)
         f.transport.reply(Wire.authorizeUrls)
         let auth = f.auth
         let task = Task { try await auth.signInWithGoogle() }
@@ -134,11 +134,11 @@ struct LoopbackRedirectTests {
 
     @Test func thePortIsHeldForTheAuthorizeUrlsLifetimeAfterTheSignInEnds() async throws {
         let loopback = FakeLoopback(requests: [Self.redirect()])
-        let f = try Fixture(redirectUrl: Self.redirectUrl, loopback: loopback)
+        let f = try PortalCoreFixture(redirectUrl: Self.redirectUrl, loopback: loopback)
         f.transport.reply(Wire.authorizeUrls)
         f.transport.reply(Wire.session())
         _ = try await f.auth.signInWithGoogle()
-        #expect(loopback.record.current.holds == [.seconds(PendingSignIn.lifetime)])
+        #expect(loopback.record.current.holds == [.seconds(PortalPendingSignIn.lifetime)])
     }
 
     /// Port 0: any free port (RFC 8252 §7.3). The authorize URL is asked for with the port bound, and
@@ -147,7 +147,7 @@ struct LoopbackRedirectTests {
         let bound = FakeLoopback.ephemeralPort
         let onBoundPort = "http://127.0.0.1:\(bound)/auth/callback?token=\(Secrets.grant)&login_type=GOOGLE"
         let loopback = FakeLoopback(requests: ["http://127.0.0.1:\(bound)/other", onBoundPort])
-        let f = try Fixture(redirectUrl: "http://127.0.0.1:0/auth/callback", loopback: loopback)
+        let f = try PortalCoreFixture(redirectUrl: "http://127.0.0.1:0/auth/callback", loopback: loopback)
         f.transport.reply(Wire.authorizeUrls)
         f.transport.reply(Wire.session())
         let result = try #require(try await f.auth.signInWithGoogle().authenticated)
@@ -160,7 +160,7 @@ struct LoopbackRedirectTests {
 
     @Test func aWaitThatCannotAcceptEndsTheSignInAndSpendsNothing() async throws {
         let loopback = FakeLoopback(waitFailure: .interfered(port: 8791))
-        let f = try Fixture(redirectUrl: Self.redirectUrl, loopback: loopback)
+        let f = try PortalCoreFixture(redirectUrl: Self.redirectUrl, loopback: loopback)
         f.transport.reply(Wire.authorizeUrls)
         await #expect(throws: LoopbackListenError.interfered(port: 8791)) { try await f.auth.signInWithGoogle() }
         #expect(f.transport.paths == ["/api/v3/auth/oauth/urls"])
@@ -169,7 +169,7 @@ struct LoopbackRedirectTests {
     }
 
     @Test func withoutAListenerALoopbackRedirectUrlIsUnavailable() async throws {
-        let f = try Fixture(redirectUrl: Self.redirectUrl)
+        let f = try PortalCoreFixture(redirectUrl: Self.redirectUrl)
         await #expect(throws: PortalAuthSignInError.unavailable) { try await f.auth.signInWithGoogle() }
         #expect(f.transport.requests.isEmpty)
     }

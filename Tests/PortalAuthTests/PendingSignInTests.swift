@@ -9,107 +9,107 @@ import Testing
 @Suite("Pending sign-ins and solicited redirects", .timeLimit(.minutes(1)))
 struct PendingSignInTests {
     @Test func aRedirectWithNoSignInStartedIsUnsolicited() throws {
-        let f = try Fixture()
-        let incoming = try #require(f.auth.incomingRedirect(Fixture.redirect()))
+        let f = try PortalCoreFixture()
+        let incoming = try #require(f.auth.incomingRedirect(PortalCoreFixture.redirect()))
         #expect(incoming.method == .google)
         #expect(incoming.standing == .unsolicited && !incoming.isError)
         #expect(f.transport.requests.isEmpty)
     }
 
     @Test func urlsThatAreNotRedirectsForThisAppAreNil() throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         for url in [
             "https://example.com/?token=x&login_type=GOOGLE", "io.github.portalauth.signin://auth/other?token=x",
-            "\(Fixture.redirectUrl)?token=x", "\(Fixture.redirectUrl)?login_type=GOOGLE", "",
-            Fixture.redirect() + String(repeating: "a", count: 8192)
+            "\(PortalCoreFixture.redirectUrl)?token=x", "\(PortalCoreFixture.redirectUrl)?login_type=GOOGLE", "",
+            PortalCoreFixture.redirect() + String(repeating: "a", count: 8192)
         ] {
             #expect(f.auth.incomingRedirect(url) == nil, "\(url.prefix(60))")
         }
     }
 
     @Test func loginWithGoogleStartsARecordForGoogleOnly() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.authorizeUrls)
         _ = try await f.auth.loginWithGoogle()
         #expect(f.auth.pendingSignIn?.method == .oauth(.google))
-        #expect(f.auth.incomingRedirect(Fixture.redirect())?.standing == .awaited)
-        #expect(f.auth.incomingRedirect(Fixture.redirect(loginType: "APPLE"))?.standing == .unsolicited)
-        #expect(f.auth.incomingRedirect(Fixture.magicLinkRedirect())?.standing == .unsolicited)
+        #expect(f.auth.incomingRedirect(PortalCoreFixture.redirect())?.standing == .awaited)
+        #expect(f.auth.incomingRedirect(PortalCoreFixture.redirect(loginType: "APPLE"))?.standing == .unsolicited)
+        #expect(f.auth.incomingRedirect(PortalCoreFixture.magicLinkRedirect())?.standing == .unsolicited)
     }
 
     @Test func aNewSignInReplacesTheOldRecord() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.authorizeUrls)
         f.transport.reply(Wire.authorizeUrls)
         _ = try await f.auth.loginWithGoogle()
         _ = try await f.auth.loginWithApple()
-        #expect(f.auth.incomingRedirect(Fixture.redirect())?.standing == .unsolicited)
-        #expect(f.auth.incomingRedirect(Fixture.redirect(loginType: "APPLE"))?.standing == .awaited)
+        #expect(f.auth.incomingRedirect(PortalCoreFixture.redirect())?.standing == .unsolicited)
+        #expect(f.auth.incomingRedirect(PortalCoreFixture.redirect(loginType: "APPLE"))?.standing == .awaited)
     }
 
     @Test func sendMagicLinkStartsARecordThatKeepsTheAddressAndNoGrant() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(#"{"data":{"sent":true}}"#)
         try await f.auth.sendMagicLink(email: "  Alice@Example.com ")
-        let incoming = try #require(f.auth.incomingRedirect(Fixture.magicLinkRedirect()))
+        let incoming = try #require(f.auth.incomingRedirect(PortalCoreFixture.magicLinkRedirect()))
         #expect(incoming.standing == .awaited && incoming.method == .emailMagicLink && incoming.email == "alice@example.com")
         #expect(f.pendingSignIns.load()?.method == .magicLink(email: "alice@example.com"))
     }
 
     @Test func theRecordIsUsedOnceButTheSameGrantStillReplays() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.authorizeUrls)
         f.transport.reply(Wire.session())
         _ = try await f.auth.loginWithGoogle()
-        _ = try await f.auth.handleRedirect(Fixture.redirect())
+        _ = try await f.auth.handleRedirect(PortalCoreFixture.redirect())
         #expect(f.auth.pendingSignIn == nil)
         #expect(f.pendingSignIns.load() == nil)
         // The browser delivering the same redirect again is the sign-in just finished: still ours.
-        #expect(f.auth.incomingRedirect(Fixture.redirect())?.standing == .repeated)
+        #expect(f.auth.incomingRedirect(PortalCoreFixture.redirect())?.standing == .repeated)
         // Another grant is not.
-        #expect(f.auth.incomingRedirect(Fixture.redirect(grant: Secrets.otherGrant))?.standing == .unsolicited)
+        #expect(f.auth.incomingRedirect(PortalCoreFixture.redirect(grant: Secrets.otherGrant))?.standing == .unsolicited)
     }
 
     @Test func aRecordExpiresAfterFifteenMinutes() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.authorizeUrls)
         _ = try await f.auth.loginWithGoogle()
         f.advance(seconds: 14 * 60 + 59)
-        #expect(f.auth.incomingRedirect(Fixture.redirect())?.standing == .awaited)
+        #expect(f.auth.incomingRedirect(PortalCoreFixture.redirect())?.standing == .awaited)
         f.advance(seconds: 2)
-        #expect(f.auth.incomingRedirect(Fixture.redirect())?.standing == .unsolicited)
+        #expect(f.auth.incomingRedirect(PortalCoreFixture.redirect())?.standing == .unsolicited)
         #expect(f.auth.pendingSignIn == nil)
     }
 
     @Test func cancellingEndsTheRecord() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.authorizeUrls)
         _ = try await f.auth.loginWithGoogle()
         f.auth.cancelPendingSignIn()
-        #expect(f.auth.incomingRedirect(Fixture.redirect())?.standing == .unsolicited)
+        #expect(f.auth.incomingRedirect(PortalCoreFixture.redirect())?.standing == .unsolicited)
         #expect(f.pendingSignIns.load() == nil)
     }
 
     @Test func cancellingTheWaitingSignInTaskEndsItsRecord() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.authorizeUrls)
         let task = Task { try await f.auth.signInWithGoogle() }
         await f.browser.opened.wait()
-        #expect(f.auth.incomingRedirect(Fixture.redirect())?.standing == .awaited)
+        #expect(f.auth.incomingRedirect(PortalCoreFixture.redirect())?.standing == .awaited)
         task.cancel()
         await #expect(throws: PortalAuthSignInError.closed) { try await task.value }
-        #expect(f.auth.incomingRedirect(Fixture.redirect())?.standing == .unsolicited)
+        #expect(f.auth.incomingRedirect(PortalCoreFixture.redirect())?.standing == .unsolicited)
     }
 
     @Test func aRecordAnEarlierRunLeftNeverSolicits() async throws {
-        let store = InMemoryPendingSignInStore()
-        let first = try Fixture(pendingSignIns: store)
+        let store = InMemoryPortalPendingSignInStore()
+        let first = try PortalCoreFixture(pendingSignIns: store)
         first.transport.reply(Wire.authorizeUrls)
         _ = try await first.auth.loginWithApple()
 
         // The app quit, was killed or crashed while it waited; the next run finds the record.
-        let restarted = try Fixture(pendingSignIns: store)
-        let incoming = try #require(restarted.auth.incomingRedirect(Fixture.redirect(loginType: "APPLE")))
+        let restarted = try PortalCoreFixture(pendingSignIns: store)
+        let incoming = try #require(restarted.auth.incomingRedirect(PortalCoreFixture.redirect(loginType: "APPLE")))
         #expect(incoming.method == .apple && !incoming.isError)
         #expect(incoming.standing == .earlierRun, "a redirect matching an earlier run's sign-in counts as asked for")
         #expect(restarted.auth.pendingSignIn == nil)
@@ -117,41 +117,41 @@ struct PendingSignInTests {
     }
 
     @Test func theQuestionCanSayWhatAnEarlierRunWaitedFor() async throws {
-        let store = InMemoryPendingSignInStore()
-        let first = try Fixture(pendingSignIns: store)
+        let store = InMemoryPortalPendingSignInStore()
+        let first = try PortalCoreFixture(pendingSignIns: store)
         first.transport.reply(Wire.authorizeUrls)
         _ = try await first.auth.loginWithApple()
 
-        let restarted = try Fixture(pendingSignIns: store)
-        #expect(restarted.auth.incomingRedirect(Fixture.redirect(loginType: "APPLE"))?.standing == .earlierRun)
-        #expect(restarted.auth.incomingRedirect(Fixture.redirect())?.standing != .earlierRun, "Google was not started")
+        let restarted = try PortalCoreFixture(pendingSignIns: store)
+        #expect(restarted.auth.incomingRedirect(PortalCoreFixture.redirect(loginType: "APPLE"))?.standing == .earlierRun)
+        #expect(restarted.auth.incomingRedirect(PortalCoreFixture.redirect())?.standing != .earlierRun, "Google was not started")
         #expect(
-            try Fixture(environment: "other-env", pendingSignIns: store).auth
-                .incomingRedirect(Fixture.redirect(loginType: "APPLE"))?.standing != .earlierRun)
+            try PortalCoreFixture(environment: "other-env", pendingSignIns: store).auth
+                .incomingRedirect(PortalCoreFixture.redirect(loginType: "APPLE"))?.standing != .earlierRun)
         restarted.advance(seconds: 16 * 60)
-        #expect(restarted.auth.incomingRedirect(Fixture.redirect(loginType: "APPLE"))?.standing != .earlierRun, "expired")
+        #expect(restarted.auth.incomingRedirect(PortalCoreFixture.redirect(loginType: "APPLE"))?.standing != .earlierRun, "expired")
         // A sign-in of this run is solicited, and not "before a restart".
         restarted.transport.reply(Wire.authorizeUrls)
         _ = try await restarted.auth.loginWithApple()
-        let own = try #require(restarted.auth.incomingRedirect(Fixture.redirect(loginType: "APPLE")))
+        let own = try #require(restarted.auth.incomingRedirect(PortalCoreFixture.redirect(loginType: "APPLE")))
         #expect(own.standing == .awaited)
     }
 
     @Test func anEmailLinkAnEarlierRunSentIsUnsolicitedToo() async throws {
-        let store = InMemoryPendingSignInStore()
-        let first = try Fixture(pendingSignIns: store)
+        let store = InMemoryPortalPendingSignInStore()
+        let first = try PortalCoreFixture(pendingSignIns: store)
         first.transport.reply(#"{"data":{"sent":true}}"#)
         try await first.auth.sendMagicLink(email: "alice@example.com")
 
-        let restarted = try Fixture(pendingSignIns: store)
-        #expect(restarted.auth.incomingRedirect(Fixture.magicLinkRedirect())?.standing == .earlierRun)
+        let restarted = try PortalCoreFixture(pendingSignIns: store)
+        #expect(restarted.auth.incomingRedirect(PortalCoreFixture.magicLinkRedirect())?.standing == .earlierRun)
         // The question can still name the address the link went to.
-        #expect(restarted.auth.incomingRedirect(Fixture.magicLinkRedirect())?.email == "alice@example.com")
+        #expect(restarted.auth.incomingRedirect(PortalCoreFixture.magicLinkRedirect())?.email == "alice@example.com")
     }
 
     @Test func anErrorRedirectIsSolicitedOnlyWhileAProviderSignInWaits() async throws {
-        let f = try Fixture()
-        let error = "\(Fixture.redirectUrl)?error=oauth_failed"
+        let f = try PortalCoreFixture()
+        let error = "\(PortalCoreFixture.redirectUrl)?error=oauth_failed"
         let unsolicited = try #require(f.auth.incomingRedirect(error))
         #expect(unsolicited.method == nil && unsolicited.isError && unsolicited.standing == .unsolicited && unsolicited.email == nil)
         f.transport.reply(Wire.authorizeUrls)
@@ -160,15 +160,15 @@ struct PendingSignInTests {
     }
 
     @Test func theWaitingSignInPassesOverURIsThatAreNotItsRedirect() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.authorizeUrls)
         f.transport.reply(Wire.session())
         let desktop = f.desktop
         f.browser.onOpen { _ in
             // Another app's link, a pasted mistake, a magic link and the other provider: all passed over.
             for uri in [
-                "https://example.com/", "not a url at all", Fixture.magicLinkRedirect(grant: Secrets.otherGrant),
-                Fixture.redirect(grant: Secrets.otherGrant, loginType: "APPLE"), Fixture.redirect()
+                "https://example.com/", "not a url at all", PortalCoreFixture.magicLinkRedirect(grant: Secrets.otherGrant),
+                PortalCoreFixture.redirect(grant: Secrets.otherGrant, loginType: "APPLE"), PortalCoreFixture.redirect()
             ] {
                 desktop.deliver(uri)
             }
@@ -184,7 +184,7 @@ struct PendingSignInTests {
         "https://user@evil.example@127.0.0.1/x", "javascript:alert(1)", "//no-scheme/x"
     ])
     func anAuthorizeURLThatIsNotAWebPageIsRefusedBeforeAnyBrowserStarts(url: String) async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(#"{"data":{"google":"\#(url)"}}"#)
         await #expect(throws: PortalAuthError.self) { try await f.auth.signInWithGoogle() }
         #expect(f.browser.openedURLs.isEmpty)
@@ -193,13 +193,13 @@ struct PendingSignInTests {
 
     @Test(arguments: ["https://accounts.example.com/authorize?x=1", "http://127.0.0.1:8790/idp/google/authorize", "http://localhost/x"])
     func httpsOrLoopbackAuthorizeURLsAreOpened(url: String) async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(#"{"data":{"google":"\#(url)"}}"#)
         #expect(try await f.auth.loginWithGoogle().authorizeUrl == url)
     }
 
     @Test func theRefusalNamesTheScheme() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(#"{"data":{"google":"file:///etc/passwd"}}"#)
         await #expect(throws: PortalAuthError.unsafeAuthorizeUrl(scheme: "file")) { try await f.auth.loginWithGoogle() }
     }

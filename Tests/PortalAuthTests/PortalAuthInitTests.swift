@@ -7,16 +7,16 @@ import Testing
 @Suite("PortalAuth construction")
 struct PortalAuthInitTests {
     private func make(
-        _ id: String = "local-dev", _ redirect: String = Fixture.redirectUrl,
+        _ id: String = "local-dev", _ redirect: String = PortalCoreFixture.redirectUrl,
         apiHost: String = "api.portalhq.io", transport: ScriptedTransport = ScriptedTransport(),
-        store: InMemorySessionStore = InMemorySessionStore()
+        store: InMemoryPortalSessionStore = InMemoryPortalSessionStore()
     ) throws -> PortalAuth {
         try PortalAuth(authEnvironmentId: id, redirectUrl: redirect, apiHost: apiHost, transport: transport, sessionStore: store)
     }
 
     @Test func blankAuthEnvironmentIdIsRejectedFirst() {
         #expect(throws: PortalAuthError.invalidArgument(name: "authEnvironmentId")) { try make("  \n", "  ") }
-        #expect(throws: PortalAuthError.invalidArgument(name: "authEnvironmentId")) { try make("", Fixture.redirectUrl) }
+        #expect(throws: PortalAuthError.invalidArgument(name: "authEnvironmentId")) { try make("", PortalCoreFixture.redirectUrl) }
     }
 
     /// The settings screen's check, written without Foundation, refuses exactly what Foundation's
@@ -51,8 +51,8 @@ struct PortalAuthInitTests {
 
     @Test func defaultApiHostIsPortalOverHttps() throws {
         let auth = try PortalAuth(
-            authEnvironmentId: "env", redirectUrl: Fixture.redirectUrl,
-            transport: ScriptedTransport(), sessionStore: InMemorySessionStore())
+            authEnvironmentId: "env", redirectUrl: PortalCoreFixture.redirectUrl,
+            transport: ScriptedTransport(), sessionStore: InMemoryPortalSessionStore())
         #expect(auth.apiBaseURL.absoluteString == "https://api.portalhq.io")
         #expect(auth.prefersEphemeralWebBrowserSession == false)
     }
@@ -85,7 +85,7 @@ struct PortalAuthInitTests {
 
     @Test func constructionDoesNoIO() throws {
         let transport = ScriptedTransport()
-        let store = InMemorySessionStore()
+        let store = InMemoryPortalSessionStore()
         _ = try make(transport: transport, store: store)
         #expect(transport.requests.isEmpty)
         #expect(!store.touched)

@@ -7,7 +7,7 @@ import Testing
 @Suite("Headers every request carries")
 struct RequestHeadersTests {
     @Test func environmentTraceAndJSONHeadersWithAFreshTraceIdEachTime() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(#"{"data":{}}"#)
         f.transport.reply(#"{"data":{}}"#)
         _ = try await f.auth.getMethods()
@@ -25,7 +25,7 @@ struct RequestHeadersTests {
     }
 
     @Test func jsonBodiesAreJSONWithUnescapedSlashes() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(#"{"data":{"sent":true}}"#)
         try await f.auth.sendMagicLink(email: "a@example.com")
         let text = try #require(f.transport.requests.first?.bodyText)

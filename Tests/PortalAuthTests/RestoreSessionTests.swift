@@ -7,14 +7,14 @@ import Testing
 @Suite("restoreSession")
 struct RestoreSessionTests {
     @Test func nothingStoredIsNil() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         #expect(try await f.auth.restoreSession() == nil)
         #expect(f.transport.requests.isEmpty)
     }
 
     @Test func storedSessionIsRestoredWithoutNetwork() async throws {
-        let f = try Fixture()
-        f.store.put(Fixture.storedSecret())
+        let f = try PortalCoreFixture()
+        f.store.put(PortalCoreFixture.storedSecret())
         let session = try #require(try await f.auth.restoreSession())
         #expect(session.endUserId == "eu_1")
         expectSameSecret(try? session.getToken(), Secrets.sessionToken, "restored token mismatch")
@@ -27,7 +27,7 @@ struct RestoreSessionTests {
         #"{"clientSessionToken":"pst_x","endUserId":""}"#, #"{"clientSessionToken":1,"endUserId":"eu"}"#
     ])
     func unreadableEntryIsDeletedAndReadsAsNil(stored: String) async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.store.put(stored)
         #expect(try await f.auth.restoreSession() == nil)
         #expect(f.store.isEmpty)
@@ -35,8 +35,8 @@ struct RestoreSessionTests {
     }
 
     @Test func loadFailureIsSessionStorageFailure() async throws {
-        let f = try Fixture()
-        f.store.put(Fixture.storedSecret())
+        let f = try PortalCoreFixture()
+        f.store.put(PortalCoreFixture.storedSecret())
         f.store.failNextLoad(SessionStoreError(.noService))
         await #expect(throws: PortalAuthError.sessionStorageFailure(SessionStoreError(.noService))) {
             try await f.auth.restoreSession()
@@ -45,7 +45,7 @@ struct RestoreSessionTests {
     }
 
     @Test func failingToDeleteAnUnreadableEntryIsSessionStorageFailure() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.store.put("garbage")
         f.store.failNextDelete(SessionStoreError(.locked))
         await #expect(throws: PortalAuthError.sessionStorageFailure(SessionStoreError(.locked))) {
@@ -54,8 +54,8 @@ struct RestoreSessionTests {
     }
 
     @Test func eachRestoreIsKeyedByTheEnvironment() async throws {
-        let f = try Fixture()
-        f.store.put(Fixture.storedSecret(), "another-env")
+        let f = try PortalCoreFixture()
+        f.store.put(PortalCoreFixture.storedSecret(), "another-env")
         #expect(try await f.auth.restoreSession() == nil)
     }
 }

@@ -37,7 +37,7 @@ struct SecretLeakTests {
     }
 
     @Test func everyErrorPathKeepsSecretsOut() async throws {
-        let f = try Fixture(isAccountAbstracted: true)
+        let f = try PortalCoreFixture(isAccountAbstracted: true)
         let echo = #"{"error":"bad token \#(Secrets.grant) for \#(Secrets.sessionToken) and \#(Secrets.userJwt)"}"#
         var errors: [any Error] = []
 
@@ -46,31 +46,34 @@ struct SecretLeakTests {
         }
 
         await collect("authenticationFailed with a grant") {
-            _ = try await f.auth.handleRedirect("\(Fixture.redirectUrl)?token=\(Secrets.grant)&login_type=GOOGLE&error=\(Secrets.grant)")
+            _ = try await f.auth.handleRedirect(
+                "\(PortalCoreFixture.redirectUrl)?token=\(Secrets.grant)&login_type=GOOGLE&error=\(Secrets.grant)")
         }
         await collect("authenticationFailed with a jwt") {
-            _ = try await f.auth.handleRedirect("\(Fixture.redirectUrl)?error=oops+\(Secrets.userJwt)")
+            _ = try await f.auth.handleRedirect("\(PortalCoreFixture.redirectUrl)?error=oops+\(Secrets.userJwt)")
         }
         for status in [302, 403, 404, 429, 500, 503] {
             f.transport.reply(status, echo)
-            await collect("status \(status) echoing secrets") { _ = try await f.auth.handleRedirect(Fixture.redirect()) }
+            await collect("status \(status) echoing secrets") { _ = try await f.auth.handleRedirect(PortalCoreFixture.redirect()) }
         }
         f.transport.reply(400, echo)
         await collect("accountAbstractionUnavailable echoing secrets") { try await f.auth.sendMagicLink(email: "a@example.com") }
         f.transport.reply(400, echo)
         await collect("oauth urls refusal echoing secrets") { _ = try await f.auth.loginWithGoogle() }
         f.transport.reply(401, echo)
-        await collect("unauthorized") { _ = try await f.auth.handleRedirect(Fixture.redirect()) }
+        await collect("unauthorized") { _ = try await f.auth.handleRedirect(PortalCoreFixture.redirect()) }
         f.transport.reply(#"{"data":{"clientSessionToken":"\#(Secrets.sessionToken)"}}"#)
-        await collect("malformedResponse") { _ = try await f.auth.handleRedirect(Fixture.magicLinkRedirect()) }
+        await collect("malformedResponse") { _ = try await f.auth.handleRedirect(PortalCoreFixture.magicLinkRedirect()) }
         f.transport.reply(#"{"data":{"endUserId":"eu_1"}}"#)
-        await collect("invalidGrantResponse") { _ = try await f.auth.handleRedirect(Fixture.redirect()) }
+        await collect("invalidGrantResponse") { _ = try await f.auth.handleRedirect(PortalCoreFixture.redirect()) }
         f.transport.reply("\(Secrets.sessionToken) is not JSON")
-        await collect("couldNotParse") { _ = try await f.auth.handleRedirect(Fixture.redirect()) }
+        await collect("couldNotParse") { _ = try await f.auth.handleRedirect(PortalCoreFixture.redirect()) }
 
         f.transport.reply(Wire.session())
-        f.store.failNextSave(SessionStoreError(.other, detail: "could not write \(Fixture.storedSecret())"))
-        await collect("sessionStorageFailure on save") { _ = try await f.auth.handleRedirect(Fixture.redirect(grant: Secrets.otherGrant)) }
+        f.store.failNextSave(SessionStoreError(.other, detail: "could not write \(PortalCoreFixture.storedSecret())"))
+        await collect("sessionStorageFailure on save") {
+            _ = try await f.auth.handleRedirect(PortalCoreFixture.redirect(grant: Secrets.otherGrant))
+        }
         struct Leaky: Error, CustomStringConvertible { var description: String { "leaky \(Secrets.sessionToken)" } }
         f.store.failNextLoad(Leaky())
         await collect("sessionStorageFailure on load") { _ = try await f.auth.restoreSession() }
@@ -86,7 +89,7 @@ struct SecretLeakTests {
         f.transport.reply(#"{"data":{"clientId":"\#(Secrets.sessionToken)"}}"#)
         await collect("TOTP answer without token") { _ = try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt) }
 
-        let noBrowser = try Fixture(withBrowser: false)
+        let noBrowser = try PortalCoreFixture(withBrowser: false)
         await collect("sign-in unavailable") { _ = try await noBrowser.auth.signInWithGoogle() }
 
         let session = PortalSession(clientSessionToken: Secrets.sessionToken, endUserId: "eu_1")

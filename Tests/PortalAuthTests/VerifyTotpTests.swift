@@ -7,7 +7,7 @@ import Testing
 @Suite("verifyTotp", .timeLimit(.minutes(1)))
 struct VerifyTotpTests {
     @Test func postsTheCodeVerbatimWithTheJwtAsBearerAndSavesBeforeReturning() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.totpAccepted())
         let result = try await f.auth.verifyTotp(" 12 3456 ", userJwt: Secrets.userJwt)
         #expect(result.session.endUserId == "eu_totp")
@@ -22,7 +22,7 @@ struct VerifyTotpTests {
         #expect(bearer, "Authorization is not Bearer <userJwt>")
         #expect(request.headers["x-portal-auth-environment-id"] == "local-dev")
 
-        let saved = f.store.stored() == Fixture.storedSecret(endUserId: "eu_totp")
+        let saved = f.store.stored() == PortalCoreFixture.storedSecret(endUserId: "eu_totp")
         #expect(saved, "the session was not saved before returning")
     }
 
@@ -59,7 +59,7 @@ struct VerifyTotpTests {
     ])
     func unreadableJwtIsRejectedBeforeAnyRequestNamingTheCheck(label: String) async throws {
         let (jwt, check) = try #require(Self.unreadableJwts[label])
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         await #expect(throws: PortalAuthError.invalidUserJwt(detail: check)) {
             try await f.auth.verifyTotp("123456", userJwt: jwt)
         }
@@ -67,7 +67,7 @@ struct VerifyTotpTests {
     }
 
     @Test func wrongCodeDoesNotUseUpTheJwt() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(401, Wire.error401)
         f.transport.reply(Wire.totpAccepted())
         await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.totpValidations)) {
@@ -81,7 +81,7 @@ struct VerifyTotpTests {
     }
 
     @Test func onlyTheSaveFailedSoTheSameJwtFinishesItWithoutARequest() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.totpAccepted())
         f.store.failNextSave()
         await #expect(throws: PortalAuthError.self) { try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt) }
@@ -89,13 +89,13 @@ struct VerifyTotpTests {
 
         let result = try await f.auth.verifyTotp("999999", userJwt: Secrets.userJwt)
         #expect(f.transport.requests.count == 1)
-        let saved = f.store.stored() == Fixture.storedSecret(endUserId: "eu_totp")
+        let saved = f.store.stored() == PortalCoreFixture.storedSecret(endUserId: "eu_totp")
         #expect(saved, "the pending save was not finished")
         expectSameSecret(try? result.session.getToken(), Secrets.sessionToken, "session token mismatch")
     }
 
     @Test func aDifferentJwtStartsANewVerification() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.totpAccepted())
         f.transport.reply(Wire.totpAccepted(token: Secrets.otherSessionToken))
         f.store.failNextSave()
@@ -103,37 +103,37 @@ struct VerifyTotpTests {
         _ = try await f.auth.verifyTotp("654321", userJwt: Secrets.otherUserJwt)
         #expect(f.transport.requests.count == 2)
         // The newer session is saved; the older pending one can no longer overwrite it.
-        let newer = f.store.stored() == Fixture.storedSecret(token: Secrets.otherSessionToken, endUserId: "eu_totp")
+        let newer = f.store.stored() == PortalCoreFixture.storedSecret(token: Secrets.otherSessionToken, endUserId: "eu_totp")
         #expect(newer, "the newer session is not the stored one")
         f.transport.reply(401, Wire.error401)
         await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.totpValidations)) {
             try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt)
         }
-        let stillNewer = f.store.stored() == Fixture.storedSecret(token: Secrets.otherSessionToken, endUserId: "eu_totp")
+        let stillNewer = f.store.stored() == PortalCoreFixture.storedSecret(token: Secrets.otherSessionToken, endUserId: "eu_totp")
         #expect(stillNewer, "a stale TOTP retry overwrote the newer session")
         #expect(f.transport.requests.count == 3)
     }
 
     @Test func aSessionSavedSinceDropsAnOlderPendingTotpSave() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.totpAccepted())
         f.store.failNextSave()
         await #expect(throws: PortalAuthError.self) { try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt) }
         // A newer sign-in, by redirect, saves its session.
         f.transport.reply(Wire.session(token: Secrets.otherSessionToken))
-        _ = try await f.auth.handleRedirect(Fixture.redirect())
+        _ = try await f.auth.handleRedirect(PortalCoreFixture.redirect())
         // The older accepted code no longer finishes its save: the JWT goes to Portal again, which retired it.
         f.transport.reply(401, Wire.error401)
         await #expect(throws: PortalRequestsError.unauthorized(path: PortalWire.Path.totpValidations)) {
             try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt)
         }
-        let newer = f.store.stored() == Fixture.storedSecret(token: Secrets.otherSessionToken)
+        let newer = f.store.stored() == PortalCoreFixture.storedSecret(token: Secrets.otherSessionToken)
         #expect(newer, "an older pending TOTP save overwrote the newer session")
         #expect(f.transport.requests.count == 3)
     }
 
     @Test func pendingSaveOfAnInvalidatedSessionIsUnauthorized() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.totpAccepted())
         f.store.failNextSave()
         f.transport.reply(Wire.totpStep()) // unused: no request may be sent
@@ -149,7 +149,7 @@ struct VerifyTotpTests {
     }
 
     @Test func answerWithoutSessionTokenIsMalformed() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(#"{"data":{"clientId":"cl_totp"}}"#)
         await #expect(throws: PortalAuthError.malformedResponse(path: "/api/v3/auth/totps/validations", missing: "clientSessionToken")) {
             try await f.auth.verifyTotp("123456", userJwt: Secrets.userJwt)
@@ -158,7 +158,7 @@ struct VerifyTotpTests {
     }
 
     @Test func tooManyWrongCodesIsRateLimitedWithTheServersDelay() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.enqueue(
             .response(
                 HTTPResponse(
@@ -171,7 +171,7 @@ struct VerifyTotpTests {
 
     @Test func theServerJudgesExpirySoAUserJwtPastItsExpByTheLocalClockStillSendsTheCode() async throws {
         // As PortalSwift: a computer whose clock runs ahead must not refuse a code Portal would take.
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.totpAccepted())
         let result = try await f.auth.verifyTotp("123456", userJwt: Secrets.expiredUserJwt)
         #expect(result.session.endUserId == "eu_totp")
@@ -180,7 +180,7 @@ struct VerifyTotpTests {
     }
 
     @Test func anExpiredUserJwtPortalRefusesIsUnauthorized() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.enqueue(.response(HTTPResponse(status: 401, body: Data(Wire.error401.utf8))))
         await #expect(throws: PortalRequestsError.unauthorized(path: "/api/v3/auth/totps/validations")) {
             try await f.auth.verifyTotp("123456", userJwt: Secrets.expiredUserJwt)
@@ -189,7 +189,7 @@ struct VerifyTotpTests {
     }
 
     @Test func alreadyCancelledCallerSendsNoCode() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.totpAccepted())
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
@@ -200,16 +200,16 @@ struct VerifyTotpTests {
     }
 
     @Test func failedSaveAfterAnAcceptedCodeIsFinishedByRedeliveringTheGrant() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.totpStep())
         f.transport.reply(Wire.totpAccepted())
-        let step = try #require(try await f.auth.handleRedirect(Fixture.redirect())?.totpStep)
+        let step = try #require(try await f.auth.handleRedirect(PortalCoreFixture.redirect())?.totpStep)
         f.store.failNextSave()
         await #expect(throws: PortalAuthError.self) { try await f.auth.verifyTotp("123456", userJwt: step.userJwt) }
-        let replayed = try #require(try await f.auth.handleRedirect(Fixture.redirect())?.authenticated)
+        let replayed = try #require(try await f.auth.handleRedirect(PortalCoreFixture.redirect())?.authenticated)
         #expect(replayed.session.endUserId == "eu_totp")
         #expect(f.transport.requests.count == 2)
-        let saved = f.store.stored() == Fixture.storedSecret(endUserId: "eu_totp")
+        let saved = f.store.stored() == PortalCoreFixture.storedSecret(endUserId: "eu_totp")
         #expect(saved, "the re-delivered grant did not finish the save")
     }
 }

@@ -33,7 +33,7 @@ struct PortalAccountServiceTests {
     @Test func redirectsAreDecidedBeforeAnythingIsSent() async throws {
         let f = try PortalFixture()
         #expect(f.service.offer("other.app://callback?token=x") == .notMine)
-        #expect(f.service.offer(Fixture.turnkeyShapedCallback) == .notMine)
+        #expect(f.service.offer(ForeignCallbacks.turnkeyShaped) == .notMine)
         #expect(f.service.offer(PortalFixture.redirect()).summary == .ask(.provider(.google), .unsolicited))
         #expect(f.service.offer(PortalFixture.redirect(loginType: "APPLE")).summary == .ask(.provider(.apple), .unsolicited))
         #expect(f.service.offer("\(PortalFixture.redirectUrl)?error=access_denied") == .ignore)
@@ -53,9 +53,9 @@ struct PortalAccountServiceTests {
     }
 
     @Test func aRedirectAnEarlierRunWaitedForIsAskedAbout() async throws {
-        let earlier = InMemoryPendingSignInStore()
+        let earlier = InMemoryPortalPendingSignInStore()
         earlier.save(
-            PendingSignIn(
+            PortalPendingSignIn(
                 method: .oauth(.google), authEnvironmentId: "local-dev",
                 startedAt: Date(timeIntervalSince1970: 1_900_000_000 - 60)))
         let f = try PortalFixture(pendingSignIns: earlier)
@@ -124,7 +124,7 @@ struct PortalAccountServiceTests {
     struct Unexpected: Error {}
 }
 
-enum Fixture {
+enum ForeignCallbacks {
     /// A Turnkey callback: the same scheme, but no redirect for Portal.
-    static let turnkeyShapedCallback = "io.github.portalauth.signin://?code=c&state=s"
+    static let turnkeyShaped = "io.github.portalauth.signin://?code=c&state=s"
 }

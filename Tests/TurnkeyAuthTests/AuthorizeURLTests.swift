@@ -8,7 +8,7 @@ import Testing
 struct AuthorizeURLTests {
     @Test(arguments: [TurnkeyProvider.google, .apple])
     func oidcProvidersGoThroughTheOriginPageWithNonceAndState(provider: TurnkeyProvider) async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let login = try await f.startSignIn(provider, additionalState: ["flow": "desktop", "lang": "de"])
         let url = login.authorizeUrl
         #expect(url.absoluteString.hasPrefix("http://127.0.0.1:8790/turnkey/oauth-origin?"))
@@ -29,7 +29,7 @@ struct AuthorizeURLTests {
 
     @Test(arguments: [(TurnkeyProvider.discord, "identify%20email"), (.x, "tweet.read%20users.read")])
     func pkceProvidersGoStraightToTheProviderWithS256(provider: TurnkeyProvider, scope: String) async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let login = try await f.startSignIn(provider, additionalState: ["ignored": "yes"])
         let url = login.authorizeUrl
         #expect(url.absoluteString.hasPrefix("http://127.0.0.1:8790/idp/\(provider.rawValue)/authorize?"))
@@ -53,7 +53,7 @@ struct AuthorizeURLTests {
     }
 
     @Test func theVerifierIs43Base64URLCharactersFrom32RandomBytesAndNewEachTime() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let first = try await f.startSignIn(.discord)
         let second = try await f.startSignIn(.x)
         let verifiers = [first, second].compactMap { f.pending.records[$0.state]?["codeVerifier"] as? String }
@@ -66,7 +66,7 @@ struct AuthorizeURLTests {
     }
 
     @Test func everySignInHasAFreshKeyAndAnUnguessableState() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         var states: Set<String> = []
         var keys: Set<String> = []
         for provider in TurnkeyProvider.allCases + TurnkeyProvider.allCases {
@@ -81,14 +81,14 @@ struct AuthorizeURLTests {
     }
 
     @Test func thePendingSignInIsKeptWithoutThePrivateKey() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let login = try await f.startSignIn(.google)
         let record = try #require(f.pending.records[login.state])
         #expect(record["provider"] as? String == "google")
         #expect(record["publicKey"] as? String == login.publicKey)
         #expect(record["clientId"] as? String == "emulator-turnkey-google")
         #expect(record["redirectUri"] as? String == "http://127.0.0.1:8790/turnkey/oauth-redirect?scheme=io.github.portalauth.signin")
-        #expect(record["createdAt"] as? Int == Int(Fixture.start.timeIntervalSince1970))
+        #expect(record["createdAt"] as? Int == Int(TurnkeyCoreFixture.start.timeIntervalSince1970))
         #expect(record["codeVerifier"] == nil)
         let privateKey = try #require(f.privateKey(for: login.publicKey))
         #expect(try f.crypto.p256PublicKey(privateKey: privateKey) == Hex.decode(login.publicKey))
@@ -97,7 +97,7 @@ struct AuthorizeURLTests {
     }
 
     @Test func theClientIdIsTheCallsThenTheConfigurationsThenWalletKitConfigs() async throws {
-        let configured = try Fixture { $0.clientIds = [.google: TurnkeyClientIds(primary: "configured-google")] }
+        let configured = try TurnkeyCoreFixture { $0.clientIds = [.google: TurnkeyClientIds(primary: "configured-google")] }
         #expect(try await configured.startSignIn(.google, clientId: "per-call").authorizeUrl.query("clientId") == "per-call")
         #expect(try await configured.startSignIn(.google).authorizeUrl.query("clientId") == "configured-google")
         #expect(try await configured.startSignIn(.apple).authorizeUrl.query("clientId") == "emulator-turnkey-apple")
@@ -105,23 +105,23 @@ struct AuthorizeURLTests {
     }
 
     @Test func withoutAnyClientIdTheProviderCannotStart() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         f.transport.reply(TK.walletKit(clientIds: ["google": "g"]))
         await #expect(throws: TurnkeyAuthError.missingClientId(.x)) { try await f.auth.loginURL(for: .x) }
         #expect(f.keys.publicKeys.isEmpty && f.pending.items.items.isEmpty)
     }
 
     @Test func aProviderThatIsNotEnabledCannotStart() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         f.transport.reply(TK.walletKit(providers: ["google", "apple", "facebook"]))
         await #expect(throws: TurnkeyAuthError.providerNotEnabled(.discord)) { try await f.auth.loginURL(for: .discord) }
-        let configured = try Fixture { $0.enabledProviders = [.x] }
+        let configured = try TurnkeyCoreFixture { $0.enabledProviders = [.x] }
         await #expect(throws: TurnkeyAuthError.providerNotEnabled(.google)) { try await configured.auth.loginURL(for: .google) }
         #expect(configured.transport.requests.isEmpty, "the configuration's list needs no wallet_kit_config")
     }
 
     @Test func additionalStateCannotOverrideTheFlowsOwnParameters() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         for name in ["state", "nonce", "clientId", "redirectUri", "provider", " "] {
             await #expect(throws: TurnkeyAuthError.invalidArgument(name: "additionalState")) {
                 try await f.auth.loginURL(for: .google, additionalState: [name: "evil"])
@@ -132,16 +132,16 @@ struct AuthorizeURLTests {
     }
 
     @Test func theRedirectPageIsTheConfiguredOneThenWalletKitsThenTurnkeys() async throws {
-        let configured = try Fixture { $0.redirectUri = "https://signin.example.com/turnkey-redirect" }
+        let configured = try TurnkeyCoreFixture { $0.redirectUri = "https://signin.example.com/turnkey-redirect" }
         #expect(
             try await configured.startSignIn(.google).authorizeUrl.query("redirectUri")
                 == "https://signin.example.com/turnkey-redirect?scheme=io.github.portalauth.signin")
-        let fallback = try Fixture()
+        let fallback = try TurnkeyCoreFixture()
         fallback.transport.reply(TK.walletKit(redirectUrl: nil))
         #expect(
             try await fallback.auth.loginURL(for: .apple).authorizeUrl.query("redirectUri")
                 == "https://oauth-redirect.turnkey.com?scheme=io.github.portalauth.signin")
-        let hostile = try Fixture()
+        let hostile = try TurnkeyCoreFixture()
         hostile.transport.reply(TK.walletKit(redirectUrl: "http://evil.example.com/redirect"))
         await #expect(throws: TurnkeyAuthError.malformedResponse(path: "/v1/wallet_kit_config", missing: "oauthRedirectUrl")) {
             try await hostile.auth.loginURL(for: .google)
@@ -149,7 +149,7 @@ struct AuthorizeURLTests {
     }
 
     @Test func walletKitConfigIsAskedOnceAndSentWithTheConfigId() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         _ = try await f.startSignIn(.google)
         _ = try await f.startSignIn(.discord)
         let request = try #require(f.transport.requests.first)
@@ -160,14 +160,14 @@ struct AuthorizeURLTests {
     }
 
     @Test func aKeyThatCannotBeKeptLeavesNoPendingSignInBehind() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         f.keys.items.failNext("save")
         f.transport.reply(TK.walletKit())
         await #expect(throws: TurnkeyAuthError.storageFailure(.key, SessionStoreError(.locked))) {
             try await f.auth.loginURL(for: .discord)
         }
         #expect(f.pending.items.items.isEmpty)
-        let f2 = try Fixture()
+        let f2 = try TurnkeyCoreFixture()
         f2.pending.items.failNext("save", SessionStoreError(.noService))
         f2.transport.reply(TK.walletKit())
         await #expect(throws: TurnkeyAuthError.storageFailure(.pendingSignIn, SessionStoreError(.noService))) {
@@ -177,10 +177,10 @@ struct AuthorizeURLTests {
     }
 
     @Test func providersComeFromTheConfigurationOrWalletKitConfig() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         f.transport.reply(TK.walletKit(providers: ["google", "x", "facebook", "GOOGLE"]))
         #expect(try await f.auth.providers() == TurnkeyProviders(enabledProviders: [.google, .x], organizationId: TK.parentOrganization))
-        let configured = try Fixture {
+        let configured = try TurnkeyCoreFixture {
             $0.enabledProviders = [.apple]
             $0.organizationId = "org-mine"
         }

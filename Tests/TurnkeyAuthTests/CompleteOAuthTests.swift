@@ -7,14 +7,14 @@ import Testing
 @Suite("completeOAuth: account, then login or signup, then the stored session", .timeLimit(.minutes(1)))
 struct CompleteOAuthTests {
     /// A key in the store, as a sign-in (or an earlier onOAuthSuccess) leaves it.
-    private func keyInStore(_ f: Fixture) async throws -> String {
+    private func keyInStore(_ f: TurnkeyCoreFixture) async throws -> String {
         let pair = try f.crypto.generateP256()
         try await f.keys.save(privateKey: Hex.encode(pair.privateKey), publicKey: pair.publicKeyHex)
         return pair.publicKeyHex
     }
 
     @Test func aKnownUserLogsInToTheirSubOrganization() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let key = try await keyInStore(f)
         let token = TK.oidcToken(for: key)
         f.transport.reply(TK.account("sub-org-7"))
@@ -39,7 +39,7 @@ struct CompleteOAuthTests {
     }
 
     @Test func aNewUserIsSignedUpThenLoggedInWithoutAnOrganization() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let key = try await keyInStore(f)
         let token = TK.oidcToken(for: key)
         f.transport.reply(TK.account(nil))
@@ -66,7 +66,7 @@ struct CompleteOAuthTests {
     }
 
     @Test func aTokenWithoutEmailSignsUpAUserNamedAfterTheTime() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let key = try await keyInStore(f)
         f.transport.reply(TK.account(nil))
         f.transport.reply(TK.signedUp)
@@ -80,7 +80,9 @@ struct CompleteOAuthTests {
     }
 
     @Test func secondaryClientIdsAreRegisteredAsAudiencesAtSignupOnly() async throws {
-        let f = try Fixture { $0.clientIds = [.google: TurnkeyClientIds(primary: nil, secondary: ["web-client", " ", "ios-client"])] }
+        let f = try TurnkeyCoreFixture {
+            $0.clientIds = [.google: TurnkeyClientIds(primary: nil, secondary: ["web-client", " ", "ios-client"])]
+        }
         let key = try await keyInStore(f)
         let token = TK.oidcToken(nonce: TK.nonce(key), iss: "https://accounts.google.com", sub: "g-123")
         f.transport.reply(TK.account(nil))
@@ -116,7 +118,7 @@ struct CompleteOAuthTests {
     }
 
     @Test func aTakenSessionKeyIsRefusedBeforeAnythingIsSent() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         try await f.signIn(sessionKey: "main")
         let before = f.transport.requests.count
         let key = try await keyInStore(f)
@@ -127,7 +129,7 @@ struct CompleteOAuthTests {
     }
 
     @Test func anExpiredSessionFreesItsKeyForANewSignIn() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         try await f.signIn(sessionKey: "main", expiresIn: 60)
         f.advance(seconds: 61)
         let key = try await keyInStore(f)
@@ -138,7 +140,7 @@ struct CompleteOAuthTests {
     }
 
     @Test func aPublicKeyWithoutItsPrivateKeyIsRefusedBeforeAnythingIsSent() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         await #expect(throws: TurnkeyAuthError.keyNotFound(publicKey: Secrets.publicKeyHex)) {
             try await f.auth.completeOAuth(oidcToken: Secrets.oidcToken, publicKey: Secrets.publicKeyHex.uppercased())
         }
@@ -154,7 +156,7 @@ struct CompleteOAuthTests {
     }
 
     @Test func aTokenBoundToAnotherKeyIsRefusedBeforeAnythingIsSent() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let key = try await keyInStore(f)
         let other = try await keyInStore(f)
         await #expect(throws: TurnkeyAuthError.nonceMismatch) {
@@ -167,7 +169,7 @@ struct CompleteOAuthTests {
     func aTokenBoundThroughTknonceSignsIn(nonce: String?) async throws {
         // Turnkey binds the key through `nonce` or `tknonce`: a provider whose nonce the app does not
         // choose (an Auth0 tenant, say) carries the key's nonce in `tknonce`.
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let key = try await keyInStore(f)
         let token = TK.oidcToken(nonce: nonce, tknonce: TK.nonce(key))
         f.transport.reply(TK.account("sub-org-1"))
@@ -179,7 +181,7 @@ struct CompleteOAuthTests {
     }
 
     @Test func aTokenBoundToTheKeyThroughNeitherClaimIsRefusedBeforeAnythingIsSent() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let key = try await keyInStore(f)
         let other = try await keyInStore(f)
         for token in [
@@ -197,7 +199,7 @@ struct CompleteOAuthTests {
     }
 
     @Test func aSessionForAnotherKeyIsNotStored() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let key = try await keyInStore(f)
         f.transport.reply(TK.account("sub-org-1"))
         f.transport.reply(TK.session(TK.sessionJwt(publicKey: Secrets.publicKeyHex)))
@@ -219,7 +221,7 @@ struct CompleteOAuthTests {
     }
 
     private func expectMalformed(body: String, missing: String) async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let key = try await keyInStore(f)
         f.transport.reply(TK.account("sub-org-1"))
         f.transport.reply(body)
@@ -230,7 +232,7 @@ struct CompleteOAuthTests {
     }
 
     @Test func aSessionTheStoreCannotKeepIsAStorageFailureNotASignIn() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let key = try await keyInStore(f)
         f.sessions.items.failNext("save", SessionStoreError(.notKept))
         f.transport.reply(TK.account("sub-org-1"))
@@ -243,7 +245,7 @@ struct CompleteOAuthTests {
     }
 
     @Test func twoSessionKeysHoldTwoSessionsAtOnce() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let personal = try await f.signIn(.google, sessionKey: "personal")
         let work = try await f.signIn(.discord, sessionKey: "work", organizationId: "sub-org-2")
         #expect(personal.session.publicKey != work.session.publicKey)
@@ -254,11 +256,11 @@ struct CompleteOAuthTests {
     }
 
     @Test func afterOnOAuthSuccessCompleteOAuthFinishesTheSignIn() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let login = try await f.startSignIn(.google)
         let token = TK.oidcToken(for: login.publicKey)
         let success = try #require(
-            try await f.auth.handleRedirect(Fixture.idTokenCallback(token, state: login.state)) { _ in }?.oauthSuccess)
+            try await f.auth.handleRedirect(TurnkeyCoreFixture.idTokenCallback(token, state: login.state)) { _ in }?.oauthSuccess)
         f.transport.reply(TK.account(nil))
         f.transport.reply(TK.signedUp)
         f.transport.reply(TK.session(TK.sessionJwt(publicKey: login.publicKey)))

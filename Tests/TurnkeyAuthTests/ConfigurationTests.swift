@@ -7,18 +7,18 @@ import Testing
 @Suite("Configuration: what a TurnkeyAuth may be built with", .timeLimit(.minutes(1)))
 struct ConfigurationTests {
     private func make(_ change: (inout TurnkeyConfiguration) -> Void) throws -> TurnkeyAuth {
-        var configuration = Fixture.configuration()
+        var configuration = TurnkeyCoreFixture.configuration()
         change(&configuration)
         return try TurnkeyAuth(
             configuration: configuration, transport: ScriptedTransport(),
             stores: TurnkeyStores(
-                sessions: InMemorySessionStore(), keys: InMemoryKeyStore(),
-                pending: InMemoryPendingStore()),
+                sessions: InMemoryTurnkeySessionStore(), keys: InMemoryKeyStore(),
+                pending: InMemoryTurnkeyPendingSignInStore()),
             crypto: FakeCrypto())
     }
 
     @Test func creatingOneSendsNothingAndTouchesNoStore() throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         #expect(f.transport.requests.isEmpty)
         #expect(f.sessions.items.operations.isEmpty && f.keys.items.operations.isEmpty && f.pending.items.operations.isEmpty)
     }

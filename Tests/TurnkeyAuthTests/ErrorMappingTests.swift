@@ -7,7 +7,7 @@ import Testing
 @Suite("Turnkey's error shape and statuses as facts", .timeLimit(.minutes(1)))
 struct ErrorMappingTests {
     private func providersError(_ status: Int, _ body: String, headers: [String: String] = [:]) async throws -> (any Error)? {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         f.transport.enqueue(.response(HTTPResponse(status: status, headers: headers, body: Data(body.utf8))))
         do {
             _ = try await f.auth.providers()
@@ -45,7 +45,7 @@ struct ErrorMappingTests {
     }
 
     @Test func transportFailuresPassThroughUnchanged() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let failure = TransportError(.cannotConnect, host: "127.0.0.1", detail: "Connection refused")
         f.transport.enqueue(.fail(failure))
         await #expect(throws: failure) { try await f.auth.providers() }

@@ -12,7 +12,7 @@ struct RefreshTests {
     }
 
     /// Answers `stamp_login` with `status` and, once completed, a session for the key it asked for.
-    private func answerStampLogin(_ f: Fixture, status: String = "ACTIVITY_STATUS_COMPLETED", expiresIn: TimeInterval = 900) {
+    private func answerStampLogin(_ f: TurnkeyCoreFixture, status: String = "ACTIVITY_STATUS_COMPLETED", expiresIn: TimeInterval = 900) {
         let now = f.now
         f.transport.enqueue(
             .answer { request in
@@ -24,7 +24,7 @@ struct RefreshTests {
     }
 
     @Test func theNewSessionOnANewKeyReplacesTheOldUnderTheSameSessionKey() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let old = try await f.signIn(sessionKey: "main").session
         let oldPrivateKey = try #require(f.privateKey(for: old.publicKey))
         f.advance(seconds: 600)
@@ -60,19 +60,19 @@ struct RefreshTests {
     }
 
     @Test func theLifetimeIsTheCallsThenTheConfigurationsThenWalletKitsThen900() async throws {
-        let explicit = try Fixture()
+        let explicit = try TurnkeyCoreFixture()
         try await explicit.signIn()
         answerStampLogin(explicit)
         _ = try await explicit.auth.refreshSession(expirationSeconds: "3600")
         #expect((explicit.transport.requests.last?.jsonBody["parameters"] as? [String: Any])?["expirationSeconds"] as? String == "3600")
 
-        let configured = try Fixture { $0.sessionExpirationSeconds = "1200" }
+        let configured = try TurnkeyCoreFixture { $0.sessionExpirationSeconds = "1200" }
         try await configured.signIn()
         answerStampLogin(configured)
         _ = try await configured.auth.refreshSession()
         #expect((configured.transport.requests.last?.jsonBody["parameters"] as? [String: Any])?["expirationSeconds"] as? String == "1200")
 
-        let fromKit = try Fixture()
+        let fromKit = try TurnkeyCoreFixture()
         fromKit.transport.reply(TK.walletKit(expiration: "450"))
         _ = try await fromKit.auth.providers()
         try await fromKit.signIn()
@@ -80,14 +80,14 @@ struct RefreshTests {
         _ = try await fromKit.auth.refreshSession()
         #expect((fromKit.transport.requests.last?.jsonBody["parameters"] as? [String: Any])?["expirationSeconds"] as? String == "450")
 
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         await #expect(throws: TurnkeyAuthError.invalidArgument(name: "expirationSeconds")) {
             try await f.auth.refreshSession(expirationSeconds: "soon")
         }
     }
 
     @Test func aPendingActivityIsPolledEverySecondThreeTimes() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         try await f.signIn()
         let requestedKey = Box("")
         let now = f.now
@@ -117,7 +117,7 @@ struct RefreshTests {
     }
 
     @Test func anActivityThatNeverCompletesOrFailsKeepsTheOldSession() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let old = try await f.signIn().session
         for _ in 0..<4 { f.transport.reply(TK.activity(status: "ACTIVITY_STATUS_PENDING")) }
         await #expect(throws: TurnkeyAuthError.activityNotCompleted(status: "ACTIVITY_STATUS_PENDING")) {
@@ -131,7 +131,7 @@ struct RefreshTests {
     }
 
     @Test func aRefusedSessionIsEndedAndANetworkFailureIsNot() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let old = try await f.signIn().session
         f.transport.enqueue(.fail(TransportError(.timedOut, host: "127.0.0.1")))
         await #expect(throws: TransportError(.timedOut, host: "127.0.0.1")) { try await f.auth.refreshSession() }
@@ -147,7 +147,7 @@ struct RefreshTests {
     }
 
     @Test func anExpiredOrMissingSessionCannotBeRefreshed() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         await #expect(throws: TurnkeyAuthError.sessionNotFound(sessionKey: "default")) { try await f.auth.refreshSession() }
         try await f.signIn(expiresIn: 5)
         f.advance(seconds: 5)
@@ -156,7 +156,7 @@ struct RefreshTests {
     }
 
     @Test func aSessionForAnotherKeyOrWithoutOneIsNotStored() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let old = try await f.signIn().session
         f.transport.reply(TK.activity(session: TK.sessionJwt(publicKey: Secrets.publicKeyHex)))
         await #expect(throws: TurnkeyAuthError.sessionKeyMismatch(path: "/public/v1/submit/stamp_login")) {

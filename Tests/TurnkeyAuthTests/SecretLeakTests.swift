@@ -13,7 +13,7 @@ struct TurnkeySecretLeakTests {
     }
 
     @Test func everyErrorPathKeepsSecretsOut() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let echo = TK.error(
             16,
             "refused \(Secrets.oidcToken) \(Secrets.turnkeySessionJwt) \(Secrets.pkceVerifier) \(Secrets.privateKeyHex) \(Secrets.providerCode)"
@@ -35,17 +35,18 @@ struct TurnkeySecretLeakTests {
         for status in [400, 401, 429, 500] {
             f.transport.reply(status, echo)
             await collect("code exchange answered \(status)") {
-                _ = try await f.auth.handleRedirect(Fixture.codeCallback(state: discord.state), sessionKey: "other")
+                _ = try await f.auth.handleRedirect(TurnkeyCoreFixture.codeCallback(state: discord.state), sessionKey: "other")
             }
         }
         await collect("provider error echoing secrets") {
             _ = try await f.auth.handleRedirect(
-                Fixture.appRedirect + "?error=\(Secrets.providerCode)+\(Secrets.oidcToken)&state=\(discord.state)")
+                TurnkeyCoreFixture.appRedirect + "?error=\(Secrets.providerCode)+\(Secrets.oidcToken)&state=\(discord.state)")
         }
-        await collect("unknown state") { _ = try await f.auth.handleRedirect(Fixture.codeCallback(state: Secrets.pkceVerifier)) }
+        await collect("unknown state") { _ = try await f.auth.handleRedirect(TurnkeyCoreFixture.codeCallback(state: Secrets.pkceVerifier)) }
         let google = try await f.startSignIn(.google)
         await collect("nonce mismatch") {
-            _ = try await f.auth.handleRedirect(Fixture.idTokenCallback(Secrets.oidcToken, state: google.state), sessionKey: "other")
+            _ = try await f.auth.handleRedirect(
+                TurnkeyCoreFixture.idTokenCallback(Secrets.oidcToken, state: google.state), sessionKey: "other")
         }
         await collect("keyAlreadyExists") {
             _ = try await f.auth.completeOAuth(oidcToken: Secrets.oidcToken, publicKey: session.session.publicKey, sessionKey: "main")
@@ -73,11 +74,11 @@ struct TurnkeySecretLeakTests {
     }
 
     @Test func successfulFlowsLogNoSecret() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         for provider in TurnkeyProvider.allCases { try await f.signIn(provider, sessionKey: provider.rawValue) }
         let login = try await f.startSignIn(.discord)
         f.transport.reply(TK.oauth2(TK.oidcToken(for: login.publicKey)))
-        _ = try await f.auth.handleRedirect(Fixture.codeCallback(state: login.state)) { _ in }
+        _ = try await f.auth.handleRedirect(TurnkeyCoreFixture.codeCallback(state: login.state)) { _ in }
         f.transport.enqueue(
             .answer { request in
                 let key = (request.jsonBody["parameters"] as? [String: Any])?["publicKey"] as? String ?? ""

@@ -7,29 +7,29 @@ import Testing
 @Suite("Sessions: expiry from the JWT, restore, list, sign-out, purge", .timeLimit(.minutes(1)))
 struct SessionTests {
     @Test func theSessionIsReadFromItsJWT() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let result = try await f.signIn(expiresIn: 900)
         let session = try #require(try await f.auth.session())
         #expect(session == result.session)
-        #expect(session.expiresAt == Fixture.start.addingTimeInterval(900))
+        #expect(session.expiresAt == TurnkeyCoreFixture.start.addingTimeInterval(900))
         #expect(session.sessionType == "SESSION_TYPE_READ_WRITE")
         #expect(!session.description.contains(session.jwt))
     }
 
     @Test func aSessionIsRestoredByAnotherInstanceWithoutNetwork() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         try await f.signIn(sessionKey: "kept")
         let requests = f.transport.requests.count
         let later = try TurnkeyAuth(
-            configuration: Fixture.configuration(), transport: f.transport,
+            configuration: TurnkeyCoreFixture.configuration(), transport: f.transport,
             stores: TurnkeyStores(sessions: f.sessions, keys: f.keys, pending: f.pending), crypto: f.crypto,
-            clock: TurnkeyClock(now: { Fixture.start }, sleep: { _ in }))
+            clock: TurnkeyClock(now: { TurnkeyCoreFixture.start }, sleep: { _ in }))
         #expect(try await later.session(sessionKey: "kept")?.userId == "user-1")
         #expect(f.transport.requests.count == requests)
     }
 
     @Test func anExpiredSessionIsEndedWhenRead() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let result = try await f.signIn(expiresIn: 60)
         f.advance(seconds: 59)
         #expect(try await f.auth.session() != nil)
@@ -40,20 +40,20 @@ struct SessionTests {
     }
 
     @Test func anUnreadableStoredSessionIsDeletedAndReadsAsNil() async throws {
-        let f = try Fixture()
-        f.sessions.items.put(InMemorySessionStore.name(Fixture.configId, "default"), "garbage")
+        let f = try TurnkeyCoreFixture()
+        f.sessions.items.put(InMemoryTurnkeySessionStore.name(TurnkeyCoreFixture.configId, "default"), "garbage")
         #expect(try await f.auth.session() == nil)
         #expect(f.sessions.items.items.isEmpty)
     }
 
     @Test func aStoreFailureIsNotReadAsSignedOut() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         f.sessions.items.failNext("load", SessionStoreError(.locked))
         await #expect(throws: TurnkeyAuthError.storageFailure(.session, SessionStoreError(.locked))) { try await f.auth.session() }
     }
 
     @Test func signOutDeletesTheSessionAndItsKeyAndLeavesTheOthers() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let a = try await f.signIn(sessionKey: "a")
         let b = try await f.signIn(.apple, sessionKey: "b")
         try await f.auth.signOut(sessionKey: "a")
@@ -66,9 +66,9 @@ struct SessionTests {
     }
 
     @Test func aSignedOutSessionDoesNotComeBackThroughARedeliveredCallback() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let login = try await f.startSignIn(.google)
-        let callback = Fixture.idTokenCallback(TK.oidcToken(for: login.publicKey), state: login.state)
+        let callback = TurnkeyCoreFixture.idTokenCallback(TK.oidcToken(for: login.publicKey), state: login.state)
         f.transport.reply(TK.account("sub-org-1"))
         f.transport.reply(TK.session(TK.sessionJwt(publicKey: login.publicKey)))
         _ = try await f.auth.handleRedirect(callback)
@@ -78,7 +78,7 @@ struct SessionTests {
     }
 
     @Test func sessionsListsTheLiveOnesAndEndsTheExpired() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         try await f.signIn(sessionKey: "short", expiresIn: 30)
         try await f.signIn(.x, sessionKey: "long", expiresIn: 900)
         f.advance(seconds: 31)
@@ -88,7 +88,7 @@ struct SessionTests {
     }
 
     @Test func purgeEndsOldPendingSignInsAndExpiredSessionsButKeepsTheRest() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let old = try await f.startSignIn(.google)
         let live = try await f.signIn(sessionKey: "live", expiresIn: 7200)
         f.advance(seconds: 1800)
@@ -104,9 +104,11 @@ struct SessionTests {
     }
 
     @Test func aKeyWaitingAfterOnOAuthSuccessIsPurgedAfterTheHour() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let login = try await f.startSignIn(.apple)
-        _ = try await f.auth.handleRedirect(Fixture.idTokenCallback(TK.oidcToken(for: login.publicKey), state: login.state)) { _ in }
+        _ = try await f.auth.handleRedirect(TurnkeyCoreFixture.idTokenCallback(TK.oidcToken(for: login.publicKey), state: login.state)) {
+            _ in
+        }
         f.advance(seconds: 3599)
         try await f.auth.purgeExpired()
         #expect(f.keys.publicKeys == [login.publicKey])
@@ -116,7 +118,7 @@ struct SessionTests {
     }
 
     @Test func whoamiIsStampedWithTheSessionsKeyForItsOrganization() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let result = try await f.signIn(sessionKey: "main")
         f.transport.reply(TK.whoami)
         let whoami = try await f.auth.whoami(sessionKey: "main")
@@ -139,7 +141,7 @@ struct SessionTests {
     }
 
     @Test func whoamiNeedsALiveSession() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         await #expect(throws: TurnkeyAuthError.sessionNotFound(sessionKey: "default")) { try await f.auth.whoami() }
         try await f.signIn(expiresIn: 10)
         f.advance(seconds: 10)
@@ -148,7 +150,7 @@ struct SessionTests {
     }
 
     @Test func userIsStampedAndNamesTheProvidersItSignsInWith() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let result = try await f.signIn(sessionKey: "main")
         f.transport.reply(
             #"{"user":{"userId":"user-1","userName":"alice","userEmail":"alice@example.com","oauthProviders":[{"providerName":"Discord","issuer":"https://auth.turnkey.com"},{"providerName":"twitter"},{"providerName":"discord"},{"providerName":"OpenID Connect Provider 1800000000"}]}}"#
@@ -164,7 +166,7 @@ struct SessionTests {
     }
 
     @Test func userWithoutAnIdIsAMalformedAnswer() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         try await f.signIn(sessionKey: "main")
         f.transport.reply(#"{"user":{"userName":"alice"}}"#)
         await #expect(throws: TurnkeyAuthError.malformedResponse(path: "/public/v1/query/get_user", missing: "user.userId")) {

@@ -29,7 +29,7 @@ struct StamperTests {
     }
 
     @Test func requestsCarryTheClientVersionAndJSONHeaders() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         try await f.signIn()
         f.transport.reply(TK.whoami)
         _ = try await f.auth.whoami()

@@ -41,12 +41,12 @@ struct TurnkeyProviderTests {
     /// Pending sign-ins wait in the keyring for an hour: the record's provider is spelled as before
     /// (the identifier, `x` not `twitter`), and a record naming no provider is not the stored shape.
     @Test func aPendingRecordSpellsTheProviderByItsIdentifier() throws {
-        let pending = PendingSignIn(
+        let pending = TurnkeyPendingSignInRecord(
             state: "s", provider: .x, publicKey: "02ab", clientId: "c", redirectUri: "r",
             codeVerifier: nil, createdAt: 0)
         #expect(pending.encoded().contains(#""provider":"x""#))
-        #expect(PendingSignIn.decode(pending.encoded()) == pending)
+        #expect(TurnkeyPendingSignInRecord.decode(pending.encoded()) == pending)
         let unknown = pending.encoded().replacingOccurrences(of: #""provider":"x""#, with: #""provider":"github""#)
-        #expect(PendingSignIn.decode(unknown) == nil)
+        #expect(TurnkeyPendingSignInRecord.decode(unknown) == nil)
     }
 }

@@ -17,7 +17,7 @@ enum AccountServices {
             try PortalAuthFactory.make(
                 configuration, logger: DebugLog.ifRequested(), transport: desktop.transport,
                 browser: desktop.browser, loopback: LoopbackRedirectServer(page: loopbackPage),
-                pendingSignIns: PendingSignInFile(authEnvironmentId: configuration.authEnvironmentId))
+                pendingSignIns: PortalPendingSignInFile(authEnvironmentId: configuration.authEnvironmentId))
         }
         return PortalAccountService(core: core)
     }

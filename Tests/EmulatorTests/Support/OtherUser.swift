@@ -1,33 +1,8 @@
 import AuthTestSupport
 import Foundation
 
-/// Another account on the same computer, for real: /usr/bin/python3 running as uid and gid 65534
-/// (`nobody`), as GNOMETests' `OtherUser` does.
-enum OtherUser {
-    static let setpriv = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-
-    /// A `python3 -c script arguments…` process as the other user, not yet started, its stdout piped.
-    static func python(_ script: String, _ arguments: [String] = []) -> (process: Process, stdout: Pipe) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: setpriv[0])
-        process.arguments = Array(setpriv.dropFirst()) + ["/usr/bin/python3", "-c", script] + arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: "/")
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardInput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        return (process, out)
-    }
-
-    /// Runs `script` to its end as the other user; its stdout parsed as a JSON object.
-    static func run(_ script: String, _ arguments: [String]) throws -> [String: Any] {
-        let (process, out) = python(script, arguments)
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-    }
-
+/// What the other user does to the emulator: serve pages, send requests.
+extension OtherUser {
     /// A web page the other user serves on a loopback port of their own: it answers one request and
     /// keeps the `Cookie` headers that request carried, as a page that wants the owner's cookies would.
     final class CookieCatcher {

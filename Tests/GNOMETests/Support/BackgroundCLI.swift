@@ -101,10 +101,8 @@ final class BackgroundCLI: Sendable {
     }
 }
 
-/// Another local user (`nobody`, through setpriv) and what it does with a TCP port on this machine.
-enum OtherUser {
-    static let setpriv = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-
+/// What another local user (`nobody`, through setpriv) does with a TCP port on this machine.
+extension OtherUser {
     /// How the other user's socket asks to share the port.
     enum Sharing: String, CaseIterable, Sendable { case none, reuseAddress, reusePort, both }
 

@@ -11,12 +11,12 @@ struct PortalFixture {
     let transport = ScriptedTransport()
     let store = InMemoryPortalSessionStore()
     let browser = FakeBrowser()
-    let pendingSignIns: InMemoryPendingSignInStore
+    let pendingSignIns: InMemoryPortalPendingSignInStore
     let clock = Box(Date(timeIntervalSince1970: 1_900_000_000))
     let auth: PortalAuth
     let service: PortalAccountService
 
-    init(pendingSignIns: InMemoryPendingSignInStore = InMemoryPendingSignInStore()) throws {
+    init(pendingSignIns: InMemoryPortalPendingSignInStore = InMemoryPortalPendingSignInStore()) throws {
         self.pendingSignIns = pendingSignIns
         let clock = self.clock
         auth = try PortalAuth(

@@ -15,7 +15,7 @@ struct TurnkeyFixture {
     let transport = ScriptedTransport()
     let sessions: InMemoryTurnkeySessionStore
     let keys: InMemoryKeyStore
-    let pending: InMemoryPendingStore
+    let pending: InMemoryTurnkeyPendingSignInStore
     let crypto = FakeCrypto()
     let browser = FakeBrowser()
     let clock = TestClock()
@@ -26,7 +26,7 @@ struct TurnkeyFixture {
     init(sharing other: TurnkeyFixture? = nil, policy: RefreshPolicy = RefreshPolicy()) throws {
         sessions = other?.sessions ?? InMemoryTurnkeySessionStore()
         keys = other?.keys ?? InMemoryKeyStore()
-        pending = other?.pending ?? InMemoryPendingStore()
+        pending = other?.pending ?? InMemoryTurnkeyPendingSignInStore()
         let configuration = TurnkeyConfiguration(
             authProxyUrl: "http://127.0.0.1:8790/turnkey/auth-proxy", authProxyConfigId: "local-dev",
             apiUrl: "http://127.0.0.1:8790/turnkey/api", oauthOriginUrl: "http://127.0.0.1:8790/turnkey/oauth-origin",

@@ -4,7 +4,7 @@ import Testing
 /// Runs the built `portal-auth turnkey …` against the emulator, in the test's desktop session.
 /// The emulator is chosen (PORTAL_AUTH_EMULATOR_HOST): its Auth Proxy, config local-dev, API, origin,
 /// Discord and X pages; TURNKEY_AUTH_PROXY_URL names the Auth Proxy as well, as a person would.
-struct TurnkeyCLI {
+struct TurnkeyCommandLine {
     let baseURL: URL
 
     func run(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:]) -> CLI.Run {

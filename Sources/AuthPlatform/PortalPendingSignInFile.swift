@@ -6,7 +6,7 @@ import PortalAuth
 /// was waiting for when it ended. The file never makes a redirect solicited (that takes the running
 /// app's memory), so a quit, a kill or a crash that leaves it behind lets nothing through. The record
 /// holds no secret; the file is private to the user anyway (0600 in a 0700 folder).
-public final class PendingSignInFile: PendingSignInStore, Sendable {
+public final class PortalPendingSignInFile: PortalPendingSignInStore, Sendable {
     public let url: URL
 
     public init(authEnvironmentId: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -24,12 +24,12 @@ public final class PendingSignInFile: PendingSignInStore, Sendable {
             .appendingPathComponent("pending-sign-in-\(safeName).json")
     }
 
-    public func load() -> PendingSignIn? {
+    public func load() -> PortalPendingSignIn? {
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
-        return try? JSONDecoder().decode(PendingSignIn.self, from: data)
+        return try? JSONDecoder().decode(PortalPendingSignIn.self, from: data)
     }
 
-    public func save(_ record: PendingSignIn?) {
+    public func save(_ record: PortalPendingSignIn?) {
         guard let record else {
             try? FileManager.default.removeItem(at: url)
             return

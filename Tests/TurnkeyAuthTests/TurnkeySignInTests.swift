@@ -5,24 +5,24 @@ import Testing
 @testable import TurnkeyAuth
 
 @Suite("handleOAuth and the SDK-named four: browser, the in-flight session, one at a time", .timeLimit(.minutes(1)))
-struct SignInTests {
+struct TurnkeySignInTests {
     /// Makes the fake browser answer like a provider: the callback for the URL it was given.
-    private func browserAnswers(_ f: Fixture, provider: TurnkeyProvider, before: [String] = []) {
+    private func browserAnswers(_ f: TurnkeyCoreFixture, provider: TurnkeyProvider, before: [String] = []) {
         let desktop = f.desktop
         f.browser.onOpen { url in
             guard let state = url.query("state") else { return }
             for other in before { desktop.deliver(other) }
             if provider.usesPKCE {
-                desktop.deliver(Fixture.codeCallback(state: state))
+                desktop.deliver(TurnkeyCoreFixture.codeCallback(state: state))
             } else {
                 // The nonce in the URL is the key's: the token the provider mints carries it.
-                desktop.deliver(Fixture.idTokenCallback(TK.oidcToken(nonce: url.query("nonce")), state: state))
+                desktop.deliver(TurnkeyCoreFixture.idTokenCallback(TK.oidcToken(nonce: url.query("nonce")), state: state))
             }
         }
     }
 
     /// Replies for a login, with a session for the key oauth_login names.
-    private func replyLogin(_ f: Fixture, provider: TurnkeyProvider) {
+    private func replyLogin(_ f: TurnkeyCoreFixture, provider: TurnkeyProvider) {
         f.transport.reply(TK.walletKit())
         if provider.usesPKCE {
             f.transport.enqueue(
@@ -39,7 +39,7 @@ struct SignInTests {
 
     @Test(arguments: TurnkeyProvider.allCases)
     func theWholeFlowOpensTheBrowserAndFinishesWithItsOwnCallback(provider: TurnkeyProvider) async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         browserAnswers(f, provider: provider)
         replyLogin(f, provider: provider)
         let result: TurnkeyRedirectResult
@@ -56,9 +56,9 @@ struct SignInTests {
     }
 
     @Test func otherURLsArrivingMeanwhileAreLeftAlone() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         let portal = "io.github.portalauth.signin://auth/callback?token=\(Secrets.grant)&login_type=GOOGLE"
-        let stranger = Fixture.idTokenCallback(Secrets.oidcToken, state: "someone-elses")
+        let stranger = TurnkeyCoreFixture.idTokenCallback(Secrets.oidcToken, state: "someone-elses")
         browserAnswers(f, provider: .google, before: [portal, stranger])
         replyLogin(f, provider: .google)
         let result = try await f.auth.handleGoogleOAuth()
@@ -67,7 +67,7 @@ struct SignInTests {
     }
 
     @Test func onOAuthSuccessHandsTheTokenOverAndStoresNothing() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         browserAnswers(f, provider: .x)
         f.transport.reply(TK.walletKit())
         f.transport.enqueue(.answer { request in (200, TK.oauth2(TK.oidcToken(nonce: request.jsonBody["nonce"] as? String))) })
@@ -79,13 +79,13 @@ struct SignInTests {
     }
 
     @Test func withoutABrowserTheFlowIsUnavailable() async throws {
-        let f = try Fixture(withBrowser: false)
+        let f = try TurnkeyCoreFixture(withBrowser: false)
         await #expect(throws: TurnkeySignInError.unavailable) { try await f.auth.handleGoogleOAuth() }
         #expect(f.transport.requests.isEmpty && f.keys.publicKeys.isEmpty)
     }
 
     @Test func aBrowserThatWillNotOpenEndsTheSignIn() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         f.browser.onOpen { _ in throw BrowserMissing() }
         f.transport.reply(TK.walletKit())
         await #expect(throws: TurnkeySignInError.unavailable) { try await f.auth.handleDiscordOAuth() }
@@ -93,7 +93,7 @@ struct SignInTests {
     }
 
     @Test func oneSignInAtATimeAndCancellingEndsIt() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         f.transport.reply(TK.walletKit())
         let task = Task { try await f.auth.handleAppleOAuth() }
         await f.browser.opened.wait()
@@ -106,22 +106,22 @@ struct SignInTests {
 
     /// The app hands every URL to the in-flight session: only this sign-in's callback is taken.
     @Test func theSessionTakesOnlyItsOwnCallback() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         replyLogin(f, provider: .discord)
         let task = Task { try await f.auth.handleOAuth(for: .discord, sessionKey: "flow") }
         await f.browser.opened.wait()
         let state = try #require(f.browser.openedURLs.last?.query("state"))
-        #expect(!f.desktop.deliver(Fixture.codeCallback(state: "another-sign-in")))
+        #expect(!f.desktop.deliver(TurnkeyCoreFixture.codeCallback(state: "another-sign-in")))
         #expect(!f.desktop.deliver("io.github.portalauth.signin://auth/callback?token=\(Secrets.grant)&login_type=GOOGLE"))
-        #expect(f.desktop.deliver(Fixture.codeCallback(state: state)))
-        #expect(!f.desktop.deliver(Fixture.codeCallback(state: state)), "a second copy was taken too")
+        #expect(f.desktop.deliver(TurnkeyCoreFixture.codeCallback(state: state)))
+        #expect(!f.desktop.deliver(TurnkeyCoreFixture.codeCallback(state: state)), "a second copy was taken too")
         #expect(try await task.value.completed?.session.sessionKey == "flow")
         #expect(!f.desktop.isWaiting)
     }
 
     /// Cancel in the app closes the session: the sign-in ends as closed and leaves no record or key.
     @Test func closingTheSessionEndsTheSignIn() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         f.transport.reply(TK.walletKit())
         let task = Task { try await f.auth.handleOAuth(for: .x) }
         await f.browser.opened.wait()
@@ -132,7 +132,7 @@ struct SignInTests {
 
     /// Signing out of the session key a running sign-in would store under ends that sign-in; another key does not.
     @Test func signingOutOfItsSessionKeyEndsTheSignIn() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         f.transport.reply(TK.walletKit())
         let task = Task { try await f.auth.handleOAuth(for: .discord, sessionKey: "flow") }
         await f.browser.opened.wait()
@@ -143,7 +143,7 @@ struct SignInTests {
     }
 
     @Test func aTakenSessionKeyIsReportedBeforeTheBrowserOpens() async throws {
-        let f = try Fixture()
+        let f = try TurnkeyCoreFixture()
         try await f.signIn(sessionKey: "taken")
         await #expect(throws: TurnkeyAuthError.keyAlreadyExists(sessionKey: "taken")) {
             try await f.auth.handleGoogleOAuth(sessionKey: "taken")

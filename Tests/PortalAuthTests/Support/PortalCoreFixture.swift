@@ -4,28 +4,26 @@ import Testing
 
 @testable import PortalAuth
 
-typealias InMemorySessionStore = InMemoryPortalSessionStore
-
 /// One PortalAuth wired to fakes.
-struct Fixture {
+struct PortalCoreFixture {
     static let environment = "local-dev"
     static let redirectUrl = "io.github.portalauth.signin://auth/callback"
     static let magicLink = MagicLinkConfig(fromEmail: "login@example.com", templateId: "tpl_1")
 
     let transport = ScriptedTransport()
-    let store = InMemorySessionStore()
+    let store = InMemoryPortalSessionStore()
     let browser = FakeBrowser()
     let logger = RecordingLogger()
     /// The instance's clock; tests move it forward to expire pending sign-ins.
     let clock = Box(Date(timeIntervalSince1970: 1_900_000_000))
-    let pendingSignIns: any PendingSignInStore
+    let pendingSignIns: any PortalPendingSignInStore
     let auth: PortalAuth
 
     init(
-        redirectUrl: String = Fixture.redirectUrl, magicLink: MagicLinkConfig? = Fixture.magicLink,
+        redirectUrl: String = PortalCoreFixture.redirectUrl, magicLink: MagicLinkConfig? = PortalCoreFixture.magicLink,
         isAccountAbstracted: Bool? = nil, withBrowser: Bool = true,
-        environment: String = Fixture.environment,
-        pendingSignIns: any PendingSignInStore = InMemoryPendingSignInStore(),
+        environment: String = PortalCoreFixture.environment,
+        pendingSignIns: any PortalPendingSignInStore = InMemoryPortalPendingSignInStore(),
         loopback: (any LoopbackRedirectListening)? = nil
     ) throws {
         self.pendingSignIns = pendingSignIns

@@ -8,7 +8,7 @@ import Foundation
 /// A running `portal-auth-emulator`, started by `script/start-emulator` (the launcher every harness
 /// uses), administered over its `/emulator/v1/` JSON API with its admin token (with URLSession,
 /// independently of the transport under test).
-final class Emulator: Sendable {
+final class EmulatorProcess: Sendable {
     private let launcher: EmulatorLauncher
     var baseURL: URL { launcher.baseURL }
     var port: Int { launcher.port }
@@ -17,7 +17,7 @@ final class Emulator: Sendable {
 
     /// One emulator for the whole test run; tests call `reset()` first. It stops when the test
     /// process exits (the launcher's --exit-with-pid).
-    static let shared: Emulator? = try? Emulator()
+    static let shared: EmulatorProcess? = try? EmulatorProcess()
 
     /// `arguments` go to the emulator (e.g. `--config FILE`).
     init(arguments: [String] = []) throws {

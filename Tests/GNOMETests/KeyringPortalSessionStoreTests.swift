@@ -5,7 +5,7 @@ import Testing
 
 extension GNOMEIntegration {
     /// Against the real gnome-keyring-daemon of `script/with-desktop-session`.
-    @Suite(.serialized) struct KeyringSessionStoreTests {
+    @Suite(.serialized) struct KeyringPortalSessionStoreTests {
         let environmentId = "keyring-test-\(UUID().uuidString.prefix(8))"
 
         init() {
@@ -14,7 +14,7 @@ extension GNOMEIntegration {
         }
 
         @Test func savesLoadsAndDeletesTheSecretExactlyAsGiven() async throws {
-            let store = KeyringSessionStore()
+            let store = KeyringPortalSessionStore()
             let secret = #"{"clientSessionToken":"keyring-test-value","endUserId":"user-1"}"#
             try await store.save(secret, authEnvironmentId: environmentId)
 
@@ -29,7 +29,7 @@ extension GNOMEIntegration {
         }
 
         @Test func saveReplacesTheEarlierSecret() async throws {
-            let store = KeyringSessionStore()
+            let store = KeyringPortalSessionStore()
             try await store.save("first", authEnvironmentId: environmentId)
             try await store.save("second", authEnvironmentId: environmentId)
             #expect(try await store.load(authEnvironmentId: environmentId) == "second")
@@ -38,8 +38,8 @@ extension GNOMEIntegration {
         }
 
         @Test func sessionKeysAndEnvironmentsAreKeptApart() async throws {
-            let main = KeyringSessionStore()
-            let other = KeyringSessionStore(sessionKey: "work")
+            let main = KeyringPortalSessionStore()
+            let other = KeyringPortalSessionStore(sessionKey: "work")
             try await main.save("main-secret", authEnvironmentId: environmentId)
             try await other.save("work-secret", authEnvironmentId: environmentId)
 
@@ -54,7 +54,7 @@ extension GNOMEIntegration {
         }
 
         @Test func deletingNothingIsNotAnErrorAndTouchesNoOtherSession() async throws {
-            let store = KeyringSessionStore()
+            let store = KeyringPortalSessionStore()
             try await store.save("kept", authEnvironmentId: environmentId)
             try await store.delete(authEnvironmentId: environmentId + "-never-saved")
             #expect(try await store.load(authEnvironmentId: environmentId) == "kept")
@@ -63,7 +63,7 @@ extension GNOMEIntegration {
         }
 
         @Test func itemCarriesARecognisableLabel() async throws {
-            let store = KeyringSessionStore()
+            let store = KeyringPortalSessionStore()
             try await store.save("labelled", authEnvironmentId: environmentId)
             #expect(
                 SecretTool.label(authEnvironmentId: environmentId, sessionKey: "default")

@@ -5,9 +5,9 @@ import Testing
 @testable import PortalAuth
 
 @Suite("signInWithGoogle / signInWithApple", .timeLimit(.minutes(1)))
-struct SignInTests {
+struct PortalSignInTests {
     /// Makes the fake browser behave like the desktop: the provider redirects back at once.
-    private func redirectOnOpen(_ f: Fixture, _ uri: String = Fixture.redirect(), delivered: Box<Bool>? = nil) {
+    private func redirectOnOpen(_ f: PortalCoreFixture, _ uri: String = PortalCoreFixture.redirect(), delivered: Box<Bool>? = nil) {
         let desktop = f.desktop
         f.browser.onOpen { _ in
             let taken = desktop.deliver(uri)
@@ -16,7 +16,7 @@ struct SignInTests {
     }
 
     @Test func googleSignInOpensTheAuthorizeUrlAndCompletesTheRedirect() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.authorizeUrls)
         f.transport.reply(Wire.session())
         let delivered = Box(false)
@@ -29,21 +29,21 @@ struct SignInTests {
         #expect(f.transport.requests.first?.query == "redirectUrl=io.github.portalauth.signin%3A%2F%2Fauth%2Fcallback")
         // Listening started before the browser opened, so the immediate redirect was taken.
         #expect(delivered.current)
-        let saved = f.store.stored() == Fixture.storedSecret()
+        let saved = f.store.stored() == PortalCoreFixture.storedSecret()
         #expect(saved, "the session was not saved")
     }
 
     @Test func appleSignInOpensTheAppleUrl() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.authorizeUrls)
         f.transport.reply(Wire.session())
-        redirectOnOpen(f, Fixture.redirect(loginType: "APPLE"))
+        redirectOnOpen(f, PortalCoreFixture.redirect(loginType: "APPLE"))
         _ = try await f.auth.signInWithApple()
         #expect(f.browser.openedURLs.map(\.absoluteString) == [Wire.appleAuthorize])
     }
 
     @Test func totpStepComesBackAsIs() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.authorizeUrls)
         f.transport.reply(Wire.totpStep())
         redirectOnOpen(f)
@@ -52,7 +52,7 @@ struct SignInTests {
     }
 
     @Test func ephemeralPreferenceAsksForTheAccountChooser() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.auth.prefersEphemeralWebBrowserSession = true
         f.transport.reply(Wire.authorizeUrls)
         f.transport.reply(Wire.session())
@@ -62,7 +62,7 @@ struct SignInTests {
     }
 
     @Test func ephemeralPreferenceIsReadAtTheStartOfTheCall() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.auth.prefersEphemeralWebBrowserSession = true
         let auth = f.auth
         f.transport.enqueue(.act({ auth.prefersEphemeralWebBrowserSession = false }, status: 200, body: Wire.authorizeUrls))
@@ -73,7 +73,7 @@ struct SignInTests {
     }
 
     @Test func withoutEphemeralPreferenceTheUrlIsOpenedUnchanged() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.authorizeUrls)
         f.transport.reply(Wire.session())
         redirectOnOpen(f)
@@ -89,20 +89,20 @@ struct SignInTests {
 
     @Test(arguments: ["https://example.com/auth/callback", "http://localhost/cb"])
     func httpRedirectUrlIsUnavailable(redirectUrl: String) async throws {
-        let f = try Fixture(redirectUrl: redirectUrl)
+        let f = try PortalCoreFixture(redirectUrl: redirectUrl)
         await #expect(throws: PortalAuthSignInError.unavailable) { try await f.auth.signInWithGoogle() }
         #expect(f.transport.requests.isEmpty)
         #expect(f.browser.openedURLs.isEmpty)
     }
 
     @Test func noBrowserIsUnavailable() async throws {
-        let f = try Fixture(withBrowser: false)
+        let f = try PortalCoreFixture(withBrowser: false)
         await #expect(throws: PortalAuthSignInError.unavailable) { try await f.auth.signInWithApple() }
         #expect(f.transport.requests.isEmpty)
     }
 
     @Test func browserThatCannotOpenIsUnavailableAndReleasesTheSignIn() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.authorizeUrls)
         f.browser.onOpen { _ in throw BrowserMissing() }
         await #expect(throws: PortalAuthSignInError.unavailable) { try await f.auth.signInWithGoogle() }
@@ -113,27 +113,27 @@ struct SignInTests {
     }
 
     @Test func providerNotEnabledIsAuthMethodUnavailableAndNoBrowserOpens() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(#"{"data":{"google":"http://127.0.0.1:8790/idp/google/authorize?state=s"}}"#)
         await #expect(throws: PortalAuthError.authMethodUnavailable(.apple)) { try await f.auth.signInWithApple() }
         #expect(f.browser.openedURLs.isEmpty)
     }
 
     @Test func oneSignInAtATime() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.authorizeUrls)
         f.transport.reply(Wire.session())
         let first = Task { try await f.auth.signInWithGoogle() }
         await f.browser.opened.wait()
         await #expect(throws: PortalAuthSignInError.signInInProgress) { try await f.auth.signInWithApple() }
         await #expect(throws: PortalAuthSignInError.signInInProgress) { try await f.auth.signInWithGoogle() }
-        #expect(f.desktop.deliver(Fixture.redirect()))
+        #expect(f.desktop.deliver(PortalCoreFixture.redirect()))
         #expect(try await first.value.authenticated != nil)
         #expect(f.transport.requests.count == 2)
     }
 
     @Test func cancellingTheTaskIsClosedAndTheGrantIsNeverExchanged() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.authorizeUrls)
         let task = Task { try await f.auth.signInWithGoogle() }
         await f.browser.opened.wait()
@@ -141,18 +141,18 @@ struct SignInTests {
         await #expect(throws: PortalAuthSignInError.closed) { try await task.value }
         // The redirect arriving afterwards is no longer taken by the sign-in.
         #expect(await eventually { !f.desktop.isWaiting })
-        #expect(!f.desktop.deliver(Fixture.redirect()))
+        #expect(!f.desktop.deliver(PortalCoreFixture.redirect()))
         #expect(f.transport.paths == ["/api/v3/auth/oauth/urls"])
         #expect(f.store.saveCount == 0)
     }
 
     @Test func aCallbackWithoutAResultKeepsTheSignInWaitingAndSpendsNothing() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.authorizeUrls)
         let delivered = Box(false)
         let handedOver = Box(false)
         f.browser.onOpen { [desktop = f.desktop] _ in
-            delivered.withLock { $0 = desktop.deliver("\(Fixture.redirectUrl)?state=s1") }
+            delivered.withLock { $0 = desktop.deliver("\(PortalCoreFixture.redirectUrl)?state=s1") }
             handedOver.withLock { $0 = true }
         }
         let task = Task { try await f.auth.signInWithGoogle() }
@@ -167,54 +167,54 @@ struct SignInTests {
     }
 
     @Test func providerCancelIsAuthenticationFailed() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.authorizeUrls)
-        redirectOnOpen(f, "\(Fixture.redirectUrl)?error=oauth_failed")
+        redirectOnOpen(f, "\(PortalCoreFixture.redirectUrl)?error=oauth_failed")
         await #expect(throws: PortalAuthError.authenticationFailed(error: "oauth_failed")) { try await f.auth.signInWithGoogle() }
         #expect(f.transport.requests.count == 1)
     }
 
     /// Cancel in the app: the session closes, the sign-in ends as closed and its record goes.
     @Test func cancelPendingSignInClosesTheRunningSignIn() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.authorizeUrls)
         let task = Task { try await f.auth.signInWithGoogle() }
         await f.browser.opened.wait()
         f.auth.cancelPendingSignIn()
         await #expect(throws: PortalAuthSignInError.closed) { try await task.value }
         #expect(f.auth.pendingSignIn == nil)
-        #expect(!f.desktop.deliver(Fixture.redirect()))
+        #expect(!f.desktop.deliver(PortalCoreFixture.redirect()))
         #expect(f.transport.paths == ["/api/v3/auth/oauth/urls"])
     }
 
     /// A sign-out overtakes a browser sign-in still waiting: its redirect is never exchanged.
     @Test func signingOutClosesTheRunningSignIn() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.authorizeUrls)
         let task = Task { try await f.auth.signInWithGoogle() }
         await f.browser.opened.wait()
         try await f.auth.clearPersistedSession()
         await #expect(throws: PortalAuthSignInError.closed) { try await task.value }
-        #expect(!f.desktop.deliver(Fixture.redirect()))
+        #expect(!f.desktop.deliver(PortalCoreFixture.redirect()))
         #expect(f.transport.paths == ["/api/v3/auth/oauth/urls"])
         #expect(f.store.saveCount == 0)
     }
 
     @Test func finishedSignInStopsListening() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.authorizeUrls)
         f.transport.reply(Wire.session())
         redirectOnOpen(f)
         _ = try await f.auth.signInWithGoogle()
         #expect(await eventually { !f.desktop.isWaiting })
-        #expect(!f.desktop.deliver(Fixture.magicLinkRedirect()))
+        #expect(!f.desktop.deliver(PortalCoreFixture.magicLinkRedirect()))
     }
 
     @Test func callbackGoesThroughTheReplaySlotLikeHandleRedirect() async throws {
-        let f = try Fixture()
+        let f = try PortalCoreFixture()
         f.transport.reply(Wire.session())
         f.transport.reply(Wire.authorizeUrls)
-        let earlier = try #require(try await f.auth.handleRedirect(Fixture.redirect())?.authenticated)
+        let earlier = try #require(try await f.auth.handleRedirect(PortalCoreFixture.redirect())?.authenticated)
         redirectOnOpen(f)
         let viaSignIn = try #require(try await f.auth.signInWithGoogle().authenticated)
         #expect(viaSignIn.session === earlier.session)

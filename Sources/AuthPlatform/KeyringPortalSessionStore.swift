@@ -1,10 +1,10 @@
 import AuthBase
 import PortalAuth
 
-/// `SessionStore` in the Secret Service (GNOME Keyring): one item per auth environment and session
+/// `PortalSessionStore` in the Secret Service (GNOME Keyring): one item per auth environment and session
 /// key, schema `io.github.portalauth.Session`, in the default collection ("login"). The save-then-
 /// read-back and locked-collection rules are `VerifiedSecretItems`'.
-public final class KeyringSessionStore: SessionStore, Sendable {
+public final class KeyringPortalSessionStore: PortalSessionStore, Sendable {
     public static let schemaName = "io.github.portalauth.Session"
 
     public let sessionKey: String
@@ -12,7 +12,7 @@ public final class KeyringSessionStore: SessionStore, Sendable {
 
     public init(
         sessionKey: String = "default",
-        items: any SecretItems = LibsecretItems(
+        items: any SecretItems = LibsecretItems.make(
             schemaName: schemaName,
             attributeNames: ["auth-environment-id", "session-key"])
     ) {

@@ -4,10 +4,8 @@ import Testing
 
 @testable import TurnkeyAuth
 
-typealias InMemorySessionStore = InMemoryTurnkeySessionStore
-
 /// One TurnkeyAuth wired to fakes, its clock at a fixed time that tests move.
-struct Fixture {
+struct TurnkeyCoreFixture {
     static let configId = "local-dev"
     static let authProxyUrl = "http://127.0.0.1:8790/turnkey/auth-proxy"
     static let apiUrl = "http://127.0.0.1:8790/turnkey/api"
@@ -16,13 +14,13 @@ struct Fixture {
     static let start = TK.start
 
     let transport = ScriptedTransport()
-    let sessions = InMemorySessionStore()
+    let sessions = InMemoryTurnkeySessionStore()
     let keys = InMemoryKeyStore()
-    let pending = InMemoryPendingStore()
+    let pending = InMemoryTurnkeyPendingSignInStore()
     let crypto = FakeCrypto()
     let browser = FakeBrowser()
     let logger = RecordingLogger()
-    let time = Box(Fixture.start)
+    let time = Box(TurnkeyCoreFixture.start)
     let sleeps = Box<[Duration]>([])
     let auth: TurnkeyAuth
 
