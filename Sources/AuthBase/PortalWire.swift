@@ -83,13 +83,37 @@ public enum PortalWire {
         }
     }
 
+    /// An authorize URL for each provider Portal offers, under the provider's identifier (`google`,
+    /// `apple`); read leniently, as `@Lenient` fields are.
     public struct OAuthUrls: Codable, Sendable {
-        @Lenient public private(set) var google: String?
-        @Lenient public private(set) var apple: String?
+        public private(set) var urls: [SignInProvider: String]
 
-        public init(google: String?, apple: String?) {
-            self.google = google
-            self.apple = apple
+        public init(_ urls: [SignInProvider: String]) {
+            self.urls = urls
+        }
+
+        public subscript(provider: SignInProvider) -> String? { urls[provider] }
+
+        private struct Key: CodingKey {
+            let stringValue: String
+            init(_ provider: SignInProvider) { stringValue = provider.rawValue }
+            init?(stringValue: String) { self.stringValue = stringValue }
+            var intValue: Int? { nil }
+            init?(intValue: Int) { nil }
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            var urls: [SignInProvider: String] = [:]
+            for provider in SignInProvider.allCases where provider.offer(on: .portal) != nil {
+                urls[provider] = (try? container.decodeIfPresent(String.self, forKey: Key(provider))) ?? nil
+            }
+            self.urls = urls
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            for (provider, url) in urls { try container.encode(url, forKey: Key(provider)) }
         }
     }
 

@@ -1,5 +1,6 @@
-/// The provider table: every fact about each provider, in one place. Adding a provider is a case of
-/// `SignInProvider`, its row here and its flow (docs/ARCHITECTURE.md, "Adding a provider").
+/// The provider table: every fact about each provider, in one place; the cores, the CLI and the
+/// emulator read it. Adding a provider is a case of `SignInProvider`, its row here, its words in the
+/// app and its fake page in the emulator (docs/ARCHITECTURE.md, "Adding a provider").
 extension SignInProvider {
     public var entry: ProviderEntry {
         switch self {
@@ -26,7 +27,9 @@ extension SignInProvider {
                 offers: [
                     ProviderOffer(
                         backend: .turnkey, name: "discord",
-                        flow: .oauth2PKCE(scope: "identify email", authProxyProvider: .discord))
+                        flow: .oauth2PKCE(
+                            authorizeUrl: "https://discord.com/oauth2/authorize", scope: "identify email",
+                            authProxyName: "OAUTH2_PROVIDER_DISCORD"))
                 ])
         case .x:
             ProviderEntry(
@@ -35,7 +38,9 @@ extension SignInProvider {
                 offers: [
                     ProviderOffer(
                         backend: .turnkey, name: "twitter",
-                        flow: .oauth2PKCE(scope: "tweet.read users.read", authProxyProvider: .x))
+                        flow: .oauth2PKCE(
+                            authorizeUrl: "https://x.com/i/oauth2/authorize", scope: "tweet.read users.read",
+                            authProxyName: "OAUTH2_PROVIDER_X"))
                 ])
         }
     }

@@ -30,8 +30,24 @@ public enum SignInProvider: String, Sendable, CaseIterable, Codable, Comparable 
 
     /// The `provider` of `oauth2_authenticate`, for the providers whose Turnkey flow is PKCE.
     public var authProxyProvider: TurnkeyWire.OAuth2Provider? {
-        guard case .oauth2PKCE(_, let name)? = offer(on: .turnkey)?.flow else { return nil }
-        return name
+        guard case .oauth2PKCE(_, _, let name)? = offer(on: .turnkey)?.flow else { return nil }
+        return TurnkeyWire.OAuth2Provider(uncheckedName: name)
+    }
+
+    /// `names` as an English sentence lists them (`google, apple, discord or x`), for the help and
+    /// usage texts of the CLI and the emulator, which are English only.
+    public static func englishList(_ names: [String], _ conjunction: String) -> String {
+        guard let last = names.last, names.count > 1 else { return names.last ?? "" }
+        return names.dropLast().joined(separator: ", ") + " \(conjunction) " + last
+    }
+
+    /// Where the emulator serves this provider's fake sign-in page: `/idp/<identifier>/authorize`.
+    public var emulatorAuthorizePath: String { "/idp/\(rawValue)/authorize" }
+
+    /// The provider whose fake page the emulator serves at `path`, or nil.
+    public init?(emulatorAuthorizePath path: String) {
+        guard let provider = Self.allCases.first(where: { $0.emulatorAuthorizePath == path }) else { return nil }
+        self = provider
     }
 }
 
@@ -61,9 +77,10 @@ public enum ProviderFlow: Sendable, Equatable {
     /// OpenID Connect through Turnkey's origin page: the provider's `id_token` carries a nonce bound
     /// to a fresh key.
     case oidcWithNonce
-    /// OAuth 2.0 with PKCE at the provider's own authorize endpoint, asking for `scope`; the Auth
-    /// Proxy exchanges the code (`oauth2_authenticate`, which names the provider `authProxyProvider`).
-    case oauth2PKCE(scope: String, authProxyProvider: TurnkeyWire.OAuth2Provider)
+    /// OAuth 2.0 with PKCE at the provider's own authorize endpoint (`authorizeUrl`, unless the
+    /// configuration names another), asking for `scope`; the Auth Proxy exchanges the code
+    /// (`oauth2_authenticate`, which names the provider `authProxyName`).
+    case oauth2PKCE(authorizeUrl: String, scope: String, authProxyName: String)
 }
 
 /// How a provider's sign-in button is drawn, by the brand's rules. Every button has the same size,

@@ -42,10 +42,33 @@ public enum TurnkeyWire {
     public static let stampLoginActivity = "ACTIVITY_TYPE_STAMP_LOGIN"
     public static let oidcTokenFilter = "OIDC_TOKEN"
 
-    /// The provider names `oauth2_authenticate` takes.
-    public enum OAuth2Provider: String, Codable, Sendable {
-        case discord = "OAUTH2_PROVIDER_DISCORD"
-        case x = "OAUTH2_PROVIDER_X"
+    /// A provider name `oauth2_authenticate` takes (`OAUTH2_PROVIDER_DISCORD`): the `authProxyName`
+    /// of a PKCE provider's row in the provider table; any other name is nil, and does not decode.
+    public struct OAuth2Provider: RawRepresentable, Codable, Sendable, Hashable {
+        public let rawValue: String
+
+        public init?(rawValue: String) {
+            guard let provider = SignInProvider.allCases.first(where: { $0.authProxyProvider?.rawValue == rawValue }) else {
+                return nil
+            }
+            self = provider.authProxyProvider!
+        }
+
+        /// The table's own names (`SignInProvider.authProxyProvider`).
+        init(uncheckedName: String) { rawValue = uncheckedName }
+
+        public init(from decoder: any Decoder) throws {
+            let name = try decoder.singleValueContainer().decode(String.self)
+            guard let provider = OAuth2Provider(rawValue: name) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an OAuth2 provider"))
+            }
+            self = provider
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+        }
     }
 
     /// `{"code":…,"message":…,"details":[…]}`, every Turnkey error body (google.rpc.Status).

@@ -1,3 +1,4 @@
+import AuthBase
 import AuthPlatform
 import CEmulatorServer
 import Foundation
@@ -12,7 +13,7 @@ public enum EmulatorCommand {
                                     [--admin-token-file FILE]
 
         A local Portal client-auth environment (v3 API) and a local Turnkey (Auth Proxy, stamped API,
-        hosted OAuth pages), with fake Google, Apple, Discord and X sign-in pages, for development and
+        hosted OAuth pages), with fake \(sentence(SignInProvider.allCases.map(\.displayName))) sign-in pages, for development and
         tests. Listens on 127.0.0.1 only.
 
           --port PORT     TCP port (default 8790; 0 picks a free port)
@@ -47,21 +48,21 @@ public enum EmulatorCommand {
         and an empty body. The Portal and Turnkey APIs and the sign-in pages stay open, as the real
         services' are. Every path answers only a Host of 127.0.0.1, localhost or [::1] (403 otherwise).
 
-        Turnkey (built-in Auth Proxy config local-dev: google, apple, discord, x):
+        Turnkey (built-in Auth Proxy config local-dev: \(identifiers(of: turnkey).joined(separator: ", "))):
           POST /turnkey/auth-proxy/v1/wallet_kit_config, account, oauth2_authenticate, oauth_login,
                signup_v2                  header X-Auth-Proxy-Config-ID; errors {"code","message","details"}
           POST /turnkey/api/public/v1/query/whoami, query/get_user, query/get_activity,
                submit/stamp_login         header X-Stamp (a live session's key, signing the exact body)
-          GET  /turnkey/oauth-origin?provider=google|apple&clientId=&redirectUri=&nonce=[&state=]
-                                          302 to the fake Google or Apple page
+          GET  /turnkey/oauth-origin?provider=\(identifiers(of: oidc).joined(separator: "|"))&clientId=&redirectUri=&nonce=[&state=]
+                                          302 to the fake \(sentence(oidc.map(\.displayName), "or")) page
           GET  /turnkey/oauth-redirect?scheme=S&...   302 to S://?... (the other parameters as they came)
-          GET  /idp/discord/authorize, /idp/x/authorize   PKCE S256; Continue 302s to redirect_uri?code=&state=
-          Google and Apple Continue 302s to redirect_uri&id_token=&state= (Cancel: error=access_denied);
+          GET  \(pkce.map(\.emulatorAuthorizePath).joined(separator: ", "))   PKCE S256; Continue 302s to redirect_uri?code=&state=
+          \(sentence(oidc.map(\.displayName))) Continue 302s to redirect_uri&id_token=&state= (Cancel: error=access_denied);
           a tknonce= on their authorize URL is copied into the id_token
-          oauth_login takes a token whose nonce or tknonce is sha256hex(publicKey); a Discord or X token
+          oauth_login takes a token whose nonce or tknonce is sha256hex(publicKey); a \(sentence(pkce.map(\.displayName), "or")) token
           minted without a nonce (oauth2_authenticate's nonce is optional) needs neither
-          Tokens are ES256 JWTs: id_tokens from iss <base>/idp/google|apple, keys /idp/.well-known/jwks.json;
-          OIDC tokens for Discord and X and session JWTs from iss <base>/turnkey, keys
+          Tokens are ES256 JWTs: id_tokens from iss <base>/idp/\(identifiers(of: oidc).joined(separator: "|")), keys /idp/.well-known/jwks.json;
+          OIDC tokens for \(sentence(pkce.map(\.displayName))) and session JWTs from iss <base>/turnkey, keys
           /turnkey/.well-known/jwks.json
 
         Dashboard at /dashboard/KEY/ (or / with the admin token). Administration API (JSON, admin token)
@@ -103,7 +104,7 @@ public enum EmulatorCommand {
                "id": "local-dev",                                 the X-Auth-Proxy-Config-ID
                "organizationId": "...",                           optional parent organization
                "sessionExpirationSeconds": 900,                   optional
-               "providers": {                                     any of google, apple, discord, x
+               "providers": {                                     any of \(identifiers(of: SignInProvider.allCases).joined(separator: ", "))
                  "google": {"clientId": "emulator-turnkey-google",
                             "secondaryClientIds": ["emulator-turnkey-google-secondary"],
                             "redirectUris": ["/turnkey/oauth-redirect?scheme=io.github.portalauth.signin"]},
@@ -115,6 +116,15 @@ public enum EmulatorCommand {
            }}
         Example: data/emulator/local-dev.json (the built-in default).
         """
+
+    // The providers the usage names, from the provider table.
+    private static var turnkey: [SignInProvider] { SignInProvider.allCases.filter { $0.offer(on: .turnkey) != nil } }
+    private static var oidc: [SignInProvider] { SignInProvider.allCases.filter(\.issuesIdTokens) }
+    private static var pkce: [SignInProvider] { SignInProvider.allCases.filter { $0.authProxyProvider != nil } }
+    private static func identifiers(of providers: [SignInProvider]) -> [String] { providers.map(\.rawValue) }
+    private static func sentence(_ names: [String], _ conjunction: String = "and") -> String {
+        SignInProvider.englishList(names, conjunction)
+    }
 
     struct Options: Equatable {
         var port: UInt16 = 8790

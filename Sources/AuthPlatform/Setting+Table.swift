@@ -6,11 +6,11 @@ import TurnkeyAuth
 /// the services' defaults. Variables that serve both backends are named `PORTAL_AUTH_…`.
 extension Setting {
     /// Every setting, in the order the help and the docs list them.
-    public static let all: [Setting] = [
-        backend, authEnvironmentId, apiHost, redirectUrl, portalSessionKey, accountAbstracted, magicLinkFrom,
-        magicLinkTemplate, authProxyConfigId, authProxyUrl, apiUrl, organizationId, turnkeySessionKey, oauthOriginUrl,
-        discordAuthorizeUrl, xAuthorizeUrl, caFile, httpTimeoutSeconds, debug, emulator, emulatorHost
-    ]
+    public static let all: [Setting] =
+        [
+            backend, authEnvironmentId, apiHost, redirectUrl, portalSessionKey, accountAbstracted, magicLinkFrom,
+            magicLinkTemplate, authProxyConfigId, authProxyUrl, apiUrl, organizationId, turnkeySessionKey, oauthOriginUrl
+        ] + TurnkeyProvider.allCases.compactMap(authorizeUrl) + [caFile, httpTimeoutSeconds, debug, emulator, emulatorHost]
 
     // MARK: Which service
 
@@ -68,13 +68,14 @@ extension Setting {
     public static let oauthOriginUrl = Setting(
         variable: "TURNKEY_OAUTH_ORIGIN_URL", valueName: "URL", default: .value(TurnkeyConfiguration.defaultOAuthOriginUrl),
         serves: .turnkey, summary: "Turnkey's hosted page that starts a Google or Apple sign-in")
-    public static let discordAuthorizeUrl = Setting(
-        variable: "TURNKEY_DISCORD_AUTHORIZE_URL", valueName: "URL",
-        default: .value(TurnkeyConfiguration.defaultDiscordAuthorizeUrl), serves: .turnkey,
-        summary: "Discord's authorize page")
-    public static let xAuthorizeUrl = Setting(
-        variable: "TURNKEY_X_AUTHORIZE_URL", valueName: "URL", default: .value(TurnkeyConfiguration.defaultXAuthorizeUrl),
-        serves: .turnkey, summary: "X's authorize page")
+    /// A PKCE provider's authorize page (`TURNKEY_DISCORD_AUTHORIZE_URL`): one for each provider
+    /// whose Turnkey flow is PKCE in the provider table, its default the row's; nil for the others.
+    public static func authorizeUrl(_ provider: TurnkeyProvider) -> Setting? {
+        guard let url = provider.defaultAuthorizeUrl else { return nil }
+        return Setting(
+            variable: "TURNKEY_\(provider.rawValue.uppercased())_AUTHORIZE_URL", valueName: "URL", default: .value(url),
+            serves: .turnkey, summary: "\(provider.displayName)'s authorize page")
+    }
 
     // MARK: Both backends
 

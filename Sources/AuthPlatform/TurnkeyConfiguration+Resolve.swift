@@ -18,7 +18,7 @@ extension TurnkeyConfiguration {
     ///
     /// Each URL falls back to its own default only: an Auth Proxy URL on loopback does not move the
     /// API or the hosted pages there. With the emulator chosen, the defaults are its Auth Proxy,
-    /// API, origin page and Discord and X pages.
+    /// API, origin page and PKCE providers' pages.
     public static func resolve(
         flags: [String: String], environment: [String: String],
         settings: [String: String]
@@ -39,12 +39,11 @@ extension TurnkeyConfiguration {
         configuration.oauthOriginUrl =
             pick(.oauthOriginUrl)
             ?? emulator.map { $0 + TurnkeyWire.EmulatorPath.oauthOrigin } ?? defaultOAuthOriginUrl
-        configuration.discordAuthorizeUrl =
-            pick(.discordAuthorizeUrl)
-            ?? emulator.map { $0 + "/idp/discord/authorize" } ?? defaultDiscordAuthorizeUrl
-        configuration.xAuthorizeUrl =
-            pick(.xAuthorizeUrl)
-            ?? emulator.map { $0 + "/idp/x/authorize" } ?? defaultXAuthorizeUrl
+        // Each PKCE provider's endpoint: its setting, the emulator's page, else the table's.
+        for provider in TurnkeyProvider.allCases {
+            guard let setting = Setting.authorizeUrl(provider) else { continue }
+            configuration.authorizeUrls[provider] = pick(setting) ?? emulator.map { $0 + provider.signInProvider.emulatorAuthorizePath }
+        }
         return configuration
     }
 }

@@ -128,13 +128,7 @@ public final class PortalAuth: Sendable {
         guard let provider = method.provider else { throw PortalAuthError.authMethodUnavailable(method) }
         let urls = try await api.oauthUrls(redirectUrl: redirectUrl ?? self.redirectUrl, isAccountAbstracted: isAccountAbstracted)
         // The answer has a field per provider Portal offers.
-        let raw: String? =
-            switch provider {
-            case .google: urls.google
-            case .apple: urls.apple
-            case .discord, .x: nil
-            }
-        let url = (raw ?? "").trimmed
+        let url = (urls[provider] ?? "").trimmed
         guard !url.isEmpty else {
             log("\(method.rawValue) is not enabled for auth environment \(authEnvironmentId)")
             throw PortalAuthError.authMethodUnavailable(method)

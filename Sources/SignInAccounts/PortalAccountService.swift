@@ -60,11 +60,9 @@ public final class PortalAccountService: EmailLinkSignIn, TwoFactorSignIn {
 
     public func signIn(with provider: SignInProvider) async throws -> SignInOutcome {
         let auth = try portal()
-        switch provider {
-        case .google: return try outcome(of: try await auth.signInWithGoogle())
-        case .apple: return try outcome(of: try await auth.signInWithApple())
-        case .discord, .x: throw PortalAuthSignInError.unavailable // Turnkey's providers
-        }
+        // A provider Portal does not offer (Turnkey's) has no method.
+        guard let method = AuthMethod(provider) else { throw PortalAuthSignInError.unavailable }
+        return try outcome(of: try await auth.signIn(with: method))
     }
 
     public var authorizeURL: URL? { auth?.browserSignInPage }

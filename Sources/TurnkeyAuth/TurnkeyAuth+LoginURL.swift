@@ -51,9 +51,9 @@ extension TurnkeyAuth {
         knownSignIns.withLock { $0[state] = KnownSignIn(provider: provider, isStartedHere: true) }
 
         let url: URL
-        if let pkce, let scope = provider.scope {
+        if let pkce, let scope = provider.scope, let authorize = config.authorizeUrls[provider] {
             url = AuthorizeURLs.pkce(
-                authorize: pkceAuthorizeUrl(provider), clientId: resolvedClientId, redirectUri: redirectUri,
+                authorize: authorize, clientId: resolvedClientId, redirectUri: redirectUri,
                 challenge: pkce.challenge(crypto: crypto), scope: scope, state: state)
         } else {
             url = AuthorizeURLs.oidc(
@@ -63,15 +63,6 @@ extension TurnkeyAuth {
         }
         log("started a \(provider.rawValue) sign-in for key \(pair.publicKeyHex)")
         return TurnkeyLoginURL(authorizeUrl: url, provider: provider, publicKey: pair.publicKeyHex, state: state)
-    }
-
-    /// The provider's own authorize endpoint, for the PKCE providers.
-    private func pkceAuthorizeUrl(_ provider: TurnkeyProvider) -> URL {
-        switch provider.signInProvider {
-        case .discord: config.discordAuthorizeUrl
-        case .x: config.xAuthorizeUrl
-        case .google, .apple: preconditionFailure("\(provider) signs in through Turnkey's origin page, not PKCE")
-        }
     }
 
     /// The per-call ID, the configuration's primary ID, then `wallet_kit_config`'s.

@@ -21,8 +21,6 @@ public struct TurnkeyConfiguration: Sendable, Equatable {
     public static let defaultSessionExpirationSeconds = "900"
     public static let defaultOAuthOriginUrl = "https://oauth-origin.turnkey.com"
     public static let defaultOAuthRedirectUrl = "https://oauth-redirect.turnkey.com"
-    public static let defaultDiscordAuthorizeUrl = "https://discord.com/oauth2/authorize"
-    public static let defaultXAuthorizeUrl = "https://x.com/i/oauth2/authorize"
 
     /// `https://authproxy.turnkey.com`; the emulator's `http://127.0.0.1:8790/turnkey/auth-proxy`.
     public var authProxyUrl: String
@@ -45,16 +43,16 @@ public struct TurnkeyConfiguration: Sendable, Equatable {
     /// The session key a call without one uses.
     public var defaultSessionKey: String
     public var oauthOriginUrl: String
-    public var discordAuthorizeUrl: String
-    public var xAuthorizeUrl: String
+    /// The PKCE providers' authorize endpoints where they differ from the provider table's (the
+    /// emulator's pages, a proxy); a provider left out uses its row's.
+    public var authorizeUrls: [TurnkeyProvider: String]
 
     public init(
         authProxyUrl: String, authProxyConfigId: String, apiUrl: String, organizationId: String? = nil,
         appScheme: String = defaultAppScheme, redirectUri: String? = nil,
         clientIds: [TurnkeyProvider: TurnkeyClientIds] = [:], enabledProviders: [TurnkeyProvider]? = nil,
         sessionExpirationSeconds: String? = nil, defaultSessionKey: String = defaultSessionKey,
-        oauthOriginUrl: String = defaultOAuthOriginUrl, discordAuthorizeUrl: String = defaultDiscordAuthorizeUrl,
-        xAuthorizeUrl: String = defaultXAuthorizeUrl
+        oauthOriginUrl: String = defaultOAuthOriginUrl, authorizeUrls: [TurnkeyProvider: String] = [:]
     ) {
         self.authProxyUrl = authProxyUrl
         self.authProxyConfigId = authProxyConfigId
@@ -67,8 +65,14 @@ public struct TurnkeyConfiguration: Sendable, Equatable {
         self.sessionExpirationSeconds = sessionExpirationSeconds
         self.defaultSessionKey = defaultSessionKey
         self.oauthOriginUrl = oauthOriginUrl
-        self.discordAuthorizeUrl = discordAuthorizeUrl
-        self.xAuthorizeUrl = xAuthorizeUrl
+        self.authorizeUrls = authorizeUrls
+    }
+
+    /// Where a PKCE provider's sign-in starts: the configured endpoint, else the table's; nil for a
+    /// provider that signs in through Turnkey's origin page.
+    public func authorizeUrl(for provider: TurnkeyProvider) -> String? {
+        guard let fromTable = provider.defaultAuthorizeUrl else { return nil }
+        return authorizeUrls[provider] ?? fromTable
     }
 
     // MARK: Validation (also for the app's Preferences)
@@ -160,14 +164,18 @@ public struct TurnkeyConfiguration: Sendable, Equatable {
         guard Self.isValidIdentifier(sessionKey) else {
             throw TurnkeyAuthError.invalidConfiguration(field: "defaultSessionKey", problem: URLProblem.malformed.rawValue)
         }
+        let origin = try url(oauthOriginUrl, "oauthOriginUrl")
+        var authorizeEndpoints: [TurnkeyProvider: URL] = [:]
+        for provider in TurnkeyProvider.allCases {
+            guard let text = authorizeUrl(for: provider) else { continue }
+            authorizeEndpoints[provider] = try url(text, "\(provider.rawValue)AuthorizeUrl")
+        }
         return ValidatedConfiguration(
             authProxyUrl: authProxy, authProxyConfigId: configId, apiUrl: api,
             organizationId: organizationId?.nonBlank, appScheme: scheme.lowercased(), redirectBase: redirectBase,
             clientIds: clientIds, enabledProviders: enabledProviders,
             sessionExpirationSeconds: sessionExpirationSeconds?.nonBlank, defaultSessionKey: sessionKey,
-            oauthOriginUrl: try url(oauthOriginUrl, "oauthOriginUrl"),
-            discordAuthorizeUrl: try url(discordAuthorizeUrl, "discordAuthorizeUrl"),
-            xAuthorizeUrl: try url(xAuthorizeUrl, "xAuthorizeUrl"))
+            oauthOriginUrl: origin, authorizeUrls: authorizeEndpoints)
     }
 }
 
@@ -184,8 +192,8 @@ struct ValidatedConfiguration: Sendable {
     let sessionExpirationSeconds: String?
     let defaultSessionKey: String
     let oauthOriginUrl: URL
-    let discordAuthorizeUrl: URL
-    let xAuthorizeUrl: URL
+    /// One for each PKCE provider.
+    let authorizeUrls: [TurnkeyProvider: URL]
 
     /// Where Discord and X send the browser back, and the target every redirect of ours has.
     var appRedirect: String { appScheme + "://" }

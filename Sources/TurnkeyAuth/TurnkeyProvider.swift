@@ -50,8 +50,14 @@ public struct TurnkeyProvider: RawRepresentable, Sendable, Hashable, CaseIterabl
 
     /// The scope the SDK asks the PKCE providers for.
     var scope: String? {
-        guard case .oauth2PKCE(let scope, _) = offer.flow else { return nil }
+        guard case .oauth2PKCE(_, let scope, _) = offer.flow else { return nil }
         return scope
+    }
+
+    /// The PKCE providers' own authorize endpoint, unless the configuration names another.
+    public var defaultAuthorizeUrl: String? {
+        guard case .oauth2PKCE(let authorizeUrl, _, _) = offer.flow else { return nil }
+        return authorizeUrl
     }
 
     private var offer: ProviderOffer {

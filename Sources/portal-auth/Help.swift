@@ -1,8 +1,12 @@
 import AuthPlatform
+import TurnkeyAuth
 
 /// The words around each backend's command lines in its help text (`CommandBackend.helpText`); each
 /// command's own lines are in its entry of the command table, each setting's in the settings table.
 enum Help {
+    /// The providers whose authorize endpoint is a setting (PKCE: Discord, X).
+    private static var pkce: [TurnkeyProvider] { TurnkeyProvider.allCases.filter(\.usesPKCE) }
+
     static let portalIntro = """
         Usage: portal-auth [OPTIONS] COMMAND [ARGS…]
 
@@ -30,7 +34,7 @@ enum Help {
     static let turnkeyIntro = """
         Usage: portal-auth turnkey [OPTIONS] COMMAND [ARGS…]
 
-        Signs in with Turnkey's social logins (Google, Apple, Discord, X) and keeps sessions, keys and
+        Signs in with Turnkey's social logins (\(TurnkeyProvider.allCases.map(\.displayName).joined(separator: ", "))) and keeps sessions, keys and
         pending sign-ins in the keyring. Prints one JSON object per line on stdout.
 
         Commands:
@@ -40,7 +44,7 @@ enum Help {
 
         \(settings(serving: .turnkey))
 
-        With the emulator, the origin page and the Discord and X pages are the emulator's; otherwise
+        With the emulator, the origin page and the \(ProviderWords.sentence(pkce.map(\.displayName), "and")) pages are the emulator's; otherwise
         Turnkey's own, unless the variables above name others.
 
         Redirect URLs and OIDC tokens are secrets: they are read on stdin (-) only, and refused on the

@@ -47,19 +47,19 @@ extension CommandBackend<PortalCLI> {
                 Command(
                     name: "login-url", needsKeyring: true,
                     help: """
-                          login-url google|apple       An authorize URL to open in a browser
+                          \(ProviderWords.column("login-url " + ProviderWords.portal.joined(separator: "|")))An authorize URL to open in a browser
                         """
                 ) { given in
                     try given.expectWords(1)
                     guard let provider = PortalCLI.provider(given.words[0]) else {
-                        throw ErrorReport.usage("login-url takes google or apple.")
+                        throw ErrorReport.usage("login-url takes \(ProviderWords.sentence(ProviderWords.portal)).")
                     }
                     return succeeds { try await $0.loginURL(provider) }
                 },
                 Command(
                     name: "sign-in", needsKeyring: true,
                     help: """
-                          sign-in google|apple [--open]
+                          sign-in \(ProviderWords.portal.joined(separator: "|")) [--open]
                                                        A whole browser sign-in with a loopback redirect URL
                                                        (http://127.0.0.1:PORT/PATH; port 0: any free port): listens
                                                        on the port, prints the authorizeUrl (--open also opens the
@@ -71,7 +71,8 @@ extension CommandBackend<PortalCLI> {
                 ) { given in
                     let words = given.words.filter { $0 != "--open" }
                     guard words.count == 1, let provider = PortalCLI.provider(words[0]) else {
-                        throw ErrorReport.usage("sign-in takes google or apple, and --open to open the browser.")
+                        throw ErrorReport.usage(
+                            "sign-in takes \(ProviderWords.sentence(ProviderWords.portal)), and --open to open the browser.")
                     }
                     let opensBrowser = given.words.contains("--open")
                     return { try await $0.signIn(provider, opensBrowser: opensBrowser) }

@@ -36,7 +36,7 @@ extension CommandBackend<TurnkeyCLI> {
                 Command(
                     name: "login-url", options: [Option(name: "client-id"), Option(name: "state", kind: .repeated)], needsKeyring: true,
                     help: """
-                          login-url PROVIDER           Start a sign-in (google, apple, discord or x) and print the
+                          login-url PROVIDER           Start a sign-in (\(ProviderWords.sentence(ProviderWords.turnkey))) and print the
                                                        authorizeUrl to open in a browser; what the callback needs
                                                        waits in the keyring for one hour
                               [--client-id ID]         Use this client ID instead of the configured one
@@ -44,7 +44,7 @@ extension CommandBackend<TurnkeyCLI> {
                         """
                 ) { given in
                     guard given.words.count == 1, let provider = TurnkeyProvider(rawValue: given.words[0].lowercased()) else {
-                        throw ErrorReport.usage("login-url takes one provider: google, apple, discord or x.")
+                        throw ErrorReport.usage("login-url takes one provider: \(ProviderWords.sentence(ProviderWords.turnkey)).")
                     }
                     let clientId = given.values["client-id"]
                     let additionalState = try additionalState(given.repeated["state"] ?? [])

@@ -51,8 +51,15 @@ struct ProviderTableTests {
         #expect(SignInProvider.allCases.filter { $0.backends.contains(.turnkey) } == SignInProvider.allCases)
         #expect(SignInProvider.google.offer(on: .turnkey)?.flow == .oidcWithNonce)
         #expect(SignInProvider.apple.offer(on: .turnkey)?.flow == .oidcWithNonce)
-        #expect(SignInProvider.discord.offer(on: .turnkey)?.flow == .oauth2PKCE(scope: "identify email", authProxyProvider: .discord))
-        #expect(SignInProvider.x.offer(on: .turnkey)?.flow == .oauth2PKCE(scope: "tweet.read users.read", authProxyProvider: .x))
+        #expect(
+            SignInProvider.discord.offer(on: .turnkey)?.flow
+                == .oauth2PKCE(
+                    authorizeUrl: "https://discord.com/oauth2/authorize", scope: "identify email", authProxyName: "OAUTH2_PROVIDER_DISCORD")
+        )
+        #expect(
+            SignInProvider.x.offer(on: .turnkey)?.flow
+                == .oauth2PKCE(
+                    authorizeUrl: "https://x.com/i/oauth2/authorize", scope: "tweet.read users.read", authProxyName: "OAUTH2_PROVIDER_X"))
         #expect(SignInProvider.x.offer(on: .turnkey)?.name == "twitter")
         #expect(SignInProvider.discord.offer(on: .portal) == nil)
     }
@@ -74,6 +81,22 @@ struct ProviderTableTests {
         #expect(SignInProvider.google.brandStyle.markColouring == .ownColours)
     }
 
+    /// A row a backend offers is complete: a name to show, and for a PKCE flow an https authorize
+    /// endpoint, a scope and an Auth Proxy name that leads back to the provider.
+    @Test func everyOfferedProviderHasItsWholeRow() {
+        for provider in SignInProvider.allCases where !provider.backends.isEmpty {
+            #expect(!provider.displayName.isEmpty, "\(provider)")
+            for offer in provider.entry.offers {
+                #expect(!offer.name.isEmpty, "\(provider) on \(offer.backend)")
+                guard case .oauth2PKCE(let authorizeUrl, let scope, let authProxyName) = offer.flow else { continue }
+                #expect(authorizeUrl.hasPrefix("https://") && URL(string: authorizeUrl)?.host?.isEmpty == false, "\(provider)")
+                #expect(!scope.isEmpty, "\(provider)")
+                #expect(TurnkeyWire.OAuth2Provider(rawValue: authProxyName).flatMap(SignInProvider.init(authProxyProvider:)) == provider)
+            }
+        }
+        #expect(TurnkeyWire.OAuth2Provider(rawValue: "OAUTH2_PROVIDER_GOOGLE") == nil)
+    }
+
     /// The app's data has what the table points at: the mark in the GResource, the colours in the stylesheet.
     @Test func everyMarkIsInTheAppsResourcesAndEveryStyleClassHasColours() throws {
         let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../data")
@@ -82,6 +105,11 @@ struct ProviderTableTests {
         for provider in SignInProvider.allCases {
             #expect(resources.contains(#"alias="icons/scalable/actions/\#(provider.mark).svg""#), "no mark for \(provider)")
             #expect(light.contains("button.\(provider.brandStyle.styleClass) {"), "no colours for \(provider)")
+            // The alias points at a file that is there.
+            let file = resources.components(separatedBy: #"alias="icons/scalable/actions/\#(provider.mark).svg">"#).dropFirst().first?
+                .components(separatedBy: "<").first
+            let path = data.appendingPathComponent(file ?? "missing").path
+            #expect(FileManager.default.fileExists(atPath: path), "no mark file for \(provider)")
         }
     }
 }

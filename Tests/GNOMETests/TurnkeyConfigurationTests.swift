@@ -13,8 +13,8 @@ import TurnkeyAuth
         #expect(configuration.defaultSessionKey == "default")
         #expect(configuration.appScheme == "io.github.portalauth.signin")
         #expect(configuration.oauthOriginUrl == "https://oauth-origin.turnkey.com")
-        #expect(configuration.discordAuthorizeUrl == "https://discord.com/oauth2/authorize")
-        #expect(configuration.xAuthorizeUrl == "https://x.com/i/oauth2/authorize")
+        #expect(configuration.authorizeUrl(for: .discord) == "https://discord.com/oauth2/authorize")
+        #expect(configuration.authorizeUrl(for: .x) == "https://x.com/i/oauth2/authorize")
     }
 
     @Test func theEmulatorChosenGivesItsDefaultsForEveryURLAndTheConfigID() {
@@ -25,8 +25,8 @@ import TurnkeyAuth
         #expect(configuration.isSetUp)
         #expect(configuration.apiUrl == "http://127.0.0.1:8790/turnkey/api")
         #expect(configuration.oauthOriginUrl == "http://127.0.0.1:8790/turnkey/oauth-origin")
-        #expect(configuration.discordAuthorizeUrl == "http://127.0.0.1:8790/idp/discord/authorize")
-        #expect(configuration.xAuthorizeUrl == "http://127.0.0.1:8790/idp/x/authorize")
+        #expect(configuration.authorizeUrl(for: .discord) == "http://127.0.0.1:8790/idp/discord/authorize")
+        #expect(configuration.authorizeUrl(for: .x) == "http://127.0.0.1:8790/idp/x/authorize")
         let byFlag = TurnkeyConfiguration.resolve(flags: ["emulator": "127.0.0.1:8790"], environment: [:], settings: [:])
         #expect(byFlag == configuration)
         let bySetting = TurnkeyConfiguration.resolve(flags: [:], environment: [:], settings: ["local-test-environment": "true"])
@@ -44,8 +44,8 @@ import TurnkeyAuth
             ], settings: [:])
         #expect(configuration.apiUrl == "https://api.turnkey.com")
         #expect(configuration.oauthOriginUrl == "https://oauth-origin.turnkey.com")
-        #expect(configuration.discordAuthorizeUrl == "https://discord.com/oauth2/authorize")
-        #expect(configuration.xAuthorizeUrl == "https://x.com/i/oauth2/authorize")
+        #expect(configuration.authorizeUrl(for: .discord) == "https://discord.com/oauth2/authorize")
+        #expect(configuration.authorizeUrl(for: .x) == "https://x.com/i/oauth2/authorize")
         let fromSettings = TurnkeyConfiguration.resolve(
             flags: [:], environment: [:],
             settings: [
@@ -88,15 +88,15 @@ import TurnkeyAuth
         #expect(configuration.authProxyUrl == "http://localhost:40123/turnkey/auth-proxy")
         #expect(configuration.apiUrl == "http://localhost:40123/turnkey/api")
         #expect(configuration.oauthOriginUrl == "http://localhost:40123/turnkey/oauth-origin")
-        #expect(configuration.discordAuthorizeUrl == "http://localhost:40123/idp/discord/authorize")
-        #expect(configuration.xAuthorizeUrl == "http://localhost:40123/idp/x/authorize")
+        #expect(configuration.authorizeUrl(for: .discord) == "http://localhost:40123/idp/discord/authorize")
+        #expect(configuration.authorizeUrl(for: .x) == "http://localhost:40123/idp/x/authorize")
     }
 
     @Test func aRealAuthProxyKeepsTurnkeysOwnPagesUnlessTheEnvironmentSaysOtherwise() {
         let real = TurnkeyConfiguration.resolve(flags: ["auth-proxy-url": "https://authproxy.turnkey.com"], environment: [:], settings: [:])
         #expect(real.oauthOriginUrl == "https://oauth-origin.turnkey.com")
-        #expect(real.discordAuthorizeUrl == "https://discord.com/oauth2/authorize")
-        #expect(real.xAuthorizeUrl == "https://x.com/i/oauth2/authorize")
+        #expect(real.authorizeUrl(for: .discord) == "https://discord.com/oauth2/authorize")
+        #expect(real.authorizeUrl(for: .x) == "https://x.com/i/oauth2/authorize")
         let overridden = TurnkeyConfiguration.resolve(
             flags: ["auth-proxy-url": "https://authproxy.turnkey.com"],
             environment: [
@@ -104,8 +104,8 @@ import TurnkeyAuth
                 "TURNKEY_X_AUTHORIZE_URL": "https://x.example/a"
             ], settings: [:])
         #expect(overridden.oauthOriginUrl == "https://origin.example")
-        #expect(overridden.discordAuthorizeUrl == "https://d.example/a")
-        #expect(overridden.xAuthorizeUrl == "https://x.example/a")
+        #expect(overridden.authorizeUrl(for: .discord) == "https://d.example/a")
+        #expect(overridden.authorizeUrl(for: .x) == "https://x.example/a")
     }
 
     @Test func theSettingsKeysAreTheOnesTheAppsSchemaDeclares() {

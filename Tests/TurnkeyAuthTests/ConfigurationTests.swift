@@ -106,8 +106,8 @@ struct ConfigurationTests {
             authProxyUrl: "https://authproxy.turnkey.com", authProxyConfigId: "c",
             apiUrl: "https://api.turnkey.com")
         #expect(configuration.oauthOriginUrl == "https://oauth-origin.turnkey.com")
-        #expect(configuration.discordAuthorizeUrl == "https://discord.com/oauth2/authorize")
-        #expect(configuration.xAuthorizeUrl == "https://x.com/i/oauth2/authorize")
+        #expect(configuration.authorizeUrl(for: .discord) == "https://discord.com/oauth2/authorize")
+        #expect(configuration.authorizeUrl(for: .x) == "https://x.com/i/oauth2/authorize")
         #expect(configuration.appScheme == "io.github.portalauth.signin")
         #expect(configuration.defaultSessionKey == "default")
     }

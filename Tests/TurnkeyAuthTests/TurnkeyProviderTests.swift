@@ -35,7 +35,7 @@ struct TurnkeyProviderTests {
         #expect(TurnkeyProvider.discord.scope == "identify email")
         #expect(TurnkeyProvider.x.scope == "tweet.read users.read")
         #expect(TurnkeyProvider.google.scope == nil && TurnkeyProvider.google.oauth2Provider == nil)
-        #expect(TurnkeyProvider.x.oauth2Provider == .x)
+        #expect(TurnkeyProvider.x.oauth2Provider?.rawValue == "OAUTH2_PROVIDER_X")
     }
 
     /// Pending sign-ins wait in the keyring for an hour: the record's provider is spelled as before

@@ -14,7 +14,7 @@ import Foundation
 ///           "accountAbstraction": true,                         optional, default false
 ///           "providersWithoutCredentials": ["APPLE"],           optional: enabled providers whose
 ///                                                               credentials are missing (oauth/urls 401)
-///           "users": [                                          optional test accounts
+///           "users": [                                          optional test accounts (ConfigUser)
 ///             { "email": "alice@example.com", "name": "Alice", "needsTotp": false }
 ///           ]
 ///         }
@@ -23,7 +23,7 @@ import Foundation
 ///     }
 ///
 /// Accounts not listed can still sign in (typed on the provider page or sent a magic link);
-/// they never need TOTP.
+/// they never need TOTP. Keys the emulator does not know are ignored.
 struct EnvironmentConfig: Equatable {
     var id: String
     var authMethods: [AuthMethod]
@@ -33,16 +33,8 @@ struct EnvironmentConfig: Equatable {
     /// Providers enabled without their client credentials in the dashboard: Portal then refuses to
     /// start any OAuth sign-in for the environment (401 from `oauth/urls`, whichever provider).
     var providersWithoutCredentials: [AuthMethod] = []
-    var users: [TestUser]
+    var users: [ConfigUser]
 
-    struct TestUser: Equatable {
-        var email: String
-        var name: String
-        var needsTotp: Bool
-    }
-
-    var googleEnabled: Bool { authMethods.contains(.google) }
-    var appleEnabled: Bool { authMethods.contains(.apple) }
     var magicLinksEnabled: Bool { authMethods.contains(.emailMagicLink) }
 
     /// The first enabled provider that has no credentials, if any.
@@ -75,134 +67,81 @@ struct EmulatorConfig: Equatable {
     func environment(_ id: String) -> EnvironmentConfig? { environments.first { $0.id == id } }
 }
 
-/// A config file problem, naming the field at fault.
-struct ConfigError: Error, CustomStringConvertible {
-    let field: String
-    let problem: String
-    var description: String { field.isEmpty ? problem : "\(field): \(problem)" }
+/// A test account the fake provider pages list (`users` of an environment or of `turnkey`).
+/// Accounts not listed can still sign in; they never need TOTP.
+struct ConfigUser: Equatable, Decodable {
+    var email: String
+    var name: String
+    /// Portal asks this account for a TOTP code after the sign-in.
+    var needsTotp: Bool
+
+    init(email: String, name: String, needsTotp: Bool = false) {
+        self.email = email
+        self.name = name
+        self.needsTotp = needsTotp
+    }
+
+    private enum Keys: String, CodingKey { case email, name, needsTotp }
+
+    init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: Keys.self)
+        let email = (try fields.optional(.email, or: "must be an email address") as String?).map(Emails.normalize)
+        guard let email, Emails.isPlausible(email) else {
+            throw ConfigError(path: fields.path(.email), problem: "must be an email address")
+        }
+        self.init(
+            email: email, name: try fields.optional(.name, or: "must be a string") ?? "",
+            needsTotp: try fields.optional(.needsTotp, or: "must be true or false") ?? false)
+    }
+
+    /// `users`, each email once; the second of two is at fault.
+    static func list(_ users: [ConfigUser]?, at path: [any CodingKey]) throws -> [ConfigUser] {
+        let users = users ?? []
+        for (index, user) in users.enumerated() where users[..<index].contains(where: { $0.email == user.email }) {
+            throw ConfigError(path: path + [ConfigKey(index), ConfigKey("email")], problem: "duplicate user \(user.email)")
+        }
+        return users
+    }
 }
 
-enum ConfigLoader {
-    static func load(path: String) throws -> EmulatorConfig {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigError(field: "", problem: "cannot read config file \(path)")
-        }
-        return try parse(data)
+extension EnvironmentConfig: Decodable {
+    private enum Keys: String, CodingKey {
+        case id, authMethods, redirectUrls, autoCreateWallet, accountAbstraction, providersWithoutCredentials, users
     }
 
-    static func parse(_ data: Data) throws -> EmulatorConfig {
-        guard let root = JSON.object(from: data) else {
-            throw ConfigError(field: "", problem: "the config file is not a JSON object")
-        }
-        guard let list = root["environments"] as? [Any] else {
-            throw ConfigError(field: "environments", problem: "must be an array of environments")
-        }
-        guard !list.isEmpty else { throw ConfigError(field: "environments", problem: "must not be empty") }
-        var environments: [EnvironmentConfig] = []
-        for (index, item) in list.enumerated() {
-            let environment = try parseEnvironment(item, field: "environments[\(index)]")
-            if environments.contains(where: { $0.id == environment.id }) {
-                throw ConfigError(field: "environments[\(index)].id", problem: "duplicate id \"\(environment.id)\"")
-            }
-            environments.append(environment)
-        }
-        let turnkey = try root["turnkey"].map { try TurnkeyConfigLoader.parse($0, field: "turnkey") } ?? .builtIn
-        return EmulatorConfig(environments: environments, turnkey: turnkey)
+    init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: Keys.self)
+        let idProblem = "must be a non-empty string of letters, digits, '-' or '_'"
+        let id: String? = try fields.optional(.id, or: idProblem)
+        guard let id, ConfigLoader.isIdentifier(id) else { throw ConfigError(path: fields.path(.id), problem: idProblem) }
+        let methodsProblem = ConfigLoader.methodsProblem
+        self.init(
+            id: id,
+            authMethods: try ConfigLoader.methods(
+                fields.strings(.authMethods, or: methodsProblem), field: ConfigError.field(fields.path(.authMethods)), required: true),
+            redirectUrls: try ConfigLoader.redirectUrls(
+                fields.strings(.redirectUrls, or: ConfigLoader.redirectUrlsProblem), field: ConfigError.field(fields.path(.redirectUrls))),
+            autoCreateWallet: try fields.optional(.autoCreateWallet, or: "must be true or false") ?? true,
+            accountAbstraction: try fields.optional(.accountAbstraction, or: "must be true or false") ?? false,
+            providersWithoutCredentials: try ConfigLoader.methods(
+                fields.strings(.providersWithoutCredentials, or: methodsProblem),
+                field: ConfigError.field(fields.path(.providersWithoutCredentials)), required: false),
+            users: try ConfigUser.list(fields.optional(.users, or: "must be an array of users"), at: fields.path(.users)))
     }
+}
 
-    /// Letters, digits, '-' and '_': environment and Auth Proxy config IDs.
-    static func isIdentifier(_ id: String) -> Bool {
-        !id.isEmpty && id.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "-" || $0 == "_" }
-    }
+extension EmulatorConfig: Decodable {
+    private enum Keys: String, CodingKey { case environments, turnkey }
 
-    private static func parseEnvironment(_ item: Any, field: String) throws -> EnvironmentConfig {
-        guard let object = item as? [String: Any] else { throw ConfigError(field: field, problem: "must be an object") }
-        let fields = JSONFields(object: object)
-
-        guard let id = fields.string("id"), isIdentifier(id) else {
-            throw ConfigError(field: "\(field).id", problem: "must be a non-empty string of letters, digits, '-' or '_'")
+    init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: Keys.self)
+        let environments: [EnvironmentConfig] = try fields.required(.environments, or: "must be an array of environments")
+        guard !environments.isEmpty else { throw ConfigError(path: fields.path(.environments), problem: "must not be empty") }
+        for (index, environment) in environments.enumerated() where environments[..<index].contains(where: { $0.id == environment.id }) {
+            throw ConfigError(
+                path: fields.path(.environments) + [ConfigKey(index), ConfigKey("id")], problem: "duplicate id \"\(environment.id)\"")
         }
-
-        let authMethods = try methodList(object["authMethods"], field: "\(field).authMethods", required: true)
-
-        let redirectUrls = try redirectUrlList(object["redirectUrls"], field: "\(field).redirectUrls")
-
-        let providersWithoutCredentials = try methodList(
-            object["providersWithoutCredentials"], field: "\(field).providersWithoutCredentials",
-            required: false)
-        let autoCreateWallet = try optionalBool(fields, "autoCreateWallet", field: field, default: true)
-        let accountAbstraction = try optionalBool(fields, "accountAbstraction", field: field, default: false)
-
-        var users: [EnvironmentConfig.TestUser] = []
-        if fields.has("users") {
-            guard let list = object["users"] as? [Any] else {
-                throw ConfigError(field: "\(field).users", problem: "must be an array of users")
-            }
-            for (index, item) in list.enumerated() {
-                let userField = "\(field).users[\(index)]"
-                guard let user = item as? [String: Any] else { throw ConfigError(field: userField, problem: "must be an object") }
-                let userFields = JSONFields(object: user)
-                guard let email = userFields.string("email").map(Emails.normalize), Emails.isPlausible(email) else {
-                    throw ConfigError(field: "\(userField).email", problem: "must be an email address")
-                }
-                if users.contains(where: { $0.email == email }) {
-                    throw ConfigError(field: "\(userField).email", problem: "duplicate user \(email)")
-                }
-                if userFields.has("name"), userFields.string("name") == nil {
-                    throw ConfigError(field: "\(userField).name", problem: "must be a string")
-                }
-                let needsTotp = try optionalBool(userFields, "needsTotp", field: userField, default: false)
-                users.append(.init(email: email, name: userFields.string("name") ?? "", needsTotp: needsTotp))
-            }
-        }
-        return EnvironmentConfig(
-            id: id, authMethods: authMethods, redirectUrls: redirectUrls,
-            autoCreateWallet: autoCreateWallet, accountAbstraction: accountAbstraction,
-            providersWithoutCredentials: providersWithoutCredentials, users: users)
-    }
-    /// The allow list of redirect URLs, compared byte for byte as Portal does: a custom scheme
-    /// (`myapp://auth/callback`) or a loopback one (`http://127.0.0.1:8791/auth/callback`).
-    static func redirectUrlList(_ value: Any?, field: String) throws -> [String] {
-        guard let urls = value as? [Any], !urls.isEmpty else {
-            throw ConfigError(field: field, problem: "must be a non-empty array of URLs")
-        }
-        var redirectUrls: [String] = []
-        for (index, url) in urls.enumerated() {
-            guard let text = url as? String, text.contains(":"), text == text.trimmingCharacters(in: .whitespacesAndNewlines) else {
-                throw ConfigError(field: "\(field)[\(index)]", problem: "must be an absolute URL such as myapp://auth/callback")
-            }
-            redirectUrls.append(text)
-        }
-        return redirectUrls
-    }
-
-    /// An array of sign-in method names (GOOGLE, APPLE, EMAIL_MAGIC_LINK), duplicates dropped; `[]`
-    /// when absent and not `required`. Also reads the admin API's environment changes.
-    static func methodList(_ value: Any?, field: String, required: Bool) throws -> [AuthMethod] {
-        guard let value else {
-            if required {
-                throw ConfigError(field: field, problem: "must be an array of \(EmulatorConfig.knownAuthMethods.joined(separator: ", "))")
-            }
-            return []
-        }
-        guard let methods = value as? [Any] else {
-            throw ConfigError(field: field, problem: "must be an array of \(EmulatorConfig.knownAuthMethods.joined(separator: ", "))")
-        }
-        var list: [AuthMethod] = []
-        for (index, method) in methods.enumerated() {
-            guard let name = method as? String, let known = AuthMethod(rawValue: name) else {
-                throw ConfigError(
-                    field: "\(field)[\(index)]", problem: "must be one of \(EmulatorConfig.knownAuthMethods.joined(separator: ", "))")
-            }
-            if !list.contains(known) { list.append(known) }
-        }
-        return list
-    }
-
-    private static func optionalBool(_ fields: JSONFields, _ key: String, field: String, default value: Bool) throws -> Bool {
-        guard fields.has(key) else { return value }
-        guard let flag = fields.bool(key) else { throw ConfigError(field: "\(field).\(key)", problem: "must be true or false") }
-        return flag
+        self.init(environments: environments, turnkey: try fields.optional(.turnkey, or: "must be an object") ?? .builtIn)
     }
 }
 

@@ -25,8 +25,8 @@ import Foundation
 ///     }
 struct TurnkeyConfig: Equatable {
     var authProxyConfigs: [AuthProxyConfig]
-    /// Accounts the fake provider pages list (anyone else can be typed in).
-    var users: [Account]
+    /// Accounts the fake provider pages list (anyone else can be typed in); `needsTotp` is Portal's.
+    var users: [ConfigUser]
 
     struct AuthProxyConfig: Equatable {
         var id: String
@@ -34,7 +34,7 @@ struct TurnkeyConfig: Equatable {
         var organizationId: String
         var organizationName: String
         var sessionExpirationSeconds: Int
-        /// Enabled providers, in the order google, apple, discord, x.
+        /// Enabled providers, in the table's order (google, apple, discord, x).
         var clients: [(provider: IdentityProvider, client: OAuthClient)]
 
         var enabledProviders: [IdentityProvider] { clients.map(\.provider) }
@@ -55,11 +55,6 @@ struct TurnkeyConfig: Equatable {
         var redirectUris: [String]
 
         var allClientIds: [String] { [clientId] + secondaryClientIds }
-    }
-
-    struct Account: Equatable {
-        var email: String
-        var name: String
     }
 
     func authProxyConfig(_ id: String) -> AuthProxyConfig? { authProxyConfigs.first { $0.id == id } }
@@ -95,12 +90,13 @@ struct TurnkeyConfig: Equatable {
                     organizationId: derivedOrganizationId(configId: "local-dev"),
                     organizationName: defaultOrganizationName(configId: "local-dev"),
                     sessionExpirationSeconds: defaultSessionExpirationSeconds,
-                    clients: [
-                        client(.google, hostedRedirect), client(.apple, hostedRedirect),
-                        client(.discord, appRedirect), client(.x, appRedirect)
-                    ])
+                    // Every provider Turnkey offers; the PKCE ones answer the app's scheme directly,
+                    // the others through the hosted redirect page.
+                    clients: IdentityProvider.allCases.filter { $0.offer(on: .turnkey) != nil }.map {
+                        client($0, $0.authProxyProvider == nil ? hostedRedirect : appRedirect)
+                    })
             ],
-            users: [Account(email: "alice@example.com", name: "Alice Example")])
+            users: [ConfigUser(email: "alice@example.com", name: "Alice Example")])
     }()
 
     /// A UUID-shaped parent organization ID, stable for a config ID (Turnkey's IDs are UUIDs).
@@ -111,135 +107,107 @@ struct TurnkeyConfig: Equatable {
     static func defaultOrganizationName(configId: String) -> String { "Emulator parent organization (\(configId))" }
 }
 
-/// Reads the `turnkey` section, naming the field at fault in every error.
-enum TurnkeyConfigLoader {
-    static func parse(_ value: Any, field: String) throws -> TurnkeyConfig {
-        guard let object = value as? [String: Any] else { throw ConfigError(field: field, problem: "must be an object") }
-        guard let list = object["authProxyConfigs"] as? [Any], !list.isEmpty else {
-            throw ConfigError(field: "\(field).authProxyConfigs", problem: "must be a non-empty array of Auth Proxy configs")
-        }
-        var configs: [TurnkeyConfig.AuthProxyConfig] = []
-        var seenClientIds: Set<String> = []
-        for (index, item) in list.enumerated() {
-            let configField = "\(field).authProxyConfigs[\(index)]"
-            let config = try parseAuthProxyConfig(item, field: configField, seenClientIds: &seenClientIds)
-            if configs.contains(where: { $0.id == config.id }) {
-                throw ConfigError(field: "\(configField).id", problem: "duplicate id \"\(config.id)\"")
-            }
-            configs.append(config)
-        }
-        return TurnkeyConfig(authProxyConfigs: configs, users: try parseUsers(object["users"], field: "\(field).users"))
-    }
+// Decoding the `turnkey` section; every error names the field at fault by its coding path.
 
-    private static func parseAuthProxyConfig(
-        _ item: Any, field: String,
-        seenClientIds: inout Set<String>
-    ) throws -> TurnkeyConfig.AuthProxyConfig {
-        guard let object = item as? [String: Any] else { throw ConfigError(field: field, problem: "must be an object") }
-        let fields = JSONFields(object: object)
-        guard let id = fields.string("id"), ConfigLoader.isIdentifier(id) else {
-            throw ConfigError(field: "\(field).id", problem: "must be a non-empty string of letters, digits, '-' or '_'")
-        }
-        let organizationId =
-            try optionalString(fields, "organizationId", field: field)
-            ?? TurnkeyConfig.derivedOrganizationId(configId: id)
-        let organizationName =
-            try optionalString(fields, "organizationName", field: field)
-            ?? TurnkeyConfig.defaultOrganizationName(configId: id)
-        var expiration = TurnkeyConfig.defaultSessionExpirationSeconds
-        if fields.has("sessionExpirationSeconds") {
-            guard let seconds = fields.number("sessionExpirationSeconds"), seconds == seconds.rounded(),
-                (1...31_536_000).contains(seconds)
-            else {
-                throw ConfigError(
-                    field: "\(field).sessionExpirationSeconds", problem: "must be a whole number of seconds from 1 to 31536000")
+extension TurnkeyConfig: Decodable {
+    private enum Keys: String, CodingKey { case authProxyConfigs, users }
+
+    init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: Keys.self)
+        let problem = "must be a non-empty array of Auth Proxy configs"
+        let configs: [AuthProxyConfig] = try fields.required(.authProxyConfigs, or: problem)
+        guard !configs.isEmpty else { throw ConfigError(path: fields.path(.authProxyConfigs), problem: problem) }
+        var seenClientIds: Set<String> = []
+        for (index, config) in configs.enumerated() {
+            let at = fields.path(.authProxyConfigs) + [ConfigKey(index)]
+            if configs[..<index].contains(where: { $0.id == config.id }) {
+                throw ConfigError(path: at + [ConfigKey("id")], problem: "duplicate id \"\(config.id)\"")
             }
-            expiration = Int(seconds)
+            // A client ID names one provider's app in one config: the fake pages find the app by it.
+            for (provider, client) in config.clients {
+                let names = ["clientId"] + client.secondaryClientIds.indices.map { "secondaryClientIds[\($0)]" }
+                for (name, id) in zip(names, client.allClientIds) where !seenClientIds.insert(id).inserted {
+                    throw ConfigError(
+                        field: ConfigError.field(at + [ConfigKey("providers"), ConfigKey(provider.rawValue)]) + "." + name,
+                        problem: "duplicate client ID \"\(id)\" (each client ID belongs to one provider and config)")
+                }
+            }
         }
-        guard let providers = object["providers"] as? [String: Any] else {
-            throw ConfigError(field: "\(field).providers", problem: "must be an object with any of google, apple, discord, x")
+        self.init(
+            authProxyConfigs: configs,
+            users: try ConfigUser.list(fields.optional(.users, or: "must be an array of users"), at: fields.path(.users)))
+    }
+}
+
+extension TurnkeyConfig.AuthProxyConfig: Decodable {
+    private enum Keys: String, CodingKey { case id, organizationId, organizationName, sessionExpirationSeconds, providers }
+
+    init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: Keys.self)
+        let idProblem = "must be a non-empty string of letters, digits, '-' or '_'"
+        let id: String? = try fields.optional(.id, or: idProblem)
+        guard let id, ConfigLoader.isIdentifier(id) else { throw ConfigError(path: fields.path(.id), problem: idProblem) }
+        func nonEmpty(_ key: Keys) throws -> String? {
+            let text: String? = try fields.optional(key, or: "must be a non-empty string")
+            if text?.isEmpty == true { throw ConfigError(path: fields.path(key), problem: "must be a non-empty string") }
+            return text
+        }
+        let secondsProblem = "must be a whole number of seconds from 1 to 31536000"
+        let seconds: Double? = try fields.optional(.sessionExpirationSeconds, or: secondsProblem)
+        if let seconds, seconds != seconds.rounded() || !(1...31_536_000).contains(seconds) {
+            throw ConfigError(path: fields.path(.sessionExpirationSeconds), problem: secondsProblem)
         }
         let known = IdentityProvider.allCases.map(\.rawValue)
-        if let unknown = providers.keys.sorted().first(where: { !known.contains($0) }) {
-            throw ConfigError(field: "\(field).providers.\(unknown)", problem: "unknown provider; use \(known.joined(separator: ", "))")
+        let providersProblem = "must be an object with any of \(known.joined(separator: ", "))"
+        guard fields.contains(.providers), (try? fields.decodeNil(forKey: .providers)) == false,
+            let providers = try? fields.nestedContainer(keyedBy: ConfigKey.self, forKey: .providers)
+        else {
+            throw ConfigError(path: fields.path(.providers), problem: providersProblem)
         }
+        if let unknown = providers.allKeys.map(\.stringValue).sorted().first(where: { !known.contains($0) }) {
+            throw ConfigError(
+                path: fields.path(.providers) + [ConfigKey(unknown)], problem: "unknown provider; use \(known.joined(separator: ", "))")
+        }
+        // In the table's order, whatever the file's.
         var clients: [(provider: IdentityProvider, client: TurnkeyConfig.OAuthClient)] = []
         for provider in IdentityProvider.allCases {
-            guard let value = providers[provider.rawValue] else { continue }
-            let client = try parseClient(value, field: "\(field).providers.\(provider.rawValue)", seenClientIds: &seenClientIds)
+            guard let client = try providers.decodeIfPresent(TurnkeyConfig.OAuthClient.self, forKey: ConfigKey(provider.rawValue)) else {
+                continue
+            }
             clients.append((provider, client))
         }
-        return .init(
-            id: id, organizationId: organizationId, organizationName: organizationName,
-            sessionExpirationSeconds: expiration, clients: clients)
+        self.init(
+            id: id, organizationId: try nonEmpty(.organizationId) ?? TurnkeyConfig.derivedOrganizationId(configId: id),
+            organizationName: try nonEmpty(.organizationName) ?? TurnkeyConfig.defaultOrganizationName(configId: id),
+            sessionExpirationSeconds: seconds.map(Int.init) ?? TurnkeyConfig.defaultSessionExpirationSeconds, clients: clients)
     }
+}
 
-    private static func parseClient(_ value: Any, field: String, seenClientIds: inout Set<String>) throws -> TurnkeyConfig.OAuthClient {
-        guard let object = value as? [String: Any] else { throw ConfigError(field: field, problem: "must be an object") }
-        guard let clientId = JSONFields(object: object).string("clientId"), !clientId.isEmpty else {
-            throw ConfigError(field: "\(field).clientId", problem: "must be a non-empty string")
+extension TurnkeyConfig.OAuthClient: Decodable {
+    private enum Keys: String, CodingKey { case clientId, secondaryClientIds, redirectUris }
+
+    init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: Keys.self)
+        let clientId: String? = try fields.optional(.clientId, or: "must be a non-empty string")
+        guard let clientId, !clientId.isEmpty else {
+            throw ConfigError(path: fields.path(.clientId), problem: "must be a non-empty string")
         }
-        var secondary: [String] = []
-        if object["secondaryClientIds"] != nil {
-            guard let list = object["secondaryClientIds"] as? [Any] else {
-                throw ConfigError(field: "\(field).secondaryClientIds", problem: "must be an array of client IDs")
-            }
-            for (index, item) in list.enumerated() {
-                guard let text = item as? String, !text.isEmpty else {
-                    throw ConfigError(field: "\(field).secondaryClientIds[\(index)]", problem: "must be a non-empty string")
-                }
-                secondary.append(text)
-            }
+        let secondary = try fields.strings(.secondaryClientIds, or: "must be an array of client IDs") ?? []
+        for (index, id) in secondary.enumerated() where id?.isEmpty ?? true {
+            throw ConfigError(path: fields.path(.secondaryClientIds) + [ConfigKey(index)], problem: "must be a non-empty string")
         }
-        for (name, id) in [("clientId", clientId)] + secondary.enumerated().map({ ("secondaryClientIds[\($0.offset)]", $0.element) }) {
-            guard seenClientIds.insert(id).inserted else {
+        let urisProblem = "must be a non-empty array of redirect URIs"
+        guard let uris = try fields.strings(.redirectUris, or: urisProblem), !uris.isEmpty else {
+            throw ConfigError(path: fields.path(.redirectUris), problem: urisProblem)
+        }
+        for (index, uri) in uris.enumerated() {
+            guard let uri, uri.hasPrefix("/") || uri.contains(":"), uri == uri.trimmingCharacters(in: .whitespacesAndNewlines) else {
                 throw ConfigError(
-                    field: "\(field).\(name)", problem: "duplicate client ID \"\(id)\" (each client ID belongs to one provider and config)")
-            }
-        }
-        guard let uris = object["redirectUris"] as? [Any], !uris.isEmpty else {
-            throw ConfigError(field: "\(field).redirectUris", problem: "must be a non-empty array of redirect URIs")
-        }
-        var redirectUris: [String] = []
-        for (index, item) in uris.enumerated() {
-            guard let text = item as? String, text.hasPrefix("/") || text.contains(":"),
-                text == text.trimmingCharacters(in: .whitespacesAndNewlines)
-            else {
-                throw ConfigError(
-                    field: "\(field).redirectUris[\(index)]",
+                    path: fields.path(.redirectUris) + [ConfigKey(index)],
                     problem:
                         "must be an absolute URI such as myapp:// or a path on the emulator such as /turnkey/oauth-redirect?scheme=myapp")
             }
-            redirectUris.append(text)
         }
-        return .init(clientId: clientId, secondaryClientIds: secondary, redirectUris: redirectUris)
-    }
-
-    private static func parseUsers(_ value: Any?, field: String) throws -> [TurnkeyConfig.Account] {
-        guard let value else { return [] }
-        guard let list = value as? [Any] else { throw ConfigError(field: field, problem: "must be an array of users") }
-        var users: [TurnkeyConfig.Account] = []
-        for (index, item) in list.enumerated() {
-            let userField = "\(field)[\(index)]"
-            guard let object = item as? [String: Any] else { throw ConfigError(field: userField, problem: "must be an object") }
-            let fields = JSONFields(object: object)
-            guard let email = fields.string("email").map(Emails.normalize), Emails.isPlausible(email) else {
-                throw ConfigError(field: "\(userField).email", problem: "must be an email address")
-            }
-            if users.contains(where: { $0.email == email }) {
-                throw ConfigError(field: "\(userField).email", problem: "duplicate user \(email)")
-            }
-            let name = try optionalString(fields, "name", field: userField, allowEmpty: true) ?? ""
-            users.append(.init(email: email, name: name))
-        }
-        return users
-    }
-
-    private static func optionalString(_ fields: JSONFields, _ key: String, field: String, allowEmpty: Bool = false) throws -> String? {
-        guard fields.has(key) else { return nil }
-        guard let text = fields.string(key), allowEmpty || !text.isEmpty else {
-            throw ConfigError(field: "\(field).\(key)", problem: allowEmpty ? "must be a string" : "must be a non-empty string")
-        }
-        return text
+        self.init(clientId: clientId, secondaryClientIds: secondary.compactMap { $0 }, redirectUris: uris.compactMap { $0 })
     }
 }

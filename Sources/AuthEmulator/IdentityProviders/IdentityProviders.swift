@@ -36,6 +36,21 @@ final class IdentityProviders {
     var now: Int { context.now }
     var baseURL: String { context.baseURL }
 
+    /// `GET` and `POST /idp/<identifier>/authorize`. A provider Portal offers serves both backends,
+    /// told apart by the client ID; a form_post page (Apple) posts to Portal's callback, never here.
+    func pageHandlers(_ provider: IdentityProvider) -> [String: (EmulatorRequest) throws -> EmulatorResponse] {
+        guard provider.portalAuthMethod != nil else {
+            return ["GET": { self.showTurnkeyAppPage(provider, $0) }, "POST": { self.submitTurnkeyAppPage(provider, $0) }]
+        }
+        return [
+            "GET": { self.isTurnkeyClient(provider, $0.query) ? self.showTurnkeyAppPage(provider, $0) : self.showPortalPage(provider, $0) },
+            "POST": {
+                self.isTurnkeyClient(provider, $0.form) || provider.fakePage.answersPortalByFormPost
+                    ? self.submitTurnkeyAppPage(provider, $0) : self.submitPortalGooglePage($0)
+            }
+        ]
+    }
+
     /// The Portal environment whose callback URL this is, if it is one of ours.
     func portalEnvironment(forCallback url: String) -> EnvironmentConfig? {
         portalEnvironments.first { PortalBackend.callbackURL(baseURL: baseURL, environmentId: $0.id) == url }

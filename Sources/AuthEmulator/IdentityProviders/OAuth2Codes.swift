@@ -1,7 +1,7 @@
 import AuthBase
 import Foundation
 
-/// An authorization code of the fake Discord or X: what it was issued for (RFC 6749 §4.1.2,
+/// An authorization code of a fake PKCE provider (Discord, X): what it was issued for (RFC 6749 §4.1.2,
 /// RFC 7636), so that `oauth2_authenticate` can check the client, the redirect URI and the verifier.
 struct OAuth2Authorization: Sendable {
     let provider: IdentityProvider
@@ -39,14 +39,9 @@ final class OAuth2CodeStore {
 /// Stable account IDs of the fake providers, derived from the account's email so the same person is
 /// the same `sub` across resets and restarts (Apple's come from `FakeApple`).
 enum ProviderAccounts {
-    /// Google: 21 digits; Discord: an 18-digit snowflake; X: a 19-digit user ID.
+    /// As many digits as the provider's IDs have (`FakePage.accountIdDigits`).
     static func numericId(_ provider: IdentityProvider, email: String) -> String {
-        let length =
-            switch provider {
-            case .google: 21
-            case .discord: 18
-            case .x, .apple: 19
-            }
+        let length = provider.fakePage.accountIdDigits
         let digest = Crypto.sha256Hex("\(provider.rawValue)-account|\(Emails.normalize(email))")
         let digits = digest.unicodeScalars.map { String(Int($0.value) % 10) }.joined()
         return "1" + digits.prefix(length - 1)

@@ -3,7 +3,7 @@ import Foundation
 
 /// Issuers and their published keys.
 extension EmulatorContext {
-    /// The issuer of the OIDC tokens Turnkey mints (Discord, X).
+    /// The issuer of the OIDC tokens Turnkey mints (the PKCE providers: Discord, X).
     var turnkeyIssuer: String { baseURL + "/turnkey" }
 
     /// The issuer of the fake Google's or Apple's `id_token`s.
@@ -12,9 +12,8 @@ extension EmulatorContext {
     /// The JWKS document that vouches for an issuer's tokens, nil for an issuer this emulator is not.
     func jwksDocument(forIssuer issuer: String) -> Data? {
         switch issuer {
-        case identityProviderIssuer(.google), identityProviderIssuer(.apple): tokens.jwksDocument(.identityProviders)
         case turnkeyIssuer: tokens.jwksDocument(.turnkey)
-        default: nil
+        default: idTokenIssuer(issuer) == nil ? nil : tokens.jwksDocument(.identityProviders)
         }
     }
 
@@ -28,13 +27,14 @@ extension EmulatorContext {
     }
 
     /// Which provider's user a verified token names: by issuer, and for Turnkey's own tokens by the
-    /// subject's `discord:` / `x:` prefix.
+    /// subject's `<identifier>:` prefix.
     func provider(of token: OIDCTokens.Verified) -> IdentityProvider? {
-        switch token.issuer {
-        case identityProviderIssuer(.google): .google
-        case identityProviderIssuer(.apple): .apple
-        case turnkeyIssuer: [IdentityProvider.discord, .x].first { token.subject.hasPrefix("\($0.rawValue):") }
-        default: nil
-        }
+        guard token.issuer == turnkeyIssuer else { return idTokenIssuer(token.issuer) }
+        return IdentityProvider.allCases.first { $0.authProxyProvider != nil && token.subject.hasPrefix("\($0.rawValue):") }
+    }
+
+    /// The provider that issues `id_token`s itself (Google, Apple) as `issuer`, or nil.
+    private func idTokenIssuer(_ issuer: String) -> IdentityProvider? {
+        IdentityProvider.allCases.first { $0.issuesIdTokens && identityProviderIssuer($0) == issuer }
     }
 }

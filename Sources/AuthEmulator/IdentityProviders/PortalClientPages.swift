@@ -58,13 +58,14 @@ extension IdentityProviders {
         if let remembered, !accounts.contains(where: { $0.email == remembered }) {
             accounts.append((email: remembered, name: ""))
         }
-        var hidden: [(String, String)] = [("state", state)]
-        if provider == .google {
-            hidden = [("client_id", fields["client_id"] ?? ""), ("redirect_uri", redirectUri), ("state", state)]
-        }
+        // A page that answers back to the provider (Google) carries the request along; a form_post
+        // one (Apple) goes to the callback with the state only.
+        let formPost = provider.fakePage.answersPortalByFormPost
+        let hidden: [(String, String)] =
+            formPost ? [("state", state)] : [("client_id", fields["client_id"] ?? ""), ("redirect_uri", redirectUri), ("state", state)]
         let chooser = ProviderPages.Chooser(
             provider: provider,
-            formAction: provider == .google ? "\(baseURL)/idp/google/authorize" : redirectUri,
+            formAction: formPost ? redirectUri : baseURL + provider.emulatorAuthorizePath,
             hiddenFields: hidden,
             accounts: accounts,
             selectedEmail: selectAccount ? nil : remembered,

@@ -3,7 +3,8 @@ import Foundation
 
 /// The fake providers' sign-in pages (contract §3): plain forms, no JavaScript.
 /// Field names: radios `email`, text `custom_email`, buttons `action` = `continue`/`cancel`,
-/// and on Apple radios `share` = `share`/`hide`. Discord and X also list the scopes asked for.
+/// and, where the provider offers Hide My Email (Apple), radios `share` = `share`/`hide`. The PKCE
+/// providers (Discord, X) also list the scopes asked for. What differs by provider is its `FakePage`.
 enum ProviderPages {
     typealias Provider = IdentityProvider
 
@@ -42,7 +43,7 @@ enum ProviderPages {
         }.joined(separator: "\n")
         let error = chooser.errorMessage.map { "<p class=\"error\" role=\"alert\">\(Html.escape($0))</p>" } ?? ""
         let sharing =
-            provider == .apple
+            provider.fakePage.offersHideMyEmail
             ? """
             <fieldset>
             <legend>Email address the app receives</legend>
@@ -55,8 +56,8 @@ enum ProviderPages {
         let body = """
             <main class="card \(provider.rawValue)">
             <p class="banner">Local test environment — not the real \(provider.displayName)</p>
-            <div class="brand">\(brand(provider))</div>
-            <h1>\(heading(provider))</h1>
+            <div class="brand">\(provider.fakePage.wordmark)</div>
+            <h1>\(provider.fakePage.heading)</h1>
             <p class="sub">\(provider.issuesIdTokens ? "to continue to the app" : "An app wants to access your \(provider.displayName) account") (portal-auth-emulator)</p>
             \(error)
             <form method="post" action="\(Html.escape(chooser.formAction))">
@@ -76,45 +77,15 @@ enum ProviderPages {
             <footer>Nothing you enter here leaves this computer.</footer>
             </main>
             """
-        return Html.page(title: "Sign in – \(provider.displayName) (local test)", style: style(provider), body: body)
-    }
-
-    private static func brand(_ provider: Provider) -> String {
-        switch provider {
-        case .google: googleWordmark
-        case .apple: "Apple ID"
-        case .discord: "Discord"
-        case .x: "<span aria-label=\"X\">𝕏</span>"
-        }
-    }
-
-    private static func heading(_ provider: Provider) -> String {
-        switch provider {
-        case .google: "Choose an account"
-        case .apple: "Sign in with Apple"
-        case .discord: "Authorize access"
-        case .x: "Authorize app"
-        }
-    }
-
-    private static func style(_ provider: Provider) -> String {
-        switch provider {
-        case .google: googleStyle
-        case .apple: appleStyle
-        case .discord: scopesStyle + discordStyle
-        case .x: scopesStyle + xStyle
-        }
+        return Html.page(
+            title: "Sign in – \(provider.displayName) (local test)",
+            style: (provider.issuesIdTokens ? "" : scopesStyle) + provider.fakePage.style,
+            body: body)
     }
 
     /// What the asked-for scopes let the app do, in the provider's words; unknown scopes as sent.
     private static func scopeList(_ provider: Provider, _ scope: String) -> String {
-        let descriptions = [
-            "identify": "Access your username, avatar and banner",
-            "email": "Access your email address",
-            "tweet.read": "Read posts you can see",
-            "users.read": "Read profile information of accounts you can see",
-            "offline.access": "Stay connected until you revoke access"
-        ]
+        let descriptions = provider.fakePage.scopeWords
         let items = scope.split(separator: " ").map { name in
             "<li>\(Html.escape(descriptions[String(name)] ?? String(name)))</li>"
         }
@@ -122,51 +93,10 @@ enum ProviderPages {
         return "<div class=\"scopes\"><p>This will allow the app to:</p><ul>\(items.joined())</ul></div>"
     }
 
-    private static let googleWordmark = """
-        <span style="color:#4285f4">G</span><span style="color:#ea4335">o</span><span style="color:#fbbc05">o</span><span style="color:#4285f4">g</span><span style="color:#34a853">l</span><span style="color:#ea4335">e</span>
-        """
-
-    private static let googleStyle = """
-        .brand{font-size:24px;font-weight:500;letter-spacing:-.5px}
-        """
-
-    private static let appleStyle = """
-        .brand{font-size:20px;font-weight:600;color:#1d1d1f}
-        .apple .avatar{background:#1d1d1f}
-        .apple button.primary{background:#1d1d1f}
-        .apple button.secondary{color:#1d1d1f}
-        .apple .accounts label:hover{background:#f5f5f7}
-        """
-
-    private static let scopesStyle = """
+    /// The rules every page with a scope list shares.
+    static let scopesStyle = """
         .scopes{border-top:1px solid #e3e3e3;border-bottom:1px solid #e3e3e3;margin:0 0 14px;padding:6px 0}
         .scopes p{margin:6px 0;font-weight:600;font-size:13px;text-transform:uppercase;letter-spacing:.3px}
         .scopes ul{margin:0 0 6px;padding-left:20px}
-        """
-
-    private static let discordStyle = """
-        body{background:#5865f2}
-        .discord{background:#313338;color:#dbdee1}
-        .discord .brand{font-size:22px;font-weight:800;color:#fff;letter-spacing:.5px}
-        .discord h1{color:#f2f3f5}
-        .discord .sub,.discord .who .mail,.discord .tag,.discord footer{color:#b5bac1}
-        .discord .accounts,.discord .accounts li{border-color:#3f4147}
-        .discord .accounts label:hover{background:#2b2d31}
-        .discord .avatar{background:#5865f2}
-        .discord input[type=email]{background:#1e1f22;color:#dbdee1;border-color:#1e1f22}
-        .discord button{border-radius:4px}
-        .discord button.primary{background:#5865f2}
-        .discord button.secondary{color:#f2f3f5;border-color:transparent}
-        .discord .scopes{border-color:#3f4147}
-        """
-
-    private static let xStyle = """
-        .x .brand{font-size:30px;font-weight:700;color:#0f1419;line-height:1}
-        .x h1{font-weight:800;color:#0f1419}
-        .x .avatar{background:#0f1419}
-        .x button{border-radius:9999px}
-        .x button.primary{background:#0f1419}
-        .x button.secondary{color:#0f1419;border-color:#cfd9de}
-        .x .accounts label:hover{background:#f7f9f9}
         """
 }

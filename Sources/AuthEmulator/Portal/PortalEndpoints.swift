@@ -56,15 +56,14 @@ extension PortalBackend {
             environmentId: environment.id, redirectUrl: redirectUrl,
             isAccountAbstracted: accountAbstracted)
         let callback = JavaURLEncoder.encode(callbackURL(environmentId: environment.id))
-        let google =
-            environment.googleEnabled
-            ? "\(baseURL)/idp/google/authorize?client_id=emulator-google-\(environment.id)&redirect_uri=\(callback)"
-                + "&state=\(state)&response_type=code&scope=openid%20email" : nil
-        let apple =
-            environment.appleEnabled
-            ? "\(baseURL)/idp/apple/authorize?client_id=emulator-apple-\(environment.id)&redirect_uri=\(callback)"
-                + "&state=\(state)&response_type=code&response_mode=form_post&scope=name%20email" : nil
-        return .payload(PortalWire.OAuthUrls(google: google, apple: apple))
+        var urls: [SignInProvider: String] = [:]
+        for method in environment.authMethods {
+            guard let provider = method.provider else { continue }
+            urls[provider] =
+                "\(baseURL)\(provider.emulatorAuthorizePath)?client_id=emulator-\(provider.rawValue)-\(environment.id)"
+                + "&redirect_uri=\(callback)&state=\(state)&\(provider.fakePage.portalAuthorizeParameters)"
+        }
+        return .payload(PortalWire.OAuthUrls(urls))
     }
 
     func exchangeOAuthGrant(_ request: EmulatorRequest) throws -> EmulatorResponse {

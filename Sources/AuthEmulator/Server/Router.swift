@@ -102,7 +102,6 @@ final class Router {
     }
 
     private func handlers(for path: String) -> [String: Handler]? {
-        let idp = identityProviders
         switch path {
         case "/": return ["GET": administration.dashboard]
         case PortalWire.Path.methods: return ["GET": portal.getMethods]
@@ -112,21 +111,6 @@ final class Router {
         case PortalWire.Path.magicLinks: return ["POST": portal.sendMagicLink]
         case PortalWire.Path.magicLinkValidations: return ["POST": portal.validateMagicLink]
         case PortalWire.Path.clientsMe: return ["GET": portal.getClient]
-        // Google's and Apple's pages serve both backends, told apart by the client ID.
-        case "/idp/google/authorize":
-            return [
-                "GET": { idp.isTurnkeyClient(.google, $0.query) ? idp.showTurnkeyAppPage(.google, $0) : idp.showPortalPage(.google, $0) },
-                "POST": { idp.isTurnkeyClient(.google, $0.form) ? idp.submitTurnkeyAppPage(.google, $0) : idp.submitPortalGooglePage($0) }
-            ]
-        case "/idp/apple/authorize":
-            return [
-                "GET": { idp.isTurnkeyClient(.apple, $0.query) ? idp.showTurnkeyAppPage(.apple, $0) : idp.showPortalPage(.apple, $0) },
-                "POST": { idp.submitTurnkeyAppPage(.apple, $0) }
-            ]
-        case "/idp/discord/authorize":
-            return ["GET": { idp.showTurnkeyAppPage(.discord, $0) }, "POST": { idp.submitTurnkeyAppPage(.discord, $0) }]
-        case "/idp/x/authorize":
-            return ["GET": { idp.showTurnkeyAppPage(.x, $0) }, "POST": { idp.submitTurnkeyAppPage(.x, $0) }]
         case OIDCTokens.KeyFamily.identityProviders.jwksPath: return ["GET": { _ in self.context.serveJWKS(.identityProviders) }]
         case OIDCTokens.KeyFamily.turnkey.jwksPath: return ["GET": { _ in self.context.serveJWKS(.turnkey) }]
         case TurnkeyWire.EmulatorPath.oauthOrigin: return ["GET": turnkey.showOAuthOrigin]
@@ -151,6 +135,7 @@ final class Router {
         case TurnkeyWire.EmulatorPath.admin: return ["GET": administration.adminTurnkey]
         default: break
         }
+        if let provider = IdentityProvider(emulatorAuthorizePath: path) { return identityProviders.pageHandlers(provider) }
         // Past the gate, a path under /dashboard/ is the run's dashboard path.
         if path.hasPrefix(DashboardKey.pathPrefix) { return ["GET": administration.dashboard] }
         let callbackPrefix = PortalWire.Path.oauthCallbackPrefix

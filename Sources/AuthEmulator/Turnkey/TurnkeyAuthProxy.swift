@@ -77,8 +77,7 @@ extension TurnkeyBackend {
             "iat": now, "exp": now + OIDCTokens.lifetimeSeconds
         ]
         if let nonce = body.nonce, !nonce.isEmpty { claims["nonce"] = nonce }
-        // Discord's `email` scope shares the address; X's scopes do not.
-        if provider == .discord { claims.merge(["email": authorization.email, "email_verified": true]) { $1 } }
+        if provider.fakePage.sharesEmailWithTurnkey { claims.merge(["email": authorization.email, "email_verified": true]) { $1 } }
         return .turnkey(TurnkeyWire.OAuth2AuthenticateResponse(oidcToken: try sign(claims)))
     }
 

@@ -11,7 +11,8 @@ extension TurnkeyBackend {
     func showOAuthOrigin(_ request: EmulatorRequest) -> EmulatorResponse {
         let query = request.query
         guard let provider = query["provider"].flatMap(IdentityProvider.init(rawValue:)), provider.issuesIdTokens else {
-            return .html(400, Html.errorPage(title: "Unknown provider", message: "The provider parameter must be google or apple."))
+            let names = IdentityProvider.allCases.filter(\.issuesIdTokens).map(\.rawValue).joined(separator: " or ")
+            return .html(400, Html.errorPage(title: "Unknown provider", message: "The provider parameter must be \(names)."))
         }
         for name in ["clientId", "redirectUri", "nonce"] where (query[name] ?? "").isEmpty {
             return .html(
@@ -23,12 +24,9 @@ extension TurnkeyBackend {
             ("client_id", query["clientId"] ?? ""), ("redirect_uri", query["redirectUri"] ?? ""),
             ("response_type", "code id_token")
         ]
-        items +=
-            provider == .google
-            ? [("scope", "openid email profile"), ("nonce", query["nonce"] ?? ""), ("prompt", "select_account")]
-            : [("response_mode", "fragment"), ("nonce", query["nonce"] ?? "")]
+        items += provider.fakePage.originParameters(query["nonce"] ?? "")
         if let state = query["state"], !state.isEmpty { items.append(("state", state)) }
-        return .redirect(to: "\(baseURL)/idp/\(provider.rawValue)/authorize?" + JavaURLEncoder.encode(items))
+        return .redirect(to: baseURL + provider.emulatorAuthorizePath + "?" + JavaURLEncoder.encode(items))
     }
 
     /// `GET /turnkey/oauth-redirect?scheme=S&…` → `S://?…`: every other parameter forwarded exactly as

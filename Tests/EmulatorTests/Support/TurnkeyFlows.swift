@@ -198,10 +198,13 @@ extension EmulatorClient {
         provider: String, clientId: String? = nil, redirectUri: String = appRedirect,
         challenge: String, state: String? = "state-2", extra: [(String, String)] = []
     ) -> String {
+        // The scope the app asks for: the provider's row's.
+        var scope = ""
+        if case .oauth2PKCE(_, let rowScope, _)? = SignInProvider(rawValue: provider)?.offer(on: .turnkey)?.flow { scope = rowScope }
         var items = [
             ("client_id", clientId ?? "emulator-turnkey-\(provider)"), ("redirect_uri", redirectUri),
             ("response_type", "code"), ("code_challenge", challenge), ("code_challenge_method", "S256"),
-            ("scope", provider == "discord" ? "identify email" : "tweet.read users.read")
+            ("scope", scope)
         ]
         if let state { items.append(("state", state)) }
         return baseURL.absoluteString + "/idp/\(provider)/authorize?" + JavaURLEncoder.encode(items + extra)

@@ -30,7 +30,7 @@ struct TurnkeyFixture {
         let configuration = TurnkeyConfiguration(
             authProxyUrl: "http://127.0.0.1:8790/turnkey/auth-proxy", authProxyConfigId: "local-dev",
             apiUrl: "http://127.0.0.1:8790/turnkey/api", oauthOriginUrl: "http://127.0.0.1:8790/turnkey/oauth-origin",
-            discordAuthorizeUrl: "http://127.0.0.1:8790/idp/discord/authorize", xAuthorizeUrl: "http://127.0.0.1:8790/idp/x/authorize")
+            authorizeUrls: [.discord: "http://127.0.0.1:8790/idp/discord/authorize", .x: "http://127.0.0.1:8790/idp/x/authorize"])
         auth = try TurnkeyAuth(
             configuration: configuration, transport: transport,
             stores: TurnkeyStores(sessions: sessions, keys: keys, pending: pending), crypto: crypto,

@@ -28,8 +28,7 @@ struct TurnkeyCoreFixture {
         TurnkeyConfiguration(
             authProxyUrl: authProxyUrl, authProxyConfigId: configId, apiUrl: apiUrl,
             oauthOriginUrl: "http://127.0.0.1:8790/turnkey/oauth-origin",
-            discordAuthorizeUrl: "http://127.0.0.1:8790/idp/discord/authorize",
-            xAuthorizeUrl: "http://127.0.0.1:8790/idp/x/authorize")
+            authorizeUrls: [.discord: "http://127.0.0.1:8790/idp/discord/authorize", .x: "http://127.0.0.1:8790/idp/x/authorize"])
     }
 
     init(withBrowser: Bool = true, configure: (inout TurnkeyConfiguration) -> Void = { _ in }) throws {
