@@ -12,13 +12,13 @@ extension GNOMEIntegration {
     /// The `portal-auth` binary end to end: emulator over loopback, the real login keyring.
     /// Redirect URLs and stored secrets hold grants and tokens: they are compared, never printed.
     @Suite(.serialized) struct CLIIntegrationTests {
-        let emulator: EmulatorProcess
+        let emulator: AdministeredEmulator
         let cli: CLI
         let browser = FakeBrowser()
 
         init() async throws {
             GLibLoopThread.ensureRunning()
-            emulator = try #require(EmulatorProcess.shared, "the emulator must start (swift build first)")
+            emulator = try #require(AdministeredEmulator.shared, "the emulator must start (swift build first)")
             try await emulator.reset()
             cli = CLI(apiHost: emulator.apiHost)
             // Start signed out; the keyring outlives the emulator's reset.
@@ -316,7 +316,7 @@ extension GNOMEIntegration {
                 #"{"environments": [{"id": "local-dev", "authMethods": ["GOOGLE"], "redirectUrls": ["io.github.portalauth.signin://auth/callback"]}]}"#
             try config.write(toFile: configPath, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(atPath: configPath) }
-            let googleOnly = try EmulatorProcess(arguments: ["--config", configPath])
+            let googleOnly = try AdministeredEmulator(arguments: ["--config", configPath])
             let apple = run(["--api-host", googleOnly.apiHost, "login-url", "apple"])
             #expect(apple.status == 10)
             #expect(apple.last["error"] as? String == "authMethodUnavailable")

@@ -7,7 +7,7 @@ extension GNOMEIntegration {
     /// allow-lists `http://127.0.0.1:PORT/auth/callback`, the fake browser GETs it as a browser does,
     /// and another local user (nobody, through setpriv) tries to take the port.
     @Suite(.serialized) struct CLILoopbackRedirectTests {
-        let emulator: EmulatorProcess
+        let emulator: AdministeredEmulator
         let cli: CLI
         let port: UInt16
         let redirectUrl: String
@@ -15,7 +15,7 @@ extension GNOMEIntegration {
 
         init() async throws {
             GLibLoopThread.ensureRunning()
-            emulator = try #require(EmulatorProcess.shared, "the emulator must start (swift build first)")
+            emulator = try #require(AdministeredEmulator.shared, "the emulator must start (swift build first)")
             try await emulator.reset()
             port = freeLoopbackPort()
             redirectUrl = "http://127.0.0.1:\(port)/auth/callback"

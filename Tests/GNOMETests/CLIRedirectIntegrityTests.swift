@@ -6,13 +6,13 @@ extension GNOMEIntegration {
     /// `portal-auth` keeps grants off its command line, refuses blank settings and addresses that are
     /// not web pages, and never prints a server's control characters to the terminal.
     @Suite(.serialized) struct CLIRedirectIntegrityTests {
-        let emulator: EmulatorProcess
+        let emulator: AdministeredEmulator
         let cli: CLI
         let browser = FakeBrowser()
 
         init() async throws {
             GLibLoopThread.ensureRunning()
-            emulator = try #require(EmulatorProcess.shared, "the emulator must start (swift build first)")
+            emulator = try #require(AdministeredEmulator.shared, "the emulator must start (swift build first)")
             try await emulator.reset()
             cli = CLI(apiHost: emulator.apiHost)
             try #require(cli.run(["sign-out"]).status == 0)

@@ -7,12 +7,12 @@ extension GNOMEIntegration {
     /// characters, a user JWT or OIDC token of at most 16384, 64 KiB in all. Beyond them it stops
     /// reading, exits 2 naming the limit, repeats none of the input and sends nothing.
     @Suite(.serialized) struct CLIStandardInputTests {
-        let emulator: EmulatorProcess
+        let emulator: AdministeredEmulator
         let cli: CLI
 
         init() async throws {
             GLibLoopThread.ensureRunning()
-            emulator = try #require(EmulatorProcess.shared, "the emulator must start (swift build first)")
+            emulator = try #require(AdministeredEmulator.shared, "the emulator must start (swift build first)")
             try await emulator.reset()
             cli = CLI(apiHost: emulator.apiHost)
         }

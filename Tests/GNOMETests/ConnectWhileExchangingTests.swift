@@ -7,7 +7,7 @@ extension GNOMEIntegration {
     /// type registration could deadlock between the two, and about one sign-in in ten never returned
     /// (the CLI was killed after a minute). Forty in a row each finish, exchange once, and save.
     @Suite(.serialized) struct ConnectWhileExchangingTests: KeyringSuite {
-        let emulator: EmulatorProcess
+        let emulator: AdministeredEmulator
         let cli: CLI
 
         init() async throws {

@@ -8,7 +8,7 @@ extension GNOMEIntegration {
     /// prompter (here `FakePrompter`, answering as the person would) for the keyring password.
     /// Dismissing it must fail the save with a message saying what to do, keeping what was stored.
     @Suite(.serialized) struct DismissedPromptTests: KeyringSuite {
-        let emulator: EmulatorProcess
+        let emulator: AdministeredEmulator
         let cli: CLI
 
         init() async throws {

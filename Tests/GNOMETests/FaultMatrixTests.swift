@@ -12,7 +12,7 @@ extension GNOMEIntegration {
     /// sent once (the CLI never re-sends it by itself), and a retry by the person does what the
     /// server's state allows. Requests time out after 2 s (PORTAL_HTTP_TIMEOUT_SECONDS); a hang is 5 s.
     @Suite(.serialized) struct FaultMatrixTests: KeyringSuite {
-        let emulator: EmulatorProcess
+        let emulator: AdministeredEmulator
         let cli: CLI
 
         init() async throws {

@@ -11,7 +11,7 @@ extension GNOMEIntegration {
     /// Each is a clear storage failure (exit 6) that claims nothing and loses nothing: afterwards the
     /// keyring holds what it held, and the CLI says the same.
     @Suite(.serialized) struct KeyringFaultMatrixTests: KeyringSuite {
-        let emulator: EmulatorProcess
+        let emulator: AdministeredEmulator
         let cli: CLI
 
         init() async throws {

@@ -8,7 +8,7 @@ extension GNOMEIntegration {
     /// keyring's). In the private session the unlock prompt cannot appear, so every prompt ends
     /// dismissed. Each test unlocks the keyring again before it ends.
     @Suite(.serialized) struct LockedKeyringTests: KeyringSuite {
-        let emulator: EmulatorProcess
+        let emulator: AdministeredEmulator
         let cli: CLI
 
         init() async throws {

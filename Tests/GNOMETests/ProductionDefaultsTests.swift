@@ -44,7 +44,7 @@ extension GNOMEIntegration {
         }
 
         @Test func theEmulatorFlagAndVariableSelectItForBothBackends() async throws {
-            let emulator = try #require(EmulatorProcess.shared)
+            let emulator = try #require(AdministeredEmulator.shared)
             try await emulator.reset()
             for (arguments, extra) in [
                 (["--emulator=\(emulator.apiHost)", "methods"], [:]),
@@ -70,7 +70,7 @@ extension GNOMEIntegration {
         }
 
         @Test func aTurnkeyAuthProxyOnLoopbackAloneSendsTheStampedRequestsToTurnkeysAPI() async throws {
-            let emulator = try #require(EmulatorProcess.shared)
+            let emulator = try #require(AdministeredEmulator.shared)
             try await emulator.reset()
             TurnkeyKeyring.clear()
             defer { TurnkeyKeyring.clear() }

@@ -7,12 +7,12 @@ extension GNOMEIntegration {
     /// resolver) sends requests for other hosts through the desktop's proxy, here the `https_proxy`
     /// and `http_proxy` variables, but talks to this machine directly.
     @Suite(.serialized) struct ProxyTests {
-        let emulator: EmulatorProcess
+        let emulator: AdministeredEmulator
         let proxy: CannedHTTPServer
 
         init() async throws {
             GLibLoopThread.ensureRunning()
-            emulator = try #require(EmulatorProcess.shared, "the emulator must start (swift build first)")
+            emulator = try #require(AdministeredEmulator.shared, "the emulator must start (swift build first)")
             try await emulator.reset()
             // Answers whatever it is asked with a 502 and remembers what that was.
             proxy = try CannedHTTPServer(status: "502 Bad Gateway", body: "{}")

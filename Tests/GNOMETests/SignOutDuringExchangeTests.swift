@@ -10,7 +10,7 @@ extension GNOMEIntegration {
     /// the transport's deadline bounds that wait: the sign-out returns within the deadline, not
     /// when the server finally answers, the grant is sent once, and the keyring and the client agree.
     @Suite(.serialized) struct SignOutDuringExchangeTests: KeyringSuite {
-        let emulator: EmulatorProcess
+        let emulator: AdministeredEmulator
         let cli: CLI
 
         init() async throws {

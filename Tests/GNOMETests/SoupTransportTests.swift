@@ -7,11 +7,11 @@ import Testing
 extension GNOMEIntegration {
     /// libsoup against the emulator over loopback, with the GLib loop on its own thread.
     @Suite(.serialized) struct SoupTransportTests {
-        let emulator: EmulatorProcess
+        let emulator: AdministeredEmulator
 
         init() async throws {
             GLibLoopThread.ensureRunning()
-            emulator = try #require(EmulatorProcess.shared, "the emulator must start (swift build first)")
+            emulator = try #require(AdministeredEmulator.shared, "the emulator must start (swift build first)")
             try await emulator.reset()
         }
 

@@ -8,13 +8,13 @@ extension GNOMEIntegration {
     /// browser without JavaScript, and the real login keyring read back with `secret-tool`.
     /// Tokens, codes and keys are compared, never printed.
     @Suite(.serialized) struct TurnkeyCLIIntegrationTests {
-        let emulator: EmulatorProcess
+        let emulator: AdministeredEmulator
         let cli: TurnkeyCommandLine
         let browser = FakeBrowser()
 
         init() async throws {
             GLibLoopThread.ensureRunning()
-            emulator = try #require(EmulatorProcess.shared, "the emulator must start (swift build first)")
+            emulator = try #require(AdministeredEmulator.shared, "the emulator must start (swift build first)")
             try await emulator.reset()
             cli = TurnkeyCommandLine(baseURL: emulator.baseURL)
             // The keyring outlives the emulator's reset: start with no Turnkey item at all.

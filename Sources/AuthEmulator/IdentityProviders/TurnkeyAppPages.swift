@@ -140,7 +140,7 @@ extension IdentityProviders {
         } else {
             guard responseTypes == ["code"] else { throw refuse("unsupported_response_type", "response_type must be code") }
             codeChallenge = fields["code_challenge"] ?? ""
-            guard PKCE.isWellFormed(codeChallenge) else { throw refuse("invalid_request", "code_challenge is required (PKCE)") }
+            guard PKCECheck.isWellFormed(codeChallenge) else { throw refuse("invalid_request", "code_challenge is required (PKCE)") }
             guard fields["code_challenge_method"] == "S256" else { throw refuse("invalid_request", "code_challenge_method must be S256") }
             scope = fields["scope"] ?? ""
             formFields += [("code_challenge", codeChallenge), ("code_challenge_method", "S256"), ("scope", scope)]
@@ -197,7 +197,7 @@ extension IdentityProviders {
 }
 
 /// PKCE (RFC 7636) as the fake providers and the Auth Proxy check it.
-enum PKCE {
+enum PKCECheck {
     /// 43 to 128 characters of `A-Z a-z 0-9 - . _ ~` (a verifier; an S256 challenge is 43 of them).
     static func isWellFormed(_ value: String) -> Bool {
         (43...128).contains(value.utf8.count)

@@ -92,7 +92,7 @@ extension TurnkeyBackend {
 
     // MARK: helpers
 
-    private func sessionOrganization(_ session: TurnkeySession) throws(TurnkeyError) -> SubOrganization {
+    private func sessionOrganization(_ session: EmulatedTurnkeySession) throws(TurnkeyError) -> SubOrganization {
         guard let organization = directory.organization(session.organizationId) else {
             throw .notFound("no organization \(session.organizationId)")
         }

@@ -49,7 +49,7 @@ extension TurnkeyBackend {
         where value.isEmpty {
             throw .invalidArgument("\(name) must not be empty")
         }
-        guard PKCE.isWellFormed(body.codeVerifier) else {
+        guard PKCECheck.isWellFormed(body.codeVerifier) else {
             throw .invalidArgument("codeVerifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~")
         }
         guard let provider = IdentityProvider(oauth2Provider: body.provider), let client = config.client(provider) else {
@@ -196,7 +196,7 @@ extension TurnkeyBackend {
     ) throws(TurnkeyError) -> String {
         let expiresAt = now + expirationSeconds
         let jwt = try sign([
-            "exp": expiresAt, "public_key": publicKey, "session_type": TurnkeySession.readWrite,
+            "exp": expiresAt, "public_key": publicKey, "session_type": EmulatedTurnkeySession.readWrite,
             "user_id": organization.user.userId, "organization_id": organization.organizationId
         ])
         directory.startSession(

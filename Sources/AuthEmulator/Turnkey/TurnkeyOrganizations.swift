@@ -11,7 +11,7 @@ struct OAuthProviderRecord {
     let createdAt: Int
 }
 
-final class TurnkeyUser {
+final class EmulatedTurnkeyUser {
     let userId: String
     let organizationId: String
     let userName: String
@@ -36,12 +36,12 @@ final class SubOrganization {
     let organizationName: String
     let parentOrganizationId: String
     let authProxyConfigId: String
-    let user: TurnkeyUser
+    let user: EmulatedTurnkeyUser
     let createdAt: Int
 
     init(
         organizationId: String, organizationName: String, parentOrganizationId: String,
-        authProxyConfigId: String, user: TurnkeyUser, createdAt: Int
+        authProxyConfigId: String, user: EmulatedTurnkeyUser, createdAt: Int
     ) {
         self.organizationId = organizationId
         self.organizationName = organizationName
@@ -54,7 +54,7 @@ final class SubOrganization {
 
 /// A session: the client's P-256 key, allowed to stamp API requests for one user until `expiresAt`.
 /// The session JWT handed out for it is not kept.
-struct TurnkeySession {
+struct EmulatedTurnkeySession {
     static let readWrite = "SESSION_TYPE_READ_WRITE"
 
     let publicKey: String
@@ -97,7 +97,7 @@ final class TurnkeyActivity {
 final class TurnkeyDirectory {
     private(set) var organizations: [SubOrganization] = []
     private var byIdentity: [String: SubOrganization] = [:]
-    private var sessions: [String: TurnkeySession] = [:]
+    private var sessions: [String: EmulatedTurnkeySession] = [:]
     private var sessionOrder: [String] = []
     private var activities: [String: TurnkeyActivity] = [:]
 
@@ -117,7 +117,7 @@ final class TurnkeyDirectory {
         now: Int
     ) -> SubOrganization {
         let organizationId = Identifiers.random()
-        let user = TurnkeyUser(
+        let user = EmulatedTurnkeyUser(
             userId: Identifiers.random(), organizationId: organizationId,
             userName: userName, userEmail: userEmail, createdAt: now)
         let organization = SubOrganization(
@@ -146,18 +146,18 @@ final class TurnkeyDirectory {
             for key in sessionOrder where sessions[key]?.userId == userId { sessions[key] = nil }
         }
         if sessions[publicKey] != nil { sessionOrder.removeAll { $0 == publicKey } }
-        sessions[publicKey] = TurnkeySession(
+        sessions[publicKey] = EmulatedTurnkeySession(
             publicKey: publicKey, organizationId: organizationId, userId: userId,
-            sessionType: TurnkeySession.readWrite, createdAt: now, expiresAt: expiresAt)
+            sessionType: EmulatedTurnkeySession.readWrite, createdAt: now, expiresAt: expiresAt)
         sessionOrder.append(publicKey)
         sessionOrder.removeAll { sessions[$0] == nil }
     }
 
     /// The session of a public key, expired or not.
-    func session(publicKey: String) -> TurnkeySession? { sessions[publicKey] }
+    func session(publicKey: String) -> EmulatedTurnkeySession? { sessions[publicKey] }
 
     /// Sessions not yet expired at `now`, oldest first.
-    func liveSessions(now: Int) -> [TurnkeySession] {
+    func liveSessions(now: Int) -> [EmulatedTurnkeySession] {
         sessionOrder.compactMap { sessions[$0] }.filter { now < $0.expiresAt }
     }
 

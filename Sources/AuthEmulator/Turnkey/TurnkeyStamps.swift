@@ -25,7 +25,7 @@ extension TurnkeyBackend {
     }
 
     /// The session of a verified stamp's key, live and in `organizationId`.
-    func stampSession(publicKey: String, organizationId: String) throws(TurnkeyError) -> TurnkeySession {
+    func stampSession(publicKey: String, organizationId: String) throws(TurnkeyError) -> EmulatedTurnkeySession {
         guard let session = directory.session(publicKey: publicKey) else {
             throw TurnkeyError(status: 401, code: 16, Self.stampRefused, reason: "PUBLIC_KEY_UNKNOWN")
         }

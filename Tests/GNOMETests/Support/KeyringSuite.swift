@@ -9,9 +9,9 @@ protocol KeyringSuite {
 
 extension KeyringSuite {
     /// The shared emulator reset, and a CLI pointed at it, after checking the keyring is unlocked and empty.
-    static func cleanStart() async throws -> (EmulatorProcess, CLI) {
+    static func cleanStart() async throws -> (AdministeredEmulator, CLI) {
         GLibLoopThread.ensureRunning()
-        let emulator = try #require(EmulatorProcess.shared, "the emulator must start (swift build first)")
+        let emulator = try #require(AdministeredEmulator.shared, "the emulator must start (swift build first)")
         try await emulator.reset()
         let cli = CLI(apiHost: emulator.apiHost)
         try #require(try !LoginKeyring.isLocked, "the login keyring must start unlocked")

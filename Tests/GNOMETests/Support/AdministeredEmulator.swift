@@ -8,7 +8,7 @@ import Foundation
 /// A running `portal-auth-emulator`, started by `script/start-emulator` (the launcher every harness
 /// uses), administered over its `/emulator/v1/` JSON API with its admin token (with URLSession,
 /// independently of the transport under test).
-final class EmulatorProcess: Sendable {
+final class AdministeredEmulator: Sendable {
     private let launcher: EmulatorLauncher
     var baseURL: URL { launcher.baseURL }
     var port: Int { launcher.port }
@@ -17,7 +17,7 @@ final class EmulatorProcess: Sendable {
 
     /// One emulator for the whole test run; tests call `reset()` first. It stops when the test
     /// process exits (the launcher's --exit-with-pid).
-    static let shared: EmulatorProcess? = try? EmulatorProcess()
+    static let shared: AdministeredEmulator? = try? AdministeredEmulator()
 
     /// `arguments` go to the emulator (e.g. `--config FILE`).
     init(arguments: [String] = []) throws {
