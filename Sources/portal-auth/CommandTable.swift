@@ -25,6 +25,18 @@ struct Command<Core: BackendCore>: Sendable {
     let read: @Sendable (Given) throws -> Job<Core>
 }
 
+extension Command {
+    /// A command that takes no words: it runs `body` and succeeds unless it throws.
+    init(name: String, options: [Option] = [], help: String, runs body: @escaping @Sendable (Core) async throws -> Void) {
+        self.init(
+            name: name, options: options, help: help,
+            read: { given in
+                try given.expectWords(0)
+                return succeeds(body)
+            })
+    }
+}
+
 /// A backend's command table: its commands, the options they share and its words.
 struct CommandBackend<Core: BackendCore>: Sendable {
     /// How the help names it: `portal-auth`, `portal-auth turnkey`.

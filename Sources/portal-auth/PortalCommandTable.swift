@@ -39,11 +39,9 @@ extension CommandBackend<PortalCLI> {
                     name: "methods",
                     help: """
                           methods                      The sign-in methods the environment allows
-                        """
-                ) { given in
-                    try given.expectWords(0)
-                    return succeeds { try await $0.methods() }
-                },
+                        """,
+                    runs: { try await $0.methods() }
+                ),
                 Command(
                     name: "login-url", needsKeyring: true,
                     help: """
@@ -117,30 +115,24 @@ extension CommandBackend<PortalCLI> {
                     name: "session",
                     help: """
                           session                      The stored session's end user, or null (the keyring only)
-                        """
-                ) { given in
-                    try given.expectWords(0)
-                    return succeeds { try await $0.session() }
-                },
+                        """,
+                    runs: { try await $0.session() }
+                ),
                 Command(
                     name: "client",
                     help: """
                           client                       The stored session's client at Portal (GET clients/me), or
                                                        null; a session Portal no longer accepts is forgotten
-                        """
-                ) { given in
-                    try given.expectWords(0)
-                    return succeeds { try await $0.client() }
-                },
+                        """,
+                    runs: { try await $0.client() }
+                ),
                 Command(
                     name: "sign-out",
                     help: """
                           sign-out                     Forget the stored session
-                        """
-                ) { given in
-                    try given.expectWords(0)
-                    return succeeds { try await $0.signOut() }
-                }
+                        """,
+                    runs: { try await $0.signOut() }
+                )
             ]
         )
     }

@@ -28,11 +28,9 @@ extension CommandBackend<TurnkeyCLI> {
                     name: "providers",
                     help: """
                           providers                    The enabled providers and the parent organization
-                        """
-                ) { given in
-                    try given.expectWords(0)
-                    return succeeds { try await $0.providers() }
-                },
+                        """,
+                    runs: { try await $0.providers() }
+                ),
                 Command(
                     name: "login-url", options: [Option(name: "client-id"), Option(name: "state", kind: .repeated)], needsKeyring: true,
                     help: """
@@ -88,47 +86,37 @@ extension CommandBackend<TurnkeyCLI> {
                     name: "session", options: [sessionKey],
                     help: """
                           session [--session-key K]    The stored session, or null
-                        """
-                ) { given in
-                    try given.expectWords(0)
-                    return succeeds { try await $0.session() }
-                },
+                        """,
+                    runs: { try await $0.session() }
+                ),
                 Command(
                     name: "sessions",
                     help: """
                           sessions                     The session keys that hold a live session
-                        """
-                ) { given in
-                    try given.expectWords(0)
-                    return succeeds { try await $0.sessions() }
-                },
+                        """,
+                    runs: { try await $0.sessions() }
+                ),
                 Command(
                     name: "whoami", options: [sessionKey],
                     help: """
                           whoami [--session-key K]     Who Turnkey says the session belongs to (a stamped request)
-                        """
-                ) { given in
-                    try given.expectWords(0)
-                    return succeeds { try await $0.whoami() }
-                },
+                        """,
+                    runs: { try await $0.whoami() }
+                ),
                 Command(
                     name: "refresh", options: [sessionKey],
                     help: """
                           refresh [--session-key K]    Renew the session on a new key (action "refresh")
-                        """
-                ) { given in
-                    try given.expectWords(0)
-                    return succeeds { try await $0.refresh() }
-                },
+                        """,
+                    runs: { try await $0.refresh() }
+                ),
                 Command(
                     name: "sign-out", options: [sessionKey],
                     help: """
                           sign-out [--session-key K]   Forget the session and its key
-                        """
-                ) { given in
-                    try given.expectWords(0)
-                    return succeeds { try await $0.signOut() }
-                }
+                        """,
+                    runs: { try await $0.signOut() }
+                )
             ]
         )
     }
