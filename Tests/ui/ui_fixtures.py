@@ -1,4 +1,5 @@
-"""Fixtures for the end-to-end UI tests: the app installed into a temporary prefix, temporary XDG
+"""The pytest plugin of the suites that run the app (Tests/ui, keepassxc, kwallet, sandbox; their run
+scripts load it with `-p ui_fixtures`): the app installed into a temporary prefix, temporary XDG
 dirs with a scripted browser as the default http(s) handler, and the emulator on a free port."""
 import json
 import os
@@ -17,7 +18,9 @@ from pathlib import Path
 
 import pytest
 
+# The UI suite's helpers, and the Secret Service ones the keyring suites share.
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(1, str(Path(__file__).parents[1] / "secret_service"))
 import desktop  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
@@ -27,11 +30,6 @@ FAKE_BROWSER = Path(__file__).with_name("fake_browser.py")
 SCREENSHOTS = Path(os.environ.get("PORTAL_SCREENSHOT_DIR", REPO / "build" / "screenshots"))
 # The app's and the emulator's logs, kept for script/check-no-secrets (script/run-suites scans them).
 LOGS = Path(os.environ.get("PORTAL_TEST_LOG_DIR", REPO / "build" / "test-logs")) / "ui"
-
-
-def pytest_configure(config):
-    config.addinivalue_line("markers", "journey: a sign-in journey; `Tests/ui/run --wayland` runs these again on "
-                                       "headless mutter (GDK_BACKEND=wayland)")
 
 
 @pytest.fixture
@@ -53,7 +51,10 @@ def certificates(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def prefix(tmp_path_factory):
-    """The app installed as a user would, with script/install."""
+    """The app installed as a user would, with script/install (once for all of Tests/ui/run's parts:
+    PORTAL_UI_PREFIX)."""
+    if os.environ.get("PORTAL_UI_PREFIX"):
+        return Path(os.environ["PORTAL_UI_PREFIX"])
     root = tmp_path_factory.mktemp("prefix")
     env = dict(os.environ, PORTAL_BUILD_CONFIG="debug")
     subprocess.run([str(REPO / "script" / "install"), "--prefix", str(root), "--no-default-handler"], cwd=REPO,
@@ -103,6 +104,10 @@ class Emulator:
         with self._open(request) as response:
             return json.load(response)["data"]
 
+    def reset(self):
+        """Back to a fresh start (POST /emulator/v1/reset); the signing keys stay."""
+        assert self.admin("reset", {}) == {"reset": True}
+
     def fault(self, path, kind, **settings):
         """Injects a fault for the next request to `path` (`kind` status, hang or drop)."""
         return self.admin("faults", {"path": path, "kind": kind, **settings})
@@ -137,8 +142,27 @@ def emulator_arguments():
     return ()
 
 
+@pytest.fixture(scope="session")
+def shared_emulator(prefix):
+    """The run's emulator for the tests that take it as it starts (no arguments); `emulator` resets
+    it for each of them. Its request log: build/test-logs/ui/emulator-PID.log (PID: this pytest's, as
+    the UI suite's parts run side by side)."""
+    LOGS.mkdir(parents=True, exist_ok=True)
+    server = Emulator(prefix / "bin" / "portal-auth-emulator", LOGS / f"emulator-{os.getpid()}.log")
+    yield server
+    server.stop()
+
+
 @pytest.fixture
-def emulator(prefix, test_logs, emulator_arguments):
+def emulator(request, prefix, test_logs, emulator_arguments):
+    """The emulator as if just started: the run's shared one reset (users re-seeded, everything issued,
+    the faults and the request log forgotten), or, for a module that gives it arguments, one of its
+    own, its log in the test's folder."""
+    if not emulator_arguments:
+        server = request.getfixturevalue("shared_emulator")
+        server.reset()
+        yield server
+        return
     server = Emulator(prefix / "bin" / "portal-auth-emulator", test_logs / "emulator.log", emulator_arguments)
     yield server
     server.stop()
