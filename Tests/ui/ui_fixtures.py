@@ -51,8 +51,8 @@ def certificates(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def prefix(tmp_path_factory):
-    """The app installed as a user would, with script/install (once for all of Tests/ui/run's parts:
-    PORTAL_UI_PREFIX)."""
+    """The app installed as a user would, with script/install; once for all of Tests/ui/run's parts
+    and, under script/run-suites, for every suite (PORTAL_UI_PREFIX)."""
     if os.environ.get("PORTAL_UI_PREFIX"):
         return Path(os.environ["PORTAL_UI_PREFIX"])
     root = tmp_path_factory.mktemp("prefix")
