@@ -45,6 +45,7 @@ from gi.repository import Gio, GLib  # noqa: E402
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "Tests" / "ui"))
 import desktop  # noqa: E402  (the UI tests' AT-SPI helpers)
+import fake_browser  # noqa: E402  (the UI tests' driver of the emulator's provider pages)
 
 REDIRECT_URL = "io.github.portalauth.signin://auth/callback"
 APP_BUS_NAME = "io.github.portalauth.SignIn"
@@ -127,18 +128,12 @@ def authorize_url(base_url):
 
 
 def mint_redirect(base_url, authorize=None):
-    """Plays the person on the emulator's Google page (alice@example.com, no two-factor step) and
-    returns the app's redirect URI carrying a fresh grant."""
+    """Plays the person on the emulator's Google page (alice@example.com, no two-factor step), with the
+    UI tests' page driver (Tests/ui/fake_browser.py), and returns the app's redirect URI carrying a
+    fresh grant."""
     authorize = authorize or authorize_url(base_url)
-    fields = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(authorize).query))
-    form = urllib.parse.urlencode({"client_id": fields.get("client_id", ""), "redirect_uri": fields["redirect_uri"],
-                                   "state": fields["state"], "email": "alice@example.com", "custom_email": "",
-                                   "action": "continue"})
-    status, callback, _ = _request(base_url, "POST", "/idp/google/authorize", form)
-    assert status in (302, 303) and callback, f"the fake Google page answered {status}"
-    callback = urllib.parse.urlsplit(urllib.parse.urljoin(base_url, callback))
-    status, redirect, _ = _request(base_url, "GET", f"{callback.path}?{callback.query}")
-    assert status in (302, 303) and redirect and redirect.startswith(REDIRECT_URL), "the callback did not redirect to the app"
+    ended, redirect, status, _ = fake_browser.walk(authorize, {"email": "alice@example.com", "action": "continue"})
+    assert ended == "app" and redirect.startswith(REDIRECT_URL), f"the fake Google page ended {ended} ({status})"
     assert "token=" in redirect, "the redirect carries no grant"
     return redirect
 

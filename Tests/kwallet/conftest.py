@@ -1,20 +1,13 @@
-"""The UI suite's fixtures (the installed app, the emulator, a session with its scripted browser),
-here run on script/with-kwallet's bus, where kwalletd5 is the only Secret Service."""
+"""This suite's own fixtures, beside the UI suite's (the plugin ui_fixtures, which its run script
+loads): the app on script/with-kwallet's bus, where kwalletd5 is the only Secret Service."""
 import os
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
-from ui_fixtures import use_ui_fixtures  # noqa: E402
-
-use_ui_fixtures(globals())
+import pytest
 
 assert os.environ.get("PORTAL_SECRET_SERVICE") == "KWallet", "run these through Tests/kwallet/run (script/with-kwallet)"
 
-import pytest  # noqa: E402
-
-import secret_service  # noqa: E402
-import kwallet  # noqa: E402  (needs the UI suite's folder on the path)
+import secret_service
+import kwallet  # (it imports desktop: ui_fixtures put Tests/ui on the path)
 
 
 @pytest.fixture(autouse=True)

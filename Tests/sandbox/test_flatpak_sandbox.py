@@ -19,7 +19,7 @@ import pytest
 
 import desktop
 import sandbox
-from conftest import APP_ID
+from ui_fixtures import APP_ID
 
 PORTAL_BACKENDS = Path("/usr/share/xdg-desktop-portal/portals")
 KEYRING_FILE = Path(".var") / "app" / APP_ID / "data" / "keyrings" / "default.keyring"

@@ -9,7 +9,7 @@ import os
 import subprocess
 import uuid
 
-from conftest import FAKE_BROWSER
+from ui_fixtures import FAKE_BROWSER
 
 __all__ = ["test_the_only_secret_service_is_the_one_under_test",
            "test_the_app_signs_in_restores_and_signs_out", "test_the_cli_signs_in_restores_and_signs_out",

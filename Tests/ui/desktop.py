@@ -20,6 +20,7 @@ import gi
 gi.require_version("Atspi", "2.0")
 from gi.repository import Atspi  # noqa: E402
 import pyatspi  # noqa: E402
+from waiting import wait_until  # noqa: E402,F401  (the drivers' one wait, used through desktop too)
 
 APP_NAME = "portal-sign-in"
 WINDOW_TITLE = "Portal Sign-In"
@@ -38,17 +39,6 @@ def cpu_seconds(pid):
     """Seconds of CPU (user and system) process PID has used so far."""
     fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")   # utime + stime
-
-
-def wait_until(condition, timeout=20.0, interval=0.2, what="condition"):
-    deadline = time.monotonic() + timeout
-    while True:
-        result = condition()
-        if result:
-            return result
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}")
-        time.sleep(interval)
 
 
 class TreeUnreadable(AssertionError):

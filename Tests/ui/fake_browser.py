@@ -117,45 +117,31 @@ def tampered(url, replacements):
     return urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(query)))
 
 
-def run(start_url):
-    wanted = control()
-    action = wanted.get("action", "continue")
-    query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(start_url).query))
-    # Names of the parameters only (and whether PKCE is S256): values may be single-use secrets.
-    log("opened", path=urllib.parse.urlsplit(start_url).path, action=action, parameters=sorted(query),
-        code_challenge_method=query.get("code_challenge_method"), launched_by=os.environ.get("PORTAL_TEST_LAUNCHER"),
-        sandboxed=os.path.exists("/.flatpak-info"))
-    if wanted.get("tamper"):
-        start_url = tampered(start_url, wanted["tamper"])
-        log("tampered", parameters=sorted(wanted["tamper"]))
-    if action == "hold":
-        return  # a person who never finishes in the browser
+def walk(start_url, wanted):
+    """Goes from start_url through the provider's pages as the person `wanted` describes would (its
+    email, action and share; a pause before the app's loopback address with loopback_after) and
+    says where it ended, with the URL, status and page there: "app" (the URL is the custom-scheme
+    redirect to the app), "loopback" (the app's loopback listener answered) or "stuck" (status None
+    after too many steps). bench/appdriver.py mints its redirects with it too."""
     # A browser trusts what the system does plus, here, the company CA the app was given (https tests).
     context = ssl.create_default_context(cafile=os.environ.get("PORTAL_CA_FILE") or None)
     opener = urllib.request.build_opener(NoRedirects(), urllib.request.HTTPSHandler(context=context))
+    action = wanted.get("action", "continue")
     url, data = start_url, None
     for _ in range(12):
         status, headers, body = fetch(opener, url, data)
         data = None
         if status in (301, 302, 303, 307, 308):
             target = urllib.parse.urljoin(url, headers["Location"])
-            if urllib.parse.urlsplit(target).scheme in ("http", "https"):
-                if wanted.get("loopback_after") and urllib.parse.urlsplit(target).port == loopback_port():
-                    log("paused", path=urllib.parse.urlsplit(target).path)
-                    deadline = time.monotonic() + 120
-                    while not os.path.exists(wanted["loopback_after"]) and time.monotonic() < deadline:
-                        time.sleep(0.1)
-                url = target
-                continue
-            if wanted.get("save_to"):
-                # A browser that does not hand custom schemes to the desktop: the person copies the
-                # address instead (the test pastes it into the app).
-                with open(os.open(wanted["save_to"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as out:
-                    out.write(target)
-                log("saved", scheme=urllib.parse.urlsplit(target).scheme)
-                return
-            deliver(target, int(wanted.get("deliver_times", 1)))
-            return
+            if urllib.parse.urlsplit(target).scheme not in ("http", "https"):
+                return "app", target, status, body
+            if wanted.get("loopback_after") and urllib.parse.urlsplit(target).port == loopback_port():
+                log("paused", path=urllib.parse.urlsplit(target).path)
+                deadline = time.monotonic() + 120
+                while not os.path.exists(wanted["loopback_after"]) and time.monotonic() < deadline:
+                    time.sleep(0.1)
+            url = target
+            continue
         form = FormReader()
         form.feed(body)
         if status == 200 and form.action is not None:
@@ -171,14 +157,42 @@ def run(start_url):
             data = urllib.parse.urlencode(fields).encode()
             continue
         if urllib.parse.urlsplit(url).hostname == "127.0.0.1" and urllib.parse.urlsplit(url).port == loopback_port():
-            # The app's loopback redirect (http://127.0.0.1:PORT/PATH): what its listener answered.
-            log("loopback", status=status, path=urllib.parse.urlsplit(url).path,
-                closes_tab="You can close this tab" in body or "close this tab" in body.lower(),
-                external="src=" in body or "<script" in body)
-            return
+            return "loopback", url, status, body
+        return "stuck", url, status, body
+    return "stuck", url, None, ""
+
+
+def run(start_url):
+    wanted = control()
+    action = wanted.get("action", "continue")
+    query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(start_url).query))
+    # Names of the parameters only (and whether PKCE is S256): values may be single-use secrets.
+    log("opened", path=urllib.parse.urlsplit(start_url).path, action=action, parameters=sorted(query),
+        code_challenge_method=query.get("code_challenge_method"), launched_by=os.environ.get("PORTAL_TEST_LAUNCHER"),
+        sandboxed=os.path.exists("/.flatpak-info"))
+    if wanted.get("tamper"):
+        start_url = tampered(start_url, wanted["tamper"])
+        log("tampered", parameters=sorted(wanted["tamper"]))
+    if action == "hold":
+        return  # a person who never finishes in the browser
+    ended, url, status, body = walk(start_url, wanted)
+    if ended == "app" and wanted.get("save_to"):
+        # A browser that does not hand custom schemes to the desktop: the person copies the
+        # address instead (the test pastes it into the app).
+        with open(os.open(wanted["save_to"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as out:
+            out.write(url)
+        log("saved", scheme=urllib.parse.urlsplit(url).scheme)
+    elif ended == "app":
+        deliver(url, int(wanted.get("deliver_times", 1)))
+    elif ended == "loopback":
+        # The app's loopback redirect (http://127.0.0.1:PORT/PATH): what its listener answered.
+        log("loopback", status=status, path=urllib.parse.urlsplit(url).path,
+            closes_tab="You can close this tab" in body or "close this tab" in body.lower(),
+            external="src=" in body or "<script" in body)
+    elif status is None:
+        log("stuck", reason="too many steps")
+    else:
         log("stuck", status=status, path=urllib.parse.urlsplit(url).path)
-        return
-    log("stuck", reason="too many steps")
 
 
 if __name__ == "__main__":

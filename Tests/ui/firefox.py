@@ -15,8 +15,9 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+from waiting import wait_until
 
 HANDLER_PREF = "network.protocol-handler.external.io.github.portalauth.signin"
 # Only what a harness needs: Marionette on a free port, and no first-run pages, updates or
@@ -51,17 +52,6 @@ def hand_over(inbox, url):
     fd = os.open(inbox, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     with os.fdopen(fd, "a") as out:
         out.write(json.dumps({"url": url}) + "\n")
-
-
-def wait_until(condition, timeout=30.0, what="condition"):
-    deadline = time.monotonic() + timeout
-    while True:
-        result = condition()
-        if result:
-            return result
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}")
-        time.sleep(0.2)
 
 
 class Firefox:
@@ -129,7 +119,7 @@ class Firefox:
         """On the emulator's provider page: types the account as a person would and presses Continue."""
         self.client.set_context(self.client.CONTEXT_CONTENT)
         wait_until(lambda: self.client.execute_script("return !!document.querySelector('form button[value=continue]')"),
-                   what="the provider's sign-in page")
+                   timeout=30, what="the provider's sign-in page")
         self.client.execute_script("""
             const [email, action] = arguments;
             document.getElementById('custom_email').value = email;

@@ -3,7 +3,7 @@ throwaway test CA, which the app trusts only through its documented extra CA fil
 or the ca-file setting). Without it the server is refused, the person is told, and nothing is sent."""
 import pytest
 
-from conftest import Emulator
+from ui_fixtures import Emulator
 
 SIGN_IN = "Sign in to Portal"
 
