@@ -34,19 +34,6 @@ public struct AuthMethod: RawRepresentable, Sendable, Hashable, CaseIterable, Co
     /// As the enum it replaced printed its cases: `emailMagicLink`, `google`.
     public var description: String { provider?.rawValue ?? "emailMagicLink" }
 
-    public init(from decoder: any Decoder) throws {
-        let name = try decoder.singleValueContainer().decode(String.self)
-        guard let method = AuthMethod(rawValue: name) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a Portal auth method"))
-        }
-        self = method
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-
     private init(name: String, provider: SignInProvider?) {
         rawValue = name
         self.provider = provider

@@ -56,19 +56,6 @@ public enum TurnkeyWire {
 
         /// The table's own names (`SignInProvider.authProxyProvider`).
         init(uncheckedName: String) { rawValue = uncheckedName }
-
-        public init(from decoder: any Decoder) throws {
-            let name = try decoder.singleValueContainer().decode(String.self)
-            guard let provider = OAuth2Provider(rawValue: name) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an OAuth2 provider"))
-            }
-            self = provider
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(rawValue)
-        }
     }
 
     /// `{"code":…,"message":…,"details":[…]}`, every Turnkey error body (google.rpc.Status).

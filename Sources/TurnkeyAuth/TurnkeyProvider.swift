@@ -69,17 +69,4 @@ public struct TurnkeyProvider: RawRepresentable, Sendable, Hashable, CaseIterabl
         guard let turnkey = TurnkeyProvider(provider) else { preconditionFailure("Turnkey does not offer \(provider)") }
         self = turnkey
     }
-
-    public init(from decoder: any Decoder) throws {
-        let name = try decoder.singleValueContainer().decode(String.self)
-        guard let provider = TurnkeyProvider(rawValue: name) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a Turnkey provider"))
-        }
-        self = provider
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }

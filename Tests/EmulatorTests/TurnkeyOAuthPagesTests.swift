@@ -1,4 +1,5 @@
 import AuthBase
+import AuthTestSupport
 import Foundation
 import Testing
 

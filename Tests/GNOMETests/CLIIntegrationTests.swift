@@ -14,7 +14,7 @@ extension GNOMEIntegration {
     @Suite(.serialized) struct CLIIntegrationTests {
         let emulator: AdministeredEmulator
         let cli: CLI
-        let browser = FakeBrowser()
+        let browser = ProviderPageBrowser()
 
         init() async throws {
             GLibLoopThread.ensureRunning()

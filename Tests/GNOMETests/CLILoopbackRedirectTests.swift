@@ -11,7 +11,7 @@ extension GNOMEIntegration {
         let cli: CLI
         let port: UInt16
         let redirectUrl: String
-        let browser = FakeBrowser()
+        let browser = ProviderPageBrowser()
 
         init() async throws {
             GLibLoopThread.ensureRunning()

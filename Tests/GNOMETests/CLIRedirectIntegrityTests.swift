@@ -8,7 +8,7 @@ extension GNOMEIntegration {
     @Suite(.serialized) struct CLIRedirectIntegrityTests {
         let emulator: AdministeredEmulator
         let cli: CLI
-        let browser = FakeBrowser()
+        let browser = ProviderPageBrowser()
 
         init() async throws {
             GLibLoopThread.ensureRunning()

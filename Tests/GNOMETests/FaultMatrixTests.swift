@@ -112,7 +112,7 @@ extension GNOMEIntegration {
                 let login = run(["login-url", "google"])
                 let authorizeUrl = try #require(login.last["authorizeUrl"] as? String)
                 try await inject(fault, on: Self.paths.urls)
-                let redirect = try await FakeBrowser().signIn(authorizeUrl: authorizeUrl, choices: ["email": "alice@example.com"])
+                let redirect = try await ProviderPageBrowser().signIn(authorizeUrl: authorizeUrl, choices: ["email": "alice@example.com"])
                 let result = run(["handle-redirect", "-"], input: redirect + "\n")
                 #expect(result.status == 5)
                 #expect(result.last["error"] as? String == "authenticationFailed")

@@ -35,7 +35,7 @@ extension GNOMEIntegration {
             let login = run(cli(for: emulator, caFile: caFile), ["login-url", "google"])
             let authorizeUrl = try #require(login.last["authorizeUrl"] as? String)
             #expect(authorizeUrl.hasPrefix(emulator.apiHost + "/idp/google/authorize?"))
-            return try await FakeBrowser(caFile: caFile).signIn(authorizeUrl: authorizeUrl, choices: ["email": "alice@example.com"])
+            return try await ProviderPageBrowser(caFile: caFile).signIn(authorizeUrl: authorizeUrl, choices: ["email": "alice@example.com"])
         }
 
         /// Compared, never printed: a failed expectation would show a session token.

@@ -77,7 +77,7 @@ extension GNOMEIntegration {
             let chosen = TurnkeyCommandLine(baseURL: emulator.baseURL)
             let login = chosen.run(["login-url", "discord"])
             try #require(login.status == 0, "\(login.stderr)")
-            let redirect = try await FakeBrowser().signIn(
+            let redirect = try await ProviderPageBrowser().signIn(
                 authorizeUrl: try #require(login.last["authorizeUrl"] as? String),
                 choices: ["email": "alice@example.com"], action: "continue")
             try #require(chosen.run(["handle-redirect", "-"], input: redirect + "\n").status == 0)

@@ -54,10 +54,10 @@ extension GNOMEIntegration {
         }
 
         @Test func doesNotFollowRedirectsSoTheAppRedirectIsSeen() async throws {
-            // The provider → callback → app chain is a series of 3xx answers; FakeBrowser follows them
+            // The provider → callback → app chain is a series of 3xx answers; ProviderPageBrowser follows them
             // one by one with SoupTransport and can only see the app's redirect if libsoup did not.
             let authorize = try await authorizeURL()
-            let redirect = try await FakeBrowser().signIn(
+            let redirect = try await ProviderPageBrowser().signIn(
                 authorizeUrl: authorize.absoluteString,
                 choices: ["email": "alice@example.com"])
             #expect(redirect.hasPrefix("io.github.portalauth.signin://auth/callback?"))

@@ -10,7 +10,7 @@ extension GNOMEIntegration {
     @Suite(.serialized) struct TurnkeyCLIIntegrationTests {
         let emulator: AdministeredEmulator
         let cli: TurnkeyCommandLine
-        let browser = FakeBrowser()
+        let browser = ProviderPageBrowser()
 
         init() async throws {
             GLibLoopThread.ensureRunning()

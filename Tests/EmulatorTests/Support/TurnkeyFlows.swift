@@ -1,5 +1,6 @@
 import AuthBase
 import AuthPlatform
+import AuthTestSupport
 import Foundation
 
 /// A session key as a Turnkey client makes one (libcrypto, as the real client here), the nonce that
@@ -33,28 +34,6 @@ struct PKCEPair {
     init() throws {
         verifier = Base64URL.encode(try SessionKey.crypto.randomBytes(32))
         challenge = Base64URL.encode(SessionKey.crypto.sha256(Array(verifier.utf8)))
-    }
-}
-
-/// A plain HTML form as a browser reads it: where it posts and its hidden fields.
-struct HTMLForm {
-    let action: String
-    let hiddenFields: [(String, String)]
-
-    init?(page: String) {
-        guard let formTag = page.firstMatch(of: #/<form method="post" action="([^"]*)">/#) else { return nil }
-        action = Self.unescape(String(formTag.1))
-        hiddenFields = page.matches(of: #/<input type="hidden" name="([^"]*)" value="([^"]*)">/#).map {
-            (Self.unescape(String($0.1)), Self.unescape(String($0.2)))
-        }
-    }
-
-    func hidden(_ name: String) -> String? { hiddenFields.first { $0.0 == name }?.1 }
-
-    private static func unescape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&amp;", with: "&")
     }
 }
 

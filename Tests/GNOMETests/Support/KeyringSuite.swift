@@ -30,6 +30,6 @@ extension KeyringSuite {
     func signedInRedirect(email: String = "alice@example.com") async throws -> String {
         let login = run(["login-url", "google"])
         let authorizeUrl = try #require(login.last["authorizeUrl"] as? String)
-        return try await FakeBrowser().signIn(authorizeUrl: authorizeUrl, choices: ["email": email])
+        return try await ProviderPageBrowser().signIn(authorizeUrl: authorizeUrl, choices: ["email": email])
     }
 }
