@@ -82,11 +82,7 @@ public final class PortalAccountService: EmailLinkSignIn, TwoFactorSignIn {
         if incoming.isTaken { return .taken }
         guard let method = incoming.method, !incoming.isError else { return .ignore }
         let signInMethod: SignInMethod = method.provider.map { .provider($0) } ?? .emailLink(email: incoming.email)
-        let redirect = HeldRedirect(method: signInMethod, standing: incoming.standing, parsed: incoming, uri: uri)
-        switch incoming.standing {
-        case .awaited, .repeated: return .exchange(redirect)
-        case .earlierRun, .unsolicited: return .ask(redirect)
-        }
+        return .signIn(HeldRedirect(method: signInMethod, standing: incoming.standing, parsed: incoming, uri: uri))
     }
 
     public func complete(_ redirect: HeldRedirect) async throws -> SignInOutcome {

@@ -89,12 +89,8 @@ public final class TurnkeyAccountService: AccountService {
         // No sign-in here names its state: it can never finish here.
         guard let provider = incoming.provider else { return incoming.isError ? .ignore : .refuse(nil) }
         guard !incoming.isError else { return .ignore }
-        let redirect = HeldRedirect(
-            method: .provider(provider.signInProvider), standing: incoming.standing, parsed: incoming, uri: uri)
-        switch incoming.standing {
-        case .awaited, .repeated: return .exchange(redirect)
-        case .earlierRun, .unsolicited: return .ask(redirect)
-        }
+        return .signIn(
+            HeldRedirect(method: .provider(provider.signInProvider), standing: incoming.standing, parsed: incoming, uri: uri))
     }
 
     public func complete(_ redirect: HeldRedirect) async throws -> SignInOutcome {

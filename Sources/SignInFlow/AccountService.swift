@@ -111,6 +111,17 @@ public enum RedirectVerdict: Sendable, Equatable {
     case ask(HeldRedirect)
 }
 
+extension RedirectVerdict {
+    /// The verdict on a redirect that can sign in and was not taken by a running sign-in: exchanged
+    /// when this app asked for it (awaited, or just handled and delivered again), asked about when not.
+    public static func signIn(_ redirect: HeldRedirect) -> RedirectVerdict {
+        switch redirect.standing {
+        case .awaited, .repeated: .exchange(redirect)
+        case .earlierRun, .unsolicited: .ask(redirect)
+        }
+    }
+}
+
 /// A redirect `offer` parsed, held until it is exchanged (or ignored): what it signs in with and who
 /// asked for it, as found then, and what the backend needs to finish it without parsing it again.
 public struct HeldRedirect: Sendable, Equatable, CustomStringConvertible {
