@@ -20,11 +20,9 @@ public enum LibsecretItems {
 /// A libsecret schema of string attributes. `SECRET_SCHEMA_NONE` keeps the schema name in
 /// `xdg:schema`, so lookups find only this schema's items.
 final class LibsecretSchema: Sendable {
-    let name: String
     let pointer: MainContextPointer<UnsafeMutablePointer<SecretSchema>>
 
     init(name: String, attributeNames: [String]) {
-        self.name = name
         let types = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, nil)
         for attribute in attributeNames {
             g_hash_table_insert(

@@ -7,16 +7,9 @@ import GLibSupport
 /// the Secret portal. The Secret Service calls would reach the host's login keyring, which the
 /// sandbox is not given (no `--talk-name=org.freedesktop.secrets`) and should not be.
 final class SecretPortalItems: SecretItems, Sendable {
-    let schemaName: String
-    private let schema: MainContextPointer<UnsafeMutablePointer<SecretSchema>>
-    /// Keeps the schema alive as long as the items.
-    private let schemaOwner: LibsecretSchema
+    private let schema: LibsecretSchema
 
-    init(schema: LibsecretSchema) {
-        schemaOwner = schema
-        schemaName = schema.name
-        self.schema = schema.pointer
-    }
+    init(schema: LibsecretSchema) { self.schema = schema }
 
     func lookup(_ attributes: [String: String]) async throws -> String? {
         try await call(attributes) { schema, table, callback, box in
@@ -83,7 +76,7 @@ final class SecretPortalItems: SecretItems, Sendable {
         start: @escaping @Sendable (UnsafePointer<SecretSchema>, OpaquePointer, GAsyncReadyCallback, UnsafeMutableRawPointer) -> Void,
         finish: @escaping @Sendable (OpaquePointer, inout UnsafeMutablePointer<GError>?) -> T
     ) async throws -> T {
-        let schema = self.schema
+        let schema = self.schema.pointer
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             MainLoopBridge.invoke {
                 GIOTypes.register() // before libsecret's worker thread opens the keyring file and asks the portal

@@ -5,17 +5,10 @@ import GLibSupport
 /// `SecretItems` on libsecret's asynchronous Secret Service API, called on GLib's main context.
 /// Items go to the default collection ("login"). Outside a sandbox only (`LibsecretItems.make`).
 final class SecretServiceItems: SecretItems, Sendable {
-    let schemaName: String
-    private let schema: MainContextPointer<UnsafeMutablePointer<SecretSchema>>
-    /// Keeps the schema alive as long as the items.
-    private let schemaOwner: LibsecretSchema
+    private let schema: LibsecretSchema
     private let connection = SecretServiceConnection()
 
-    init(schema: LibsecretSchema) {
-        schemaOwner = schema
-        schemaName = schema.name
-        self.schema = schema.pointer
-    }
+    init(schema: LibsecretSchema) { self.schema = schema }
 
     deinit {
         let connection = self.connection
@@ -164,7 +157,7 @@ final class SecretServiceItems: SecretItems, Sendable {
     private func callOnce<T: Sendable>(
         _ attributes: [String: String], start: @escaping ServiceCallStart, finish: @escaping ServiceCallFinish<T>
     ) async throws -> T {
-        let schema = self.schema
+        let schema = self.schema.pointer
         let connection = self.connection
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             MainLoopBridge.invoke {
