@@ -4,4 +4,7 @@ import FoundationEssentials
 /// Throwing means no browser could be started; a sign-in reports that as unavailable.
 public protocol BrowserLauncher: Sendable {
     func open(_ url: URL) async throws
+    /// Opens `url` for a sign-in started from `anchor`'s window, which the desktop may use as the
+    /// parent of what it shows and to raise the browser (see `PresentationAnchor`).
+    func open(_ url: URL, from anchor: (any PresentationAnchor)?) async throws
 }
