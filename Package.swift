@@ -6,22 +6,25 @@ import PackageDescription
 //
 //   portal-sign-in → SignInApp (+ CSignInUI: GTK4, libadwaita, qrencode, gettext) → SignInAccounts → SignInFlow
 //   portal-auth ───┐        │
-//                  AuthPlatform (+ CAuthPlatform: GIO, libsoup client, libsecret, crypto)
+//                  PortalAuthGNOME (+ CAuthPlatform: GIO, libsoup client, libsecret, crypto)
 //                           │
 //              PortalAuth (Portal's rules)   TurnkeyAuth (Turnkey's rules), both pure Swift
 //                           │
 //              AuthBase (shared pure-Swift base: wire types, query parsing, base64url, JWT claims, …)
 //
-//   portal-auth-emulator → AuthEmulator (+ CEmulatorServer: SoupServer) → AuthPlatform, AuthBase
+//   portal-auth-emulator → AuthEmulator (+ CEmulatorServer: SoupServer) → PortalAuthGNOME, AuthBase
 //
 //   GLibSupport (+ CGLibSupport: GLib, GObject, GIO; the dispatch bridge): GError as a Swift error,
-//   the main-loop bridge, GObject ownership and signals; used by SignInApp, AuthPlatform,
+//   the main-loop bridge, GObject ownership and signals; used by SignInApp, PortalAuthGNOME,
 //   AuthEmulator and portal-auth, and uses none of them.
 let package = Package(
     name: "PortalAuthLinux",
     products: [
         .library(name: "PortalAuth", targets: ["PortalAuth"]),
         .library(name: "TurnkeyAuth", targets: ["TurnkeyAuth"]),
+        // The desktop for both cores (keyring stores, libsoup transport, browser, scheme handler,
+        // loopback listener): the one dependency a Linux app adds; it re-exports both cores.
+        .library(name: "PortalAuthGNOME", targets: ["PortalAuthGNOME"]),
         .executable(name: "portal-sign-in", targets: ["portal-sign-in"]),
         .executable(name: "portal-auth", targets: ["portal-auth"]),
         .executable(name: "portal-auth-emulator", targets: ["portal-auth-emulator"])
@@ -49,19 +52,19 @@ let package = Package(
         .target(name: "TurnkeyAuth", dependencies: ["AuthBase"], exclude: ["README.md"]),
         .target(name: "GLibSupport", dependencies: ["CGLibSupport"], exclude: ["README.md"]),
         .target(
-            name: "AuthPlatform", dependencies: ["AuthBase", "PortalAuth", "TurnkeyAuth", "GLibSupport", "CAuthPlatform"],
+            name: "PortalAuthGNOME", dependencies: ["AuthBase", "PortalAuth", "TurnkeyAuth", "GLibSupport", "CAuthPlatform"],
             exclude: ["README.md"]),
         .target(
-            name: "AuthEmulator", dependencies: ["AuthBase", "AuthPlatform", "GLibSupport", "CEmulatorServer"],
+            name: "AuthEmulator", dependencies: ["AuthBase", "PortalAuthGNOME", "GLibSupport", "CEmulatorServer"],
             exclude: ["README.md"]),
         // The sign-in window's state machine: no GTK, tested without a display.
         .target(name: "SignInFlow", dependencies: ["AuthBase"], exclude: ["README.md"]),
         // The two account services: thin adapters from the cores to the flow, no GTK and no
-        // platform (the app injects AuthPlatform's pieces), tested on the cores' in-memory fakes.
+        // platform (the app injects PortalAuthGNOME's pieces), tested on the cores' in-memory fakes.
         .target(name: "SignInAccounts", dependencies: ["SignInFlow", "PortalAuth", "TurnkeyAuth"], exclude: ["README.md"]),
         .target(
             name: "SignInApp",
-            dependencies: ["SignInFlow", "SignInAccounts", "PortalAuth", "TurnkeyAuth", "AuthPlatform", "GLibSupport", "CSignInUI"],
+            dependencies: ["SignInFlow", "SignInAccounts", "PortalAuth", "TurnkeyAuth", "PortalAuthGNOME", "GLibSupport", "CSignInUI"],
             exclude: ["README.md"],
             plugins: ["GResourceEmbedder"]),
         // The stylesheet, icons and brand marks, compiled into the app at build time.
@@ -70,7 +73,7 @@ let package = Package(
 
         .executableTarget(name: "portal-sign-in", dependencies: ["SignInApp"], exclude: ["README.md"]),
         .executableTarget(
-            name: "portal-auth", dependencies: ["PortalAuth", "TurnkeyAuth", "AuthPlatform", "GLibSupport"], exclude: ["README.md"]),
+            name: "portal-auth", dependencies: ["PortalAuth", "TurnkeyAuth", "PortalAuthGNOME", "GLibSupport"], exclude: ["README.md"]),
         .executableTarget(name: "portal-auth-emulator", dependencies: ["AuthEmulator"], exclude: ["README.md"]),
 
         // Helpers the test targets share (secret-shaped values, waiting, recording boxes, the cores' fakes).
@@ -78,15 +81,15 @@ let package = Package(
         .testTarget(name: "AuthBaseTests", dependencies: ["AuthBase", "AuthTestSupport"]),
         .testTarget(name: "PortalAuthTests", dependencies: ["PortalAuth", "AuthTestSupport"]),
         .testTarget(name: "TurnkeyAuthTests", dependencies: ["TurnkeyAuth", "AuthTestSupport"]),
-        // AuthPlatform's LibcryptoProvider makes the session keys, stamps and PKCE pairs a Turnkey client would;
+        // PortalAuthGNOME's LibcryptoProvider makes the session keys, stamps and PKCE pairs a Turnkey client would;
         // AuthEmulator itself only for the unit tests of its parts (the rest talks HTTP to the binary).
-        .testTarget(name: "EmulatorTests", dependencies: ["PortalAuth", "AuthBase", "AuthPlatform", "AuthEmulator", "AuthTestSupport"]),
+        .testTarget(name: "EmulatorTests", dependencies: ["PortalAuth", "AuthBase", "PortalAuthGNOME", "AuthEmulator", "AuthTestSupport"]),
         .testTarget(name: "GLibSupportTests", dependencies: ["GLibSupport", "CGLibSupport"]),
         .testTarget(name: "SignInFlowTests", dependencies: ["SignInFlow", "AuthTestSupport"]),
         .testTarget(name: "SignInAccountsTests", dependencies: ["SignInAccounts", "AuthTestSupport"]),
         .testTarget(
             name: "GNOMETests",
-            dependencies: ["PortalAuth", "TurnkeyAuth", "AuthPlatform", "GLibSupport", "CAuthPlatform", "AuthTestSupport"],
+            dependencies: ["PortalAuth", "TurnkeyAuth", "PortalAuthGNOME", "GLibSupport", "CAuthPlatform", "AuthTestSupport"],
             exclude: ["Support/fake-prompter.py"])
     ]
 )

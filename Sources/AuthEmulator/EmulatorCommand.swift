@@ -1,8 +1,8 @@
 import AuthBase
-import AuthPlatform
 import CEmulatorServer
 import Foundation
 import GLibSupport
+import PortalAuthGNOME
 
 /// `portal-auth-emulator [--port N] [--config FILE]`: parses the command line, starts the server,
 /// writes the admin token file, runs the GLib main loop until SIGINT/SIGTERM.

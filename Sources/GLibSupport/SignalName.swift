@@ -1,6 +1,6 @@
 /// A GObject signal's name, spelled once: call sites connect `.clicked` or `.notify(.active)`, never
 /// a string. Each layer declares the signals of the object kinds it uses, in an extension beside
-/// them (GIO's here, libsoup's in AuthPlatform, GTK's in SignInApp); GLib still refuses an unknown
+/// them (GIO's here, libsoup's in PortalAuthGNOME, GTK's in SignInApp); GLib still refuses an unknown
 /// name at connection time (`SignalConnection`'s precondition), so a misspelt declaration fails at once.
 public struct SignalName: Hashable, Sendable, CustomStringConvertible {
     public let name: String

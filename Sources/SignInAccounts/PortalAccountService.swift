@@ -5,7 +5,7 @@ import SignInFlow
 /// The Portal backend of the sign-in window: a thin adapter from `PortalAuth` to the flow. The core
 /// runs the browser sign-in; the flow offers it each redirect (with a loopback redirect URL the core's
 /// listener on 127.0.0.1 receives it itself). The core is injected: the app's is made with
-/// AuthPlatform's pieces, the tests' with in-memory fakes.
+/// PortalAuthGNOME's pieces, the tests' with in-memory fakes.
 @MainActor
 public final class PortalAccountService: EmailLinkSignIn, TwoFactorSignIn {
     /// A failure when the configuration was rejected; every call then reports it.

@@ -66,7 +66,7 @@ public enum AccountChange: Sendable, Equatable {
 }
 
 /// What the desktop gives the flow beside the backend: the redirect scheme's handler, the keyring's
-/// presence, the browser, and the words for errors. The app injects AuthPlatform's pieces and its
+/// presence, the browser, and the words for errors. The app injects PortalAuthGNOME's pieces and its
 /// table of words; tests inject fakes.
 @MainActor
 public protocol AccountDesktop: AnyObject {

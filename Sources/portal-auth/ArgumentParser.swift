@@ -1,4 +1,4 @@
-import AuthPlatform
+import PortalAuthGNOME
 
 /// What a command line asked for: the help, or a command with its configuration flags and its job.
 enum Invocation<Core: BackendCore> {

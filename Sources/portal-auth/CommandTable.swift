@@ -1,4 +1,4 @@
-import AuthPlatform
+import PortalAuthGNOME
 
 /// What a command runs once its backend's core is made: prints its lines, returns the exit status.
 typealias Job<Core> = @Sendable (Core) async throws -> ExitCode

@@ -1,6 +1,6 @@
-import AuthPlatform
 import FoundationEssentials
 import PortalAuth
+import PortalAuthGNOME
 import TurnkeyAuth
 
 /// How a failure is shown: its case name (stable, for scripts), a message for a person, an exit status.

@@ -1,4 +1,4 @@
-import AuthPlatform
+import PortalAuthGNOME
 import TurnkeyAuth
 
 /// The words around each backend's command lines in its help text (`CommandBackend.helpText`); each

@@ -1,5 +1,5 @@
 import AuthBase
-import AuthPlatform
+import PortalAuthGNOME
 
 /// Commands that would spend a grant (or start a sign-in whose redirect will) refuse before
 /// sending anything when no Secret Service is there: the session they make could not be kept, and

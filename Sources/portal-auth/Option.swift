@@ -1,4 +1,4 @@
-import AuthPlatform
+import PortalAuthGNOME
 
 /// An option of a command line: `--name value` or `--name=value`, or a switch given alone.
 struct Option: Sendable {

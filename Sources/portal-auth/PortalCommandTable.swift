@@ -1,6 +1,6 @@
-import AuthPlatform
 import FoundationEssentials
 import PortalAuth
+import PortalAuthGNOME
 
 /// What Portal's commands run against: the core, and for `client` and `sign-in` the configuration
 /// and transport it was made from.

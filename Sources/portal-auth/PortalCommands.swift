@@ -1,6 +1,6 @@
-import AuthPlatform
 import FoundationEssentials
 import PortalAuth
+import PortalAuthGNOME
 
 /// Portal's commands: each prints its result lines and returns the exit status.
 extension PortalCLI {

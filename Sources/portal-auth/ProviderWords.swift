@@ -1,5 +1,5 @@
-import AuthPlatform
 import PortalAuth
+import PortalAuthGNOME
 import TurnkeyAuth
 
 /// The providers as the help and usage lines name them, read from the provider table, so a new

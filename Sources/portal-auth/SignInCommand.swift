@@ -1,6 +1,6 @@
-import AuthPlatform
 import FoundationEssentials
 import PortalAuth
+import PortalAuthGNOME
 
 /// `portal-auth sign-in google|apple [--open]`: a whole browser sign-in with a loopback redirect URL
 /// (`http://127.0.0.1:PORT/PATH`). The port is bound before Portal is asked for anything; the

@@ -1,5 +1,5 @@
-import AuthPlatform
 import FoundationEssentials
+import PortalAuthGNOME
 import TurnkeyAuth
 
 /// What Turnkey's commands run against.

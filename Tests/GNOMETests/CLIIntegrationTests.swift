@@ -1,7 +1,7 @@
-import AuthPlatform
 import AuthTestSupport
 import Foundation
 import PortalAuth
+import PortalAuthGNOME
 import Testing
 
 #if canImport(FoundationNetworking)

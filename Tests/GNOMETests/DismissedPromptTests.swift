@@ -1,6 +1,6 @@
-import AuthPlatform
 import Foundation
 import PortalAuth
+import PortalAuthGNOME
 import Testing
 
 extension GNOMEIntegration {

@@ -1,7 +1,7 @@
 import AuthBase
-import AuthPlatform
 import AuthTestSupport
 import Foundation
+import PortalAuthGNOME
 import Testing
 
 @testable import TurnkeyAuth

@@ -24,7 +24,7 @@ import Testing
 
     /// Most of a `portal-auth` run is loading libraries, so it loads only what every command needs:
     /// FoundationEssentials rather than all of Foundation (every module of AuthBase, PortalAuth,
-    /// TurnkeyAuth, AuthPlatform and portal-auth imports FoundationEssentials), and libcrypto
+    /// TurnkeyAuth, PortalAuthGNOME and portal-auth imports FoundationEssentials), and libcrypto
     /// not at start but when a Turnkey command first signs (crypto.c opens it).
     @Test func theCLILinksNeitherFoundationNorLibcrypto() throws {
         let libraries = try linkedLibraries(Binaries.directory.appendingPathComponent("portal-auth").path)

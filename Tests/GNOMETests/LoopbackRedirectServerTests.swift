@@ -1,8 +1,8 @@
-import AuthPlatform
 import AuthTestSupport
 import Foundation
 import Glibc
 import PortalAuth
+import PortalAuthGNOME
 import Testing
 
 extension GNOMEIntegration {

@@ -1,6 +1,6 @@
-import AuthPlatform
 import AuthTestSupport
 import Foundation
+import PortalAuthGNOME
 import Testing
 
 extension GNOMEIntegration {

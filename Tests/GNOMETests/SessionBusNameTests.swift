@@ -1,6 +1,6 @@
-import AuthPlatform
 import CAuthPlatform
 import Foundation
+import PortalAuthGNOME
 import Testing
 
 /// Who owns a name on the session bus, as the app asks at start-up before it forwards anything.

@@ -1,6 +1,6 @@
-import AuthPlatform
 import AuthTestSupport
 import Foundation
+import PortalAuthGNOME
 import Testing
 
 /// The settings table (`Setting+Table.swift`) is the one place a setting is named: every row is

@@ -1,4 +1,4 @@
-import AuthPlatform
+import PortalAuthGNOME
 import Testing
 
 @Suite struct TransportConfigurationTests {

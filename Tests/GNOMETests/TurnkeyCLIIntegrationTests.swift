@@ -1,6 +1,6 @@
 import AuthBase
-import AuthPlatform
 import Foundation
+import PortalAuthGNOME
 import Testing
 
 extension GNOMEIntegration {

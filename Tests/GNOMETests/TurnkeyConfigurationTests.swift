@@ -1,4 +1,4 @@
-import AuthPlatform
+import PortalAuthGNOME
 import Testing
 import TurnkeyAuth
 

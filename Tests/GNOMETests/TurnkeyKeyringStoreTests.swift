@@ -1,5 +1,5 @@
-import AuthPlatform
 import Foundation
+import PortalAuthGNOME
 import Testing
 import TurnkeyAuth
 

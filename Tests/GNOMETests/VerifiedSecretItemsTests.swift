@@ -1,6 +1,6 @@
 import AuthBase
-import AuthPlatform
 import AuthTestSupport
+import PortalAuthGNOME
 import Testing
 
 /// The rules every keyring store shares, against a scripted `SecretItems` (no daemon needed).

@@ -1,6 +1,6 @@
 import AuthBase
-import AuthPlatform
 import Foundation
+import PortalAuthGNOME
 
 /// The JWTs the emulator signs (ES256, keys made at start-up and kept for the process's life):
 /// - the fake Google's and Apple's OIDC `id_token`s, with the identity provider key, published at

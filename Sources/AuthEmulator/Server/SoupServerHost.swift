@@ -1,7 +1,7 @@
-import AuthPlatform
 import CEmulatorServer
 import Foundation
 import GLibSupport
+import PortalAuthGNOME
 
 /// The only file that touches libsoup: turns SoupServerMessages into EmulatorRequests and writes
 /// EmulatorResponses back (or holds / drops the connection for injected faults).

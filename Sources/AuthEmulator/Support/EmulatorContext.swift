@@ -1,4 +1,4 @@
-import AuthPlatform
+import PortalAuthGNOME
 
 /// What every part of the emulator shares: where it listens, its clock and its signing keys.
 /// All access happens on the GLib main loop thread, one request at a time.

@@ -1,5 +1,5 @@
 #pragma once
-/* The C side of AuthPlatform, the platform layer: GIO, the libsoup client, libsecret and libcrypto
+/* The C side of PortalAuthGNOME, the platform layer: GIO, the libsoup client, libsecret and libcrypto
  * (the GLib plumbing every layer shares, the dispatch bridge among it, is in CGLibSupport). Only what
  * Swift cannot do itself lives here (macros, variadics); everything else is called from Swift
  * directly. No GTK: the CLI links this. */

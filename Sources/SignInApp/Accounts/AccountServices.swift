@@ -1,11 +1,11 @@
-import AuthPlatform
 import FoundationEssentials
 import PortalAuth
+import PortalAuthGNOME
 import SignInAccounts
 import SignInFlow
 import TurnkeyAuth
 
-/// The account services wired to the desktop: the cores from AuthPlatform's factories (libsoup,
+/// The account services wired to the desktop: the cores from PortalAuthGNOME's factories (libsoup,
 /// the keyring, the default browser through GIO), configured from the environment, then GSettings,
 /// then the defaults.
 @MainActor

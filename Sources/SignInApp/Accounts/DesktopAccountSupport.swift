@@ -1,5 +1,5 @@
-import AuthPlatform
 import FoundationEssentials
+import PortalAuthGNOME
 import SignInFlow
 
 /// The desktop beside the account services: the scheme handler in the MIME defaults, the Secret

@@ -1,5 +1,5 @@
-import AuthPlatform
 import FoundationEssentials
+import PortalAuthGNOME
 import SignInFlow
 import TurnkeyAuth
 

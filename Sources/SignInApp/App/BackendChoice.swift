@@ -1,6 +1,6 @@
 import AuthBase
-import AuthPlatform
 import FoundationEssentials
+import PortalAuthGNOME
 import SignInFlow
 
 /// Which service the window signs in to (`Setting.backend`): `PORTAL_SIGN_IN_BACKEND`, then the

@@ -1,5 +1,5 @@
-import AuthPlatform
 import PortalAuth
+import PortalAuthGNOME
 
 /// The cores' log lines (which never hold a secret) on stderr, when PORTAL_AUTH_DEBUG is set.
 enum DebugLog {

@@ -1,7 +1,7 @@
-import AuthPlatform
 import CSignInUI
 import FoundationEssentials
 import GLibSupport
+import PortalAuthGNOME
 
 /// The app's GResource bundle (stylesheet, icons, brand marks), compiled into the program by the
 /// GResourceEmbedder plugin. Registered before the application starts, so AdwApplication finds

@@ -1,8 +1,8 @@
-import AuthPlatform
 import CSignInUI
 import FoundationEssentials
 import GLibSupport
 import PortalAuth
+import PortalAuthGNOME
 import SignInFlow
 
 /// The single-instance GtkApplication `io.github.portalauth.SignIn` (libadwaita's AdwApplication).

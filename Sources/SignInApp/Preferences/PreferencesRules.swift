@@ -1,6 +1,6 @@
-import AuthPlatform
 import FoundationEssentials
 import PortalAuth
+import PortalAuthGNOME
 import TurnkeyAuth
 
 /// What Preferences accepts, with the cores' own rules: nil when a value may be saved, else what to

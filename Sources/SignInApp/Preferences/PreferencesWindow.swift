@@ -1,7 +1,7 @@
-import AuthPlatform
 import CSignInUI
 import FoundationEssentials
 import GLibSupport
+import PortalAuthGNOME
 import SignInFlow
 import TurnkeyAuth
 

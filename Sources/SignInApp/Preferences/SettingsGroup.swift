@@ -1,7 +1,7 @@
-import AuthPlatform
 import CSignInUI
 import FoundationEssentials
 import GLibSupport
+import PortalAuthGNOME
 
 /// A Preferences group of text settings: entry rows that save their GSettings key on apply when the
 /// value is valid, a line under the rows that says why a value was not saved, and a Reset button

@@ -1,6 +1,6 @@
-import AuthPlatform
 import CSignInUI
 import FoundationEssentials
+import PortalAuthGNOME
 
 /// Finds the app's GSettings schema and reads its keys.
 enum SettingsLocation {

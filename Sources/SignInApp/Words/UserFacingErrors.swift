@@ -1,6 +1,6 @@
-import AuthPlatform
 import FoundationEssentials
 import PortalAuth
+import PortalAuthGNOME
 import SignInAccounts
 import SignInFlow
 import TurnkeyAuth

@@ -1,7 +1,7 @@
 import AuthBase
-import AuthPlatform
 import AuthTestSupport
 import Foundation
+import PortalAuthGNOME
 
 /// A session key as a Turnkey client makes one (libcrypto, as the real client here), the nonce that
 /// binds a token to it, and its stamps.

@@ -1,7 +1,7 @@
-import AuthPlatform
 import AuthTestSupport
 import Foundation
 import PortalAuth
+import PortalAuthGNOME
 
 /// Drives the emulator's fake Google and Apple pages the way a browser without JavaScript does:
 /// GET the authorize URL, submit the chooser form, submit any form_post page, follow redirects,
