@@ -9,13 +9,25 @@ public final class GioBrowserLauncher: BrowserLauncher, Sendable {
     public init() {}
 
     public func open(_ url: URL) async throws {
+        try await open(url, from: nil)
+    }
+
+    /// Opens `url` for a sign-in started from `anchor`'s window: the OpenURI portal gets the window
+    /// as its parent, and the browser an activation token (`XDG_ACTIVATION_TOKEN`) when the
+    /// window's display makes one, so the desktop raises it.
+    public func open(_ url: URL, from anchor: (any PresentationAnchor)?) async throws {
         let uri = url.absoluteString
-        if FlatpakSandbox.isInside { return try await OpenURIPortal.open(uri) }
+        let token = await anchor?.activationToken()
+        if FlatpakSandbox.isInside {
+            return try await OpenURIPortal.open(uri, parentWindow: await anchor?.parentWindow() ?? "", activationToken: token)
+        }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             MainLoopBridge.invoke {
+                let context = g_app_launch_context_new()
+                if let token { g_app_launch_context_setenv(context, "XDG_ACTIVATION_TOKEN", token) }
                 let box = Unmanaged.passRetained(LaunchBox(continuation)).toOpaque()
                 g_app_info_launch_default_for_uri_async(
-                    uri, nil, nil,
+                    uri, context, nil,
                     { _, result, userData in
                         let box = Unmanaged<LaunchBox>.fromOpaque(userData!).takeRetainedValue()
                         var error: UnsafeMutablePointer<GError>?
@@ -25,6 +37,7 @@ public final class GioBrowserLauncher: BrowserLauncher, Sendable {
                             box.continuation.resume(throwing: BrowserLaunchError(reason: GLibError.take(&error)?.message ?? ""))
                         }
                     }, box)
+                g_object_unref(context)
             }
         }
     }

@@ -13,9 +13,14 @@ enum OpenURIPortal {
     private static let portal = "org.freedesktop.portal.Desktop"
     private static let portalPath = "/org/freedesktop/portal/desktop"
 
-    static func open(_ uri: String) async throws {
+    /// - Parameters:
+    ///   - parentWindow: the window the request belongs to (`x11:XID`, `wayland:HANDLE`), or "".
+    ///   - activationToken: lets the browser come to the front (the portal's `activation_token`).
+    static func open(_ uri: String, parentWindow: String = "", activationToken: String? = nil) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            MainLoopBridge.invoke { Request.start(uri, continuation) }
+            MainLoopBridge.invoke {
+                Request.start(uri, parentWindow: parentWindow, activationToken: activationToken, continuation)
+            }
         }
     }
 
@@ -35,7 +40,9 @@ enum OpenURIPortal {
 
         deinit { g_object_unref(UnsafeMutableRawPointer(bus)) }
 
-        static func start(_ uri: String, _ continuation: CheckedContinuation<Void, any Error>) {
+        static func start(
+            _ uri: String, parentWindow: String, activationToken: String?, _ continuation: CheckedContinuation<Void, any Error>
+        ) {
             var error: UnsafeMutablePointer<GError>?
             guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
                 let reason = GLibError.take(&error)?.message ?? "no session bus"
@@ -48,7 +55,8 @@ enum OpenURIPortal {
             let retained = Unmanaged.passRetained(request)
             request.subscribe(retained)
             g_dbus_connection_call(
-                bus, portal, portalPath, "org.freedesktop.portal.OpenURI", "OpenURI", parameters(uri, token: token),
+                bus, portal, portalPath, "org.freedesktop.portal.OpenURI", "OpenURI",
+                parameters(uri, token: token, parentWindow: parentWindow, activationToken: activationToken),
                 nil, G_DBUS_CALL_FLAGS_NONE, -1, nil,
                 { source, result, userData in
                     let request = Unmanaged<Request>.fromOpaque(userData!).takeUnretainedValue()
@@ -105,12 +113,16 @@ enum OpenURIPortal {
 
         private static let portalName = OpenURIPortal.portal
 
-        /// `(ssa{sv})`: no parent window, the URI, and the request's token. Floating, so the call takes it.
-        private static func parameters(_ uri: String, token: String) -> OpaquePointer {
-            let entry = g_variant_new_dict_entry(g_variant_new_string("handle_token"), g_variant_new_variant(g_variant_new_string(token)))
-            var entries: [OpaquePointer?] = [entry]
-            let options = g_variant_new_array(nil, &entries, 1)
-            var children: [OpaquePointer?] = [g_variant_new_string(""), g_variant_new_string(uri), options]
+        /// `(ssa{sv})`: the parent window, the URI, and the options (the request's token, and the
+        /// activation token when there is one). Floating, so the call takes it.
+        private static func parameters(_ uri: String, token: String, parentWindow: String, activationToken: String?) -> OpaquePointer {
+            func option(_ key: String, _ value: String) -> OpaquePointer? {
+                g_variant_new_dict_entry(g_variant_new_string(key), g_variant_new_variant(g_variant_new_string(value)))
+            }
+            var entries: [OpaquePointer?] = [option("handle_token", token)]
+            if let activationToken { entries.append(option("activation_token", activationToken)) }
+            let options = g_variant_new_array(nil, &entries, gsize(entries.count))
+            var children: [OpaquePointer?] = [g_variant_new_string(parentWindow), g_variant_new_string(uri), options]
             return g_variant_new_tuple(&children, 3)
         }
     }

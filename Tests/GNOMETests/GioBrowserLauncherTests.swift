@@ -1,3 +1,4 @@
+import AuthTestSupport
 import Foundation
 import PortalAuthGNOME
 import Testing
@@ -8,6 +9,8 @@ extension GNOMEIntegration {
     @Suite(.serialized) struct GioBrowserLauncherTests {
         let scheme = "x-portal-test-browser"
         let received: URL
+        /// What the browser found in `XDG_ACTIVATION_TOKEN`.
+        let token: URL
 
         init() throws {
             GLibLoopThread.ensureRunning()
@@ -15,7 +18,9 @@ extension GNOMEIntegration {
             let dataHome = try #require(environment["XDG_DATA_HOME"], "run under script/with-desktop-session")
             let configHome = try #require(environment["XDG_CONFIG_HOME"], "run under script/with-desktop-session")
             received = URL(fileURLWithPath: TestScratch.directory).appendingPathComponent("portal-browser-\(getpid()).txt")
+            token = received.appendingPathExtension("token")
             try? FileManager.default.removeItem(at: received)
+            try? FileManager.default.removeItem(at: token)
 
             let applications = URL(fileURLWithPath: dataHome).appendingPathComponent("applications")
             try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
@@ -23,7 +28,7 @@ extension GNOMEIntegration {
                 [Desktop Entry]
                 Type=Application
                 Name=Portal Test Browser
-                Exec=sh -c 'printf %s "$1" > \(received.path)' portal-test-browser %u
+                Exec=sh -c 'printf %s "$XDG_ACTIVATION_TOKEN" > \(token.path); printf %s "$1" > \(received.path)' portal-test-browser %u
                 MimeType=x-scheme-handler/\(scheme);
                 NoDisplay=true
                 """
@@ -51,14 +56,26 @@ extension GNOMEIntegration {
         @Test func opensTheURLWithTheDesktopsHandler() async throws {
             let url = URL(string: "\(scheme)://authorize?state=abc&prompt=select_account")!
             try await GioBrowserLauncher().open(url)
-            // The handler runs as its own process; give it a moment to write.
-            var opened: String?
+            #expect(try await written(received) == url.absoluteString)
+            #expect(try await written(token) == "", "no window, no activation token")
+        }
+
+        /// A sign-in started from a window hands the browser the window's activation token, which
+        /// lets a Wayland compositor raise it.
+        @Test func theBrowserStartsWithTheAnchorsActivationToken() async throws {
+            let url = URL(string: "\(scheme)://authorize?state=def")!
+            try await GioBrowserLauncher().open(url, from: FakeAnchor())
+            #expect(try await written(received) == url.absoluteString)
+            #expect(try await written(token) == "fake-activation-token")
+        }
+
+        /// What the handler, its own process, wrote to `file` (it writes the URL last).
+        private func written(_ file: URL) async throws -> String? {
             for _ in 0..<50 {
-                opened = try? String(contentsOf: received, encoding: .utf8)
-                if opened?.isEmpty == false { break }
+                if let opened = try? String(contentsOf: received, encoding: .utf8), !opened.isEmpty { break }
                 try await Task.sleep(nanoseconds: 100_000_000)
             }
-            #expect(opened == url.absoluteString)
+            return try? String(contentsOf: file, encoding: .utf8)
         }
 
         @Test func aSchemeWithoutAnyHandlerIsAnError() async {
