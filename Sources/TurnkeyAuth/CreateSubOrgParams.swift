@@ -1,3 +1,6 @@
+// swift-format-ignore-file: TypeNamesShouldBeCapitalized, AlwaysUseLowerCamelCase
+
+// (the SDK's and the swagger's names, kept so code written against the SDK compiles)
 import FoundationEssentials
 
 // The SDK's sub-organization parameters (`CreateSubOrgParams`) and the swagger types they carry

@@ -44,7 +44,9 @@ struct TurnkeyAPI: Sendable {
             as: TurnkeyWire.ListWalletsResponse.self)
     }
 
-    func listWalletAccounts(organizationId: String, walletId: String, key: SigningKey) async throws
+    func listWalletAccounts(
+        organizationId: String, walletId: String, key: SigningKey
+    ) async throws
         -> TurnkeyWire.ListWalletAccountsResponse
     {
         try await post(

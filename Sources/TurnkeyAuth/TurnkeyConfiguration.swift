@@ -173,7 +173,8 @@ public struct TurnkeyConfiguration: Sendable, Equatable {
             guard let uri = text.nonBlank, !uri.unicodeScalars.contains(where: { $0.properties.isWhitespace }),
                 URLText(uri).scheme != nil
             else {
-                throw TurnkeyAuthError.invalidConfiguration(field: "\(provider.rawValue)RedirectUri", problem: URLProblem.malformed.rawValue)
+                throw TurnkeyAuthError.invalidConfiguration(
+                    field: "\(provider.rawValue)RedirectUri", problem: URLProblem.malformed.rawValue)
             }
             providerRedirects[provider] = uri
         }

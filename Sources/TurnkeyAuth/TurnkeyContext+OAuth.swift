@@ -74,6 +74,12 @@ extension TurnkeyContext {
             additionalState: additionalState, onOAuthSuccess: onOAuthSuccess)
     }
 
+    /// Hands a URL the desktop opened the app with to the running sign-in, which takes its own
+    /// callback (`<appScheme>://?…` with its `state`); nil when the URL is not a Turnkey callback for
+    /// this app. Call it from the app's `open` handler.
+    @discardableResult
+    public func offer(_ url: String) -> TurnkeyIncomingCallback? { auth?.offer(url) }
+
     private func signIn(
         _ provider: TurnkeyProvider, anchor: any PresentationAnchor, clientId: String?, secondaryClientIds: [String]?,
         sessionKey: String?, additionalState: [String: String]?, onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)?

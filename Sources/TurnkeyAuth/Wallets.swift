@@ -30,6 +30,7 @@ public struct Wallet: Sendable, Equatable, Identifiable {
     }
 }
 
+// swift-format-ignore: TypeNamesShouldBeCapitalized
 /// One account of a wallet (swagger `v1WalletAccount`): its address and how it was derived. The
 /// curve, path format and address format are Turnkey's names (`CURVE_SECP256K1`…), kept as written
 /// so a format this package does not list still reads.

@@ -59,7 +59,10 @@ final class TurnkeyWalletTests: EmulatorSuite {
         let listed = try #require(accounts.json?["accounts"] as? [[String: Any]])
         #expect(listed.map { $0["address"] as? String } == addresses)
         #expect(listed.map { $0["path"] as? String } == ["m/44'/60'/0'/0/0", "m/44'/501'/0'/0'", "m/84'/0'/0'/0/0"])
-        #expect(listed.allSatisfy { $0["walletId"] as? String == created["walletId"] as? String && $0["organizationId"] as? String == organizationId })
+        #expect(
+            listed.allSatisfy {
+                $0["walletId"] as? String == created["walletId"] as? String && $0["organizationId"] as? String == organizationId
+            })
 
         let user = try await client.stamped(
             TurnkeyWire.APIPath.getUser, ["organizationId": organizationId, "userId": signup.json?["userId"] ?? ""], key: key)
@@ -124,11 +127,17 @@ final class TurnkeyWalletTests: EmulatorSuite {
 
         let wrongClient = try await client.postForm(
             "/idp/oidc/token",
-            [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", "http://127.0.0.1:4567/callback"), ("client_id", "other")])
+            [
+                ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", "http://127.0.0.1:4567/callback"),
+                ("client_id", "other")
+            ])
         #expect(wrongClient.status == 400 && wrongClient.error == "invalid_grant")
         let spent = try await client.postForm(
             "/idp/oidc/token",
-            [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", "http://127.0.0.1:4567/callback"), ("client_id", "my-app")])
+            [
+                ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", "http://127.0.0.1:4567/callback"),
+                ("client_id", "my-app")
+            ])
         #expect(spent.status == 400, "a code is spent by its first use, whatever its outcome")
 
         let token = try await oidcToken(nonce: key.nonce)
@@ -160,7 +169,10 @@ final class TurnkeyWalletTests: EmulatorSuite {
         let code = try #require(URLText(location).queryParameters["code"])
         let tokens = try await client.postForm(
             "/idp/oidc/token",
-            [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", "io.github.portalauth.signin://oidc"), ("client_id", "my-app")])
+            [
+                ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", "io.github.portalauth.signin://oidc"),
+                ("client_id", "my-app")
+            ])
         return try #require(tokens.json?["id_token"] as? String)
     }
 }

@@ -61,11 +61,17 @@ extension GNOMEIntegration {
         @Test func aGoogleSignInCreatesTheConfiguredWalletAndListsItsAccounts() async throws {
             let wallet = v1WalletParams(
                 accounts: [
-                    .init(addressFormat: .address_format_ethereum, curve: .curve_secp256k1, path: "m/44'/60'/0'/0/0", pathFormat: .path_format_bip32),
-                    .init(addressFormat: .address_format_solana, curve: .curve_ed25519, path: "m/44'/501'/0'/0'", pathFormat: .path_format_bip32)
+                    .init(
+                        addressFormat: .address_format_ethereum, curve: .curve_secp256k1, path: "m/44'/60'/0'/0/0",
+                        pathFormat: .path_format_bip32),
+                    .init(
+                        addressFormat: .address_format_solana, curve: .curve_ed25519, path: "m/44'/501'/0'/0'",
+                        pathFormat: .path_format_bip32)
                 ], walletName: "Main wallet")
             let (context, browser) = context(
-                config(createSuborgParams: .init(oauth: CreateSubOrgParams(userName: "Alice", subOrgName: "Alice's wallet org", customWallet: wallet))))
+                config(
+                    createSuborgParams: .init(
+                        oauth: CreateSubOrgParams(userName: "Alice", subOrgName: "Alice's wallet org", customWallet: wallet))))
             try await context.handleGoogleOAuth(anchor: FakeAnchor(handle: "x11:3c00007"))
             #expect(browser.parentWindows == ["x11:3c00007"])
             #expect(context.authState == .authenticated)

@@ -52,7 +52,8 @@ extension IdentityProviders {
     private func oidcRequest(_ fields: [String: String]) -> Result<[(String, String)], PageRefusal> {
         guard let clientId = fields["client_id"], !clientId.isEmpty else {
             return .failure(
-                PageRefusal(response: .html(400, Html.errorPage(title: "client_id missing", message: "The sign-in request names no client ID."))))
+                PageRefusal(
+                    response: .html(400, Html.errorPage(title: "client_id missing", message: "The sign-in request names no client ID."))))
         }
         guard let redirectUri = fields["redirect_uri"], Self.isAppRedirect(redirectUri) else {
             return .failure(

@@ -102,8 +102,9 @@ extension TurnkeyBackend {
             switch (entry.oidcToken, entry.oidcClaims) {
             case (let token?, nil):
                 let verified = try verifiedToken(token, field: "\(field).oidcToken")
-                guard context.isGenericOIDCIssuer(verified.issuer)
-                    || context.provider(of: verified).flatMap(config.client)?.allClientIds.contains(verified.audience) == true
+                guard
+                    context.isGenericOIDCIssuer(verified.issuer)
+                        || context.provider(of: verified).flatMap(config.client)?.allClientIds.contains(verified.audience) == true
                 else {
                     throw .unauthenticated("\(field).oidcToken: its audience is not a client ID of Auth Proxy config \(config.id)")
                 }

@@ -98,7 +98,10 @@ final class TurnkeyContextFixture: Sendable {
             (200, TK.session(session(for: request.jsonBody["publicKey"] as? String ?? "")))
         }
         transport.route(Self.api + "/public/v1/query/get_user") { _ in
-            (200, #"{"user":{"userId":"user-1","userName":"Alice","userEmail":"alice@example.com","oauthProviders":[{"providerName":"google"}]}}"#)
+            (
+                200,
+                #"{"user":{"userId":"user-1","userName":"Alice","userEmail":"alice@example.com","oauthProviders":[{"providerName":"google"}]}}"#
+            )
         }
         transport.route(Self.api + "/public/v1/query/list_wallets") { _ in
             (
