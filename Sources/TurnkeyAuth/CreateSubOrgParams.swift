@@ -30,6 +30,7 @@ public struct CreateSubOrgParams: Sendable, Equatable {
     /// OAuth providers registered before the signing-in one (which is always added last).
     public var oauthProviders: [v1OauthProviderParamsV2]?
 
+    /// Every field is optional.
     public init(
         userName: String? = nil, subOrgName: String? = nil, userEmail: String? = nil, userTag: String? = nil,
         userPhoneNumber: String? = nil, verificationToken: String? = nil, customWallet: v1WalletParams? = nil,
@@ -56,6 +57,7 @@ public struct v1WalletParams: Sendable, Equatable {
     /// Human-readable name for a Wallet.
     public var walletName: String
 
+    /// Every field is optional.
     public init(accounts: [v1WalletAccountParams], mnemonicLength: Int? = nil, walletName: String) {
         self.accounts = accounts
         self.mnemonicLength = mnemonicLength
@@ -78,6 +80,7 @@ public struct v1WalletAccountParams: Sendable, Equatable {
     /// Path format used to generate a wallet Account.
     public var pathFormat: v1PathFormat
 
+    /// Every field is optional.
     public init(addressFormat: v1AddressFormat, curve: v1Curve, path: String, pathFormat: v1PathFormat) {
         self.addressFormat = addressFormat
         self.curve = curve
@@ -148,8 +151,10 @@ public enum v1AddressFormat: String, Sendable, Codable, CaseIterable {
 public struct v1OauthProviderParamsV2: Sendable, Equatable {
     /// Human-readable name to identify a Provider.
     public var providerName: String
+    /// The token, or the claims.
     public var oneOf: OneOf
 
+    /// How the identity is given.
     public enum OneOf: Sendable, Equatable {
         /// OIDC claims (iss, sub, aud) to uniquely identify the user.
         case oidcClaims(v1OidcClaims)
@@ -157,6 +162,7 @@ public struct v1OauthProviderParamsV2: Sendable, Equatable {
         case oidcToken(String)
     }
 
+    /// Every field is optional.
     public init(providerName: String, oneOf: OneOf) {
         self.providerName = providerName
         self.oneOf = oneOf
@@ -181,6 +187,7 @@ public struct v1OidcClaims: Sendable, Equatable {
     /// The subject identifier from the OIDC token (sub claim).
     public var sub: String
 
+    /// Every field is optional.
     public init(aud: String, iss: String, sub: String) {
         self.aud = aud
         self.iss = iss
@@ -190,6 +197,9 @@ public struct v1OidcClaims: Sendable, Equatable {
 
 /// The SDK's short names for the swagger types.
 public typealias Curve = v1Curve
+/// The SDK's name for `v1PathFormat`.
 public typealias PathFormat = v1PathFormat
+/// The SDK's name for `v1AddressFormat`.
 public typealias AddressFormat = v1AddressFormat
+/// The SDK's name for `v1WalletAccountParams`.
 public typealias WalletAccountParams = v1WalletAccountParams

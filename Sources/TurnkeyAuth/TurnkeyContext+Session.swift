@@ -93,7 +93,6 @@ extension TurnkeyContext {
         if let lifetime = refreshLifetime ?? (autoRefreshSession ? remainingLifetime(of: session) : nil) {
             refreshLifetimes.withLock { $0[session.sessionKey] = lifetime }
         }
-        scheduleExpiry(of: session)
         let becameActive = state.withLock { current -> Bool in
             guard current.selectedSessionKey == nil else { return false }
             current.authState = .authenticated
@@ -101,6 +100,8 @@ extension TurnkeyContext {
             current.session = session
             return true
         }
+        // Armed after the state is set, so a timer that fires at once clears what it finds.
+        scheduleExpiry(of: session)
         guard becameActive, let auth else { return }
         changeHandler.withLock { $0 }?(self)
         await refreshManagedState(auth)
@@ -119,9 +120,12 @@ extension TurnkeyContext {
         let delay = session.expiresAt.timeIntervalSince(clock.now()) - Self.expiryBuffer
         let clock = self.clock
         let task = Task { [weak self] in
-            if delay > 0 {
-                do { try await clock.sleep(.milliseconds(Int64(delay * 1000))) } catch { return }
+            guard delay > 0 else {
+                self?.log("session \(key) has no more than \(Int(Self.expiryBuffer)) seconds left; clearing it")
+                await self?.clearSession(for: key)
+                return
             }
+            do { try await clock.sleep(.milliseconds(Int64(delay * 1000))) } catch { return }
             guard !Task.isCancelled, let self else { return }
             await self.expiryDue(session)
         }

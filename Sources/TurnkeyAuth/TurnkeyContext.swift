@@ -23,16 +23,24 @@ public final class TurnkeyContext: Sendable {
     /// the hosted origin page and the Discord and X pages are when they are not Turnkey's and the
     /// providers' own (the emulator's).
     public struct Services: Sendable {
+        /// Where the Auth Proxy and API requests go (libsoup on the desktop).
         public var transport: any HTTPTransport
+        /// Where sessions, keys and pending sign-ins are kept (GNOME Keyring on the desktop).
         public var stores: TurnkeyStores
+        /// P-256 and SHA-256 (libcrypto on the desktop).
         public var crypto: any CryptoProvider
+        /// Opens the sign-in in the user's browser; without one, sign-ins are unavailable.
         public var browser: (any BrowserLauncher)?
+        /// Gets each step, secrets redacted.
         public var logger: (any AuthLogger)?
         /// The time expiry is measured and the refresh timer sleeps on.
         public var clock: TurnkeyClock
+        /// The hosted origin page Google and Apple start on (nil: Turnkey's).
         public var oauthOriginUrl: String?
+        /// Discord's and X's authorize pages where they are not the providers' own.
         public var authorizeUrls: [TurnkeyProvider: String]
 
+        /// The services; the clock defaults to the system's.
         public init(
             transport: any HTTPTransport, stores: TurnkeyStores, crypto: any CryptoProvider,
             browser: (any BrowserLauncher)? = nil, logger: (any AuthLogger)? = nil, clock: TurnkeyClock = .system,
@@ -131,6 +139,7 @@ public final class TurnkeyContext: Sendable {
 
     // MARK: State
 
+    /// Whether a session is active.
     public var authState: AuthState { state.withLock { $0.authState } }
     /// The session key of the active session.
     public var selectedSessionKey: String? { state.withLock { $0.selectedSessionKey } }

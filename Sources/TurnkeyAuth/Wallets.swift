@@ -3,19 +3,25 @@ import FoundationEssentials
 /// A wallet of the session's sub-organization with its accounts, as the SDK's `Wallet` (the
 /// `TurnkeyContext.wallets` state): `list_wallets`, then `list_wallet_accounts` for each.
 public struct Wallet: Sendable, Equatable, Identifiable {
+    /// Unique identifier for a given Wallet.
     public let walletId: String
+    /// Human-readable name for a Wallet.
     public let walletName: String
     /// Seconds since 1970, as Turnkey writes them.
     public let createdAt: String
+    /// Seconds since 1970 of the last change.
     public let updatedAt: String
     /// True when the wallet was exported.
     public let exported: Bool
     /// True when the wallet was imported.
     public let imported: Bool
+    /// The wallet's accounts, as `list_wallet_accounts` lists them.
     public let accounts: [v1WalletAccount]
 
+    /// `walletId`.
     public var id: String { walletId }
 
+    /// Every field as Turnkey gives it.
     public init(
         walletId: String, walletName: String, createdAt: String, updatedAt: String, exported: Bool, imported: Bool,
         accounts: [v1WalletAccount]
@@ -35,20 +41,29 @@ public struct Wallet: Sendable, Equatable, Identifiable {
 /// curve, path format and address format are Turnkey's names (`CURVE_SECP256K1`…), kept as written
 /// so a format this package does not list still reads.
 public struct v1WalletAccount: Sendable, Equatable, Identifiable {
+    /// Unique identifier for a given Wallet Account.
     public let walletAccountId: String
+    /// The Wallet the Account was derived from.
     public let walletId: String
+    /// The Organization the Account belongs to.
     public let organizationId: String
     /// Address generated using the Wallet seed and Account parameters.
     public let address: String
+    /// Cryptographic curve used to generate the Account (`CURVE_SECP256K1`…).
     public let curve: String
+    /// Path format used to generate the Account (`PATH_FORMAT_BIP32`).
     public let pathFormat: String
+    /// Path used to generate the Account (`m/44'/60'/0'/0/0`).
     public let path: String
+    /// Address format used to generate the Account (`ADDRESS_FORMAT_ETHEREUM`…).
     public let addressFormat: String
     /// The public component of the account's key pair, when Turnkey gives it.
     public let publicKey: String?
 
+    /// `walletAccountId`.
     public var id: String { walletAccountId }
 
+    /// Every field as Turnkey gives it.
     public init(
         walletAccountId: String, walletId: String, organizationId: String, address: String, curve: String,
         pathFormat: String, path: String, addressFormat: String, publicKey: String? = nil

@@ -98,6 +98,30 @@ struct TurnkeyContextTests {
         #expect(context.session == result.session)
     }
 
+    @Test func theSeedPagesOnOAuthSuccessExampleRunsAsWritten() async throws {
+        let f = F()
+        let turnkey = f.context()
+        let anchor = FakeAnchor()
+        // As on the page ("Advanced: onOAuthSuccess callback"), the anchor from `defaultAnchor()`.
+        try await turnkey.handleGoogleOAuth(
+            anchor: anchor,
+            sessionKey: "main",
+            onOAuthSuccess: { success in
+                // success.oidcToken, success.publicKey, success.providerName
+                Task {
+                    _ = try await turnkey.completeOAuth(
+                        oidcToken: success.oidcToken,
+                        publicKey: success.publicKey,
+                        sessionKey: "main"
+                    )
+                }
+            }
+        )
+        await f.until(turnkey) { $0.session?.sessionKey == "main" }
+        #expect(turnkey.authState == .authenticated)
+        #expect(try await turnkey.auth?.session(sessionKey: "main") != nil, "result.session is stored automatically")
+    }
+
     @Test func createSubOrgParamsShapeTheSignupAsTheSwaggerSays() async throws {
         let wallet = v1WalletParams(
             accounts: [
@@ -219,6 +243,17 @@ struct TurnkeyContextTests {
         await f.until(context) { $0.authState == .unAuthenticated }
         #expect(f.transport.requests(to: F.api + "/public/v1/submit/stamp_login").isEmpty)
         #expect(f.sessions.items.items.isEmpty)
+    }
+
+    @Test func aSessionWithNoMoreThanFiveSecondsLeftIsClearedAtOnceNotRefreshed() async throws {
+        let f = F()
+        let context = f.context()
+        await context.waitUntilReady()
+        let key = try await context.createKeyPair()
+        try await context.storeSession(jwt: TK.sessionJwt(publicKey: key, expiresAt: f.clock.now.addingTimeInterval(4)))
+        await f.until(context) { $0.authState == .unAuthenticated }
+        #expect(f.sessions.items.items.isEmpty)
+        #expect(f.transport.requests(to: F.api + "/public/v1/submit/stamp_login").isEmpty)
     }
 
     @Test func refreshSessionAndStoreSessionFollowTheSDK() async throws {
