@@ -70,6 +70,11 @@ final class TurnkeyWalletTests: EmulatorSuite {
         #expect(fields["userTags"] as? [String] == ["tag-vip"] && fields["userPhoneNumber"] as? String == "+15555550100")
         #expect(fields["userEmail"] == nil)
 
+        let dashboard = try await client.get(try await client.dashboardURL())
+        #expect(dashboard.status == 200)
+        #expect(addresses.allSatisfy { dashboard.text.contains($0) }, "the dashboard lists each account's address")
+        #expect(dashboard.text.contains("Main"))
+
         let unknownWallet = try await client.stamped(
             TurnkeyWire.APIPath.listWalletAccounts, ["organizationId": organizationId, "walletId": "no-such-wallet"], key: key)
         #expect(unknownWallet.status == 404)
