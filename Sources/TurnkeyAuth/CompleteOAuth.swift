@@ -16,6 +16,16 @@ extension TurnkeyAuth {
         oidcToken: String, publicKey: String, providerName: String? = nil,
         invalidateExisting: Bool = false, createSubOrgParams: CreateSubOrgParams? = nil, sessionKey: String? = nil
     ) async throws -> CompleteOAuthResult {
+        try await completeOAuth(
+            oidcToken: oidcToken, publicKey: publicKey, providerName: providerName, invalidateExisting: invalidateExisting,
+            sessionKey: sessionKey, signup: SignupOptions(createSubOrgParams: createSubOrgParams))
+    }
+
+    /// As the public one, with what a signup registers.
+    func completeOAuth(
+        oidcToken: String, publicKey: String, providerName: String?, invalidateExisting: Bool, sessionKey: String?,
+        signup: SignupOptions
+    ) async throws -> CompleteOAuthResult {
         guard let token = oidcToken.nonBlank else { throw TurnkeyAuthError.invalidArgument(name: "oidcToken") }
         let key = try Self.publicKey(publicKey)
         let session = try resolvedSessionKey(sessionKey)
@@ -25,8 +35,7 @@ extension TurnkeyAuth {
             try await self.mutex.withLock {
                 try await self.completeOAuthLocked(
                     oidcToken: token, publicKey: key, providerName: name,
-                    invalidateExisting: invalidateExisting, sessionKey: session,
-                    signup: SignupOptions(createSubOrgParams: createSubOrgParams))
+                    invalidateExisting: invalidateExisting, sessionKey: session, signup: signup)
             }
         }
     }

@@ -189,7 +189,7 @@ public struct TurnkeyConfig: Sendable, Equatable {
     public var organizationId: String
     /// OAuth, session refresh and sub-organization defaults.
     public var auth: Auth?
-    /// Refresh the user and wallets after changes the context makes (nil: on).
+    /// Kept as the SDK has it, which reads it but uses it nowhere; neither does this package.
     public var autoRefreshManagedState: Bool?
 
     /// The SDK's argument order (the organization first).

@@ -26,7 +26,8 @@ extension TurnkeyContext {
 
     /// Launches the Apple sign-in and completes login or signup, as `handleGoogleOAuth`. Linux has no
     /// native Sign in with Apple, so this is the web flow with the configured `serviceId` as the
-    /// audience (what the SDK's `handleAppleWebOauth` does on iOS).
+    /// audience (what the SDK's `handleAppleWebOauth` does on iOS; no iOS bundle ID is added as a
+    /// secondary audience, there being none).
     public func handleAppleOAuth(
         anchor: any PresentationAnchor, clientId: String? = nil, secondaryClientIds: [String]? = nil,
         sessionKey: String? = nil, additionalState: [String: String]? = nil,
@@ -111,9 +112,12 @@ extension TurnkeyContext {
         createSubOrgParams: CreateSubOrgParams? = nil, sessionKey: String? = nil
     ) async throws -> CompleteOAuthResult {
         let auth = try await core()
+        // As the SDK's completeOAuth: no secondary client IDs (the handlers add those).
         let result = try await auth.completeOAuth(
             oidcToken: oidcToken, publicKey: publicKey, providerName: providerName, invalidateExisting: invalidateExisting,
-            createSubOrgParams: createSubOrgParams ?? config.auth?.createSuborgParams?.oauth, sessionKey: sessionKey)
+            sessionKey: sessionKey,
+            signup: SignupOptions(
+                createSubOrgParams: createSubOrgParams ?? config.auth?.createSuborgParams?.oauth, secondaryClientIds: []))
         await adopt(result.session, refreshLifetime: nil)
         return result
     }

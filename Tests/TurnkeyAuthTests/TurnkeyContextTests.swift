@@ -177,6 +177,20 @@ struct TurnkeyContextTests {
         let providers = try #require(f.signups.last?["oauthProviders"] as? [[String: Any]])
         #expect((providers.first?["oidcClaims"] as? [String: String])?["aud"] == "call-secondary")
         #expect(providers.count == 2)
+
+        // Without a per-call list the configured one is registered.
+        await context.clearSession()
+        f.knownUser.withLock { $0 = false }
+        try await context.handleGoogleOAuth(anchor: FakeAnchor())
+        let configured = try #require(f.signups.last?["oauthProviders"] as? [[String: Any]])
+        #expect((configured.first?["oidcClaims"] as? [String: String])?["aud"] == "configured-secondary")
+
+        // completeOAuth registers none, as the SDK's: only the handlers add secondary client IDs.
+        await context.clearSession()
+        f.knownUser.withLock { $0 = false }
+        let key = try await context.createKeyPair()
+        try await context.completeOAuth(oidcToken: TK.oidcToken(for: key), publicKey: key, providerName: "google")
+        #expect((f.signups.last?["oauthProviders"] as? [Any])?.count == 1)
     }
 
     @Test func aTokenFromYourOwnFlowBoundToACreatedKeyCompletesAndOneForAnotherKeyIsRefusedBeforeAnythingIsSent() async throws {
