@@ -57,6 +57,10 @@ public final class TurnkeyContext: Sendable {
         }
     }
 
+    /// A configuration refused for a reason that names no field.
+    static let refusedConfiguration = TurnkeyAuthError.invalidConfiguration(
+        field: "config", problem: TurnkeyConfiguration.URLProblem.malformed.rawValue)
+
     /// The SDK fires the expiry timer this long before `exp`.
     public static let expiryBuffer: TimeInterval = 5
     /// The shortest `refreshedSessionTTLSeconds` `storeSession` accepts, as the SDK.
@@ -101,8 +105,7 @@ public final class TurnkeyContext: Sendable {
             configurationError = nil
         } catch {
             auth = nil
-            configurationError =
-                error as? TurnkeyAuthError ?? .invalidConfiguration(field: "config", problem: URLProblemName.malformed)
+            configurationError = error as? TurnkeyAuthError ?? Self.refusedConfiguration
         }
         let task = Task { [weak self] () -> Void in await self?.restoreSessions() }
         restoring.withLock { $0 = task }
@@ -172,7 +175,7 @@ public final class TurnkeyContext: Sendable {
     /// The core, once start-up has finished; the configuration's error when it was refused.
     func core() async throws -> TurnkeyAuth {
         await waitUntilReady()
-        guard let auth else { throw configurationError ?? .invalidConfiguration(field: "config", problem: URLProblemName.malformed) }
+        guard let auth else { throw configurationError ?? Self.refusedConfiguration }
         return auth
     }
 
@@ -207,9 +210,4 @@ public final class TurnkeyContext: Sendable {
             update { $0.authState = .unAuthenticated }
         }
     }
-}
-
-/// `URLProblem`'s word for a value that is not valid, for a configuration refused as a whole.
-enum URLProblemName {
-    static let malformed = TurnkeyConfiguration.URLProblem.malformed.rawValue
 }
