@@ -21,6 +21,8 @@ public enum TurnkeyWire {
         public static let getUser = "/public/v1/query/get_user"
         public static let stampLogin = "/public/v1/submit/stamp_login"
         public static let getActivity = "/public/v1/query/get_activity"
+        public static let listWallets = "/public/v1/query/list_wallets"
+        public static let listWalletAccounts = "/public/v1/query/list_wallet_accounts"
     }
 
     public enum Header {
@@ -36,6 +38,8 @@ public enum TurnkeyWire {
         public static let oauthOrigin = "/turnkey/oauth-origin"
         public static let oauthRedirect = "/turnkey/oauth-redirect"
         public static let admin = "/emulator/v1/turnkey"
+        /// The generic OIDC issuer ("any OIDC provider"): discovery under it, `/authorize`, `/token`, `/jwks`.
+        public static let oidcIssuer = "/idp/oidc"
     }
 
     public static let stampScheme = "SIGNATURE_SCHEME_TK_API_P256"
@@ -196,30 +200,98 @@ public enum TurnkeyWire {
         }
     }
 
-    public struct SignupRequest: Codable, Sendable {
+    /// `signup_v2`'s body as Turnkey's swagger has it: the three arrays always present (empty when
+    /// unused), every other field left out when nil.
+    public struct SignupRequest: Codable, Sendable, Equatable {
         public let apiKeys: [JSONValue]
         public let authenticators: [JSONValue]
         public let oauthProviders: [OAuthProviderParams]
         public let organizationName: String?
         public let userName: String?
         public let userEmail: String?
+        public let userPhoneNumber: String?
+        public let userTag: String?
+        public let verificationToken: String?
+        /// The wallet the sub-organization is created with.
+        public let wallet: WalletParams?
 
-        public init(oauthProviders: [OAuthProviderParams], organizationName: String?, userName: String?, userEmail: String?) {
+        public init(
+            oauthProviders: [OAuthProviderParams], organizationName: String?, userName: String?, userEmail: String? = nil,
+            userPhoneNumber: String? = nil, userTag: String? = nil, verificationToken: String? = nil,
+            wallet: WalletParams? = nil
+        ) {
             apiKeys = []
             authenticators = []
             self.oauthProviders = oauthProviders
             self.organizationName = organizationName
             self.userName = userName
             self.userEmail = userEmail
+            self.userPhoneNumber = userPhoneNumber
+            self.userTag = userTag
+            self.verificationToken = verificationToken
+            self.wallet = wallet
         }
+
+        /// The names the body may have; Turnkey refuses any other.
+        public static let fieldNames: Set<String> = [
+            "apiKeys", "authenticators", "clientSignature", "oauthProviders", "organizationName", "userName", "userEmail",
+            "userPhoneNumber", "userTag", "verificationToken", "wallet"
+        ]
+    }
+
+    /// v1WalletParams: a wallet's name, its accounts (an empty array when none) and the mnemonic length.
+    public struct WalletParams: Codable, Sendable, Equatable {
+        public let walletName: String
+        public let accounts: [WalletAccountParams]
+        /// 12 (Turnkey's default when left out), 15, 18, 21 or 24.
+        public let mnemonicLength: Int?
+
+        public init(walletName: String, accounts: [WalletAccountParams], mnemonicLength: Int? = nil) {
+            self.walletName = walletName
+            self.accounts = accounts
+            self.mnemonicLength = mnemonicLength
+        }
+
+        public static let fieldNames: Set<String> = ["walletName", "accounts", "mnemonicLength"]
+    }
+
+    /// v1WalletAccountParams: how one account is derived (`CURVE_SECP256K1`, `PATH_FORMAT_BIP32`,
+    /// `m/44'/60'/0'/0/0`, `ADDRESS_FORMAT_ETHEREUM`).
+    public struct WalletAccountParams: Codable, Sendable, Equatable {
+        public let curve: String
+        public let pathFormat: String
+        public let path: String
+        public let addressFormat: String
+
+        public init(curve: String, pathFormat: String, path: String, addressFormat: String) {
+            self.curve = curve
+            self.pathFormat = pathFormat
+            self.path = path
+            self.addressFormat = addressFormat
+        }
+
+        public static let fieldNames: Set<String> = ["curve", "pathFormat", "path", "addressFormat"]
     }
 
     public struct SignupResponse: Codable, Sendable {
         @Lenient public private(set) var organizationId: String?
         @Lenient public private(set) var userId: String?
-        public init(organizationId: String, userId: String) {
+        /// `{"walletId":…,"addresses":[…]}` when the request asked for a wallet.
+        @Lenient public private(set) var wallet: WalletResult?
+        public init(organizationId: String, userId: String, wallet: WalletResult? = nil) {
             self.organizationId = organizationId
             self.userId = userId
+            self.wallet = wallet
+        }
+    }
+
+    /// v1WalletResult: the wallet signup made, with its accounts' addresses in request order.
+    public struct WalletResult: Codable, Sendable, Equatable {
+        public let walletId: String
+        public let addresses: [String]
+        public init(walletId: String, addresses: [String]) {
+            self.walletId = walletId
+            self.addresses = addresses
         }
     }
 
@@ -319,5 +391,32 @@ public enum TurnkeyWire {
         public var status: String? { activity?["status"]?.stringValue }
         public var activityId: String? { activity?["id"]?.stringValue }
         public var stampLoginSession: String? { activity?["result"]?["stampLoginResult"]?["session"]?.stringValue }
+    }
+
+    /// `list_wallets` (and `list_wallet_accounts` without a wallet ID): the organization's.
+    public struct ListWalletsRequest: Codable, Sendable {
+        public let organizationId: String
+        public init(organizationId: String) { self.organizationId = organizationId }
+    }
+
+    /// `{"wallets":[v1Wallet]}`; each wallet is read as JSON (the core reads the fields it shows).
+    public struct ListWalletsResponse: Codable, Sendable {
+        public let wallets: [JSONValue]?
+        public init(wallets: [JSONValue]) { self.wallets = wallets }
+    }
+
+    public struct ListWalletAccountsRequest: Codable, Sendable {
+        public let organizationId: String
+        public let walletId: String?
+        public init(organizationId: String, walletId: String?) {
+            self.organizationId = organizationId
+            self.walletId = walletId
+        }
+    }
+
+    /// `{"accounts":[v1WalletAccount]}`.
+    public struct ListWalletAccountsResponse: Codable, Sendable {
+        public let accounts: [JSONValue]?
+        public init(accounts: [JSONValue]) { self.accounts = accounts }
     }
 }

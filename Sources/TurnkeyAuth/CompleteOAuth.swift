@@ -9,10 +9,22 @@ extension TurnkeyAuth {
     /// Before anything is sent it checks that the session key is free (`keyAlreadyExists`), that the
     /// key is here (`keyNotFound`) and that the token's `nonce` or `tknonce` is the key's (`nonceMismatch`).
     /// `providerName` names the provider at signup (`google`, `apple`, `discord`, `twitter`; the
-    /// SDK's default `OpenID Connect Provider <time>` otherwise).
+    /// SDK's default `OpenID Connect Provider <time>` otherwise). `createSubOrgParams` shapes a new
+    /// user's sub-organization (its name, the user's name, email and tag, a wallet with its accounts,
+    /// more OAuth providers), as the SDK's `buildSignUpBody` sends it; a login ignores it.
     public func completeOAuth(
         oidcToken: String, publicKey: String, providerName: String? = nil,
-        invalidateExisting: Bool = false, sessionKey: String? = nil
+        invalidateExisting: Bool = false, createSubOrgParams: CreateSubOrgParams? = nil, sessionKey: String? = nil
+    ) async throws -> CompleteOAuthResult {
+        try await completeOAuth(
+            oidcToken: oidcToken, publicKey: publicKey, providerName: providerName, invalidateExisting: invalidateExisting,
+            sessionKey: sessionKey, signup: SignupOptions(createSubOrgParams: createSubOrgParams))
+    }
+
+    /// As the public one, with what a signup registers.
+    func completeOAuth(
+        oidcToken: String, publicKey: String, providerName: String?, invalidateExisting: Bool, sessionKey: String?,
+        signup: SignupOptions
     ) async throws -> CompleteOAuthResult {
         guard let token = oidcToken.nonBlank else { throw TurnkeyAuthError.invalidArgument(name: "oidcToken") }
         let key = try Self.publicKey(publicKey)
@@ -23,7 +35,7 @@ extension TurnkeyAuth {
             try await self.mutex.withLock {
                 try await self.completeOAuthLocked(
                     oidcToken: token, publicKey: key, providerName: name,
-                    invalidateExisting: invalidateExisting, sessionKey: session)
+                    invalidateExisting: invalidateExisting, sessionKey: session, signup: signup)
             }
         }
     }
@@ -66,7 +78,7 @@ extension TurnkeyAuth {
     /// Called with the mutex held.
     func completeOAuthLocked(
         oidcToken: String, publicKey: String, providerName: String, invalidateExisting: Bool,
-        sessionKey: String
+        sessionKey: String, signup options: SignupOptions
     ) async throws -> CompleteOAuthResult {
         try await requireFreeSessionKey(sessionKey)
         _ = try await loadSigningKey(publicKey: publicKey)
@@ -82,8 +94,8 @@ extension TurnkeyAuth {
                     organizationId: organizationId, publicKey: publicKey))
             action = .login
         } else {
-            let signup = signupRequest(oidcToken: oidcToken, claims: claims, providerName: providerName)
-            log("signing up with \(signup.oauthProviders.count - 1) secondary client IDs")
+            let signup = signupRequest(oidcToken: oidcToken, claims: claims, providerName: providerName, options: options)
+            log("signing up with \(signup.oauthProviders.count - 1) further OAuth providers")
             _ = try await authProxy.signup(signup)
             jwt = try await authProxy.oauthLogin(
                 .init(
@@ -109,24 +121,36 @@ extension TurnkeyAuth {
         return CompleteOAuthResult(session: session, action: action)
     }
 
-    /// `signup_v2` as the SDK sends it: secondary client IDs as claims first (`aud` the ID, `iss` and
-    /// `sub` from the token; none when either is missing), then the primary provider with its token.
-    /// Unlike the SDK's default, the user is named after the token's `email` when it has one.
-    func signupRequest(oidcToken: String, claims: JWTClaims, providerName: String) -> TurnkeyWire.SignupRequest {
+    /// `signup_v2` as the SDK's `buildSignUpBody` sends it: the parameters' OAuth providers, then the
+    /// secondary client IDs as claims (`aud` the ID, `iss` and `sub` from the token; none when either
+    /// is missing), then the primary provider with its token. Left out: `sub-org-<unix time>`, and the
+    /// user named after `userEmail`, else `user-<unix time>`; the token's own email is not sent.
+    func signupRequest(
+        oidcToken: String, claims: JWTClaims, providerName: String, options: SignupOptions
+    ) -> TurnkeyWire.SignupRequest {
         let now = Int(clock.now().timeIntervalSince1970)
-        var providers: [TurnkeyWire.OAuthProviderParams] = []
-        if let provider = TurnkeyProvider(providerName: providerName), let iss = claims.string("iss")?.nonBlank,
-            let sub = claims.string("sub")?.nonBlank
-        {
-            for clientId in config.clientIds[provider]?.secondary ?? [] {
+        let params = options.createSubOrgParams ?? CreateSubOrgParams()
+        var providers = (params.oauthProviders ?? []).map(\.wire)
+        if let iss = claims.string("iss")?.nonBlank, let sub = claims.string("sub")?.nonBlank {
+            let configured = TurnkeyProvider(providerName: providerName).flatMap { config.clientIds[$0]?.secondary } ?? []
+            for clientId in options.secondaryClientIds ?? configured {
                 guard let audience = clientId.nonBlank else { continue }
                 providers.append(.init(providerName: providerName, oidcClaims: .init(aud: audience, iss: iss, sub: sub)))
             }
         }
         providers.append(.init(providerName: providerName, oidcToken: oidcToken))
-        let email = claims.string("email")?.nonBlank
         return TurnkeyWire.SignupRequest(
-            oauthProviders: providers, organizationName: "sub-org-\(now)",
-            userName: email ?? "user-\(now)", userEmail: email)
+            oauthProviders: providers, organizationName: params.subOrgName ?? "sub-org-\(now)",
+            userName: params.userName ?? params.userEmail ?? "user-\(now)", userEmail: params.userEmail,
+            userPhoneNumber: params.userPhoneNumber, userTag: params.userTag,
+            verificationToken: params.verificationToken, wallet: params.customWallet?.wire)
     }
+}
+
+/// What a signup registers beyond the signing-in identity: the sub-organization parameters, and the
+/// secondary client IDs (nil: the configuration's for the provider; `[]`: none, as the SDK's per-call
+/// `secondaryClientIds` replaces the configured ones even when empty).
+struct SignupOptions: Sendable {
+    var createSubOrgParams: CreateSubOrgParams?
+    var secondaryClientIds: [String]?
 }

@@ -15,7 +15,12 @@ extension TurnkeyAuth {
     /// An expired session cannot be refreshed (`sessionExpired`; it is ended). When Turnkey refuses
     /// the old session (401) it is ended too, as the SDK clears a session whose refresh failed; a
     /// network failure leaves it as it was.
-    public func refreshSession(sessionKey: String? = nil, expirationSeconds: String? = nil) async throws -> TurnkeySession {
+    ///
+    /// `invalidateExisting` asks Turnkey to end the user's other sessions (default `false`, as the SDK's).
+    @discardableResult
+    public func refreshSession(
+        sessionKey: String? = nil, expirationSeconds: String? = nil, invalidateExisting: Bool = false
+    ) async throws -> TurnkeySession {
         let key = try resolvedSessionKey(sessionKey)
         if let expirationSeconds, !(Int(expirationSeconds).map { $0 > 0 } ?? false) {
             throw TurnkeyAuthError.invalidArgument(name: "expirationSeconds")
@@ -24,20 +29,22 @@ extension TurnkeyAuth {
         try Task.checkCancellation()
         return try await shieldedFromCancellation {
             try await self.mutex.withLock {
-                try await self.refreshLocked(sessionKey: key, expirationSeconds: expirationSeconds ?? lifetime)
+                try await self.refreshLocked(
+                    sessionKey: key, expirationSeconds: expirationSeconds ?? lifetime, invalidateExisting: invalidateExisting)
             }
         }
     }
 
     /// Called with the mutex held.
-    private func refreshLocked(sessionKey: String, expirationSeconds: String) async throws -> TurnkeySession {
+    private func refreshLocked(sessionKey: String, expirationSeconds: String, invalidateExisting: Bool) async throws -> TurnkeySession {
         let (old, oldKey) = try await signingSession(sessionKey)
         let pair = try newKeyPair()
         try await saveKey(pair)
         do {
             let request = TurnkeyWire.StampLoginRequest(
                 timestampMs: String(Int64(clock.now().timeIntervalSince1970 * 1000)), organizationId: old.organizationId,
-                parameters: .init(expirationSeconds: expirationSeconds, invalidateExisting: false, publicKey: pair.publicKeyHex))
+                parameters: .init(
+                    expirationSeconds: expirationSeconds, invalidateExisting: invalidateExisting, publicKey: pair.publicKeyHex))
             log("refreshing session \(sessionKey) onto key \(pair.publicKeyHex)")
             let jwt = try await stampLoginSession(request, organizationId: old.organizationId, key: oldKey)
             let session = try await saveSession(

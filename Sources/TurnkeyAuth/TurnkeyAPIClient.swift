@@ -37,4 +37,21 @@ struct TurnkeyAPI: Sendable {
             TurnkeyWire.GetActivityRequest(organizationId: organizationId, activityId: activityId), key: key,
             as: TurnkeyWire.ActivityResponse.self)
     }
+
+    func listWallets(organizationId: String, key: SigningKey) async throws -> TurnkeyWire.ListWalletsResponse {
+        try await post(
+            TurnkeyWire.APIPath.listWallets, TurnkeyWire.ListWalletsRequest(organizationId: organizationId), key: key,
+            as: TurnkeyWire.ListWalletsResponse.self)
+    }
+
+    func listWalletAccounts(
+        organizationId: String, walletId: String, key: SigningKey
+    ) async throws
+        -> TurnkeyWire.ListWalletAccountsResponse
+    {
+        try await post(
+            TurnkeyWire.APIPath.listWalletAccounts,
+            TurnkeyWire.ListWalletAccountsRequest(organizationId: organizationId, walletId: walletId), key: key,
+            as: TurnkeyWire.ListWalletAccountsResponse.self)
+    }
 }

@@ -23,7 +23,12 @@ extension TurnkeyAuth {
             throw TurnkeyAuthError.providerNotEnabled(provider)
         }
         let resolvedClientId = try await self.clientId(for: provider, override: clientId)
-        let redirectUri = provider.usesPKCE ? config.appRedirect : try await redirectPage()
+        let redirectUri: String
+        if let own = config.redirectUris[provider] {
+            redirectUri = own
+        } else {
+            redirectUri = provider.usesPKCE ? config.appRedirect : try await redirectPage()
+        }
 
         let pair = try newKeyPair()
         let pkce: PKCE?

@@ -38,15 +38,24 @@ extension TurnkeyAuth {
         _ incoming: TurnkeyIncomingCallback, sessionKey: String? = nil,
         onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil
     ) async throws -> TurnkeyRedirectResult {
+        try await handleRedirect(incoming, sessionKey: sessionKey, signup: SignupOptions(), onOAuthSuccess: onOAuthSuccess)
+    }
+
+    /// As the public one, with what a signup registers.
+    func handleRedirect(
+        _ incoming: TurnkeyIncomingCallback, sessionKey: String?, signup: SignupOptions,
+        onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)?
+    ) async throws -> TurnkeyRedirectResult {
         guard let callback = incoming.callback else {
             log("refused a callback without a usable state")
             throw TurnkeyAuthError.unknownState
         }
-        return try await handle(callback, sessionKey: sessionKey, onOAuthSuccess: onOAuthSuccess)
+        return try await handle(callback, sessionKey: sessionKey, signup: signup, onOAuthSuccess: onOAuthSuccess)
     }
 
     private func handle(
-        _ callback: Callback, sessionKey: String?, onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)?
+        _ callback: Callback, sessionKey: String?, signup: SignupOptions = SignupOptions(),
+        onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)?
     ) async throws -> TurnkeyRedirectResult {
         let key = try resolvedSessionKey(sessionKey)
         guard let state = callback.state else {
@@ -58,7 +67,8 @@ extension TurnkeyAuth {
         try Task.checkCancellation()
         let result = try await shieldedFromCancellation {
             try await self.mutex.withLock {
-                try await self.finishCallback(callback, state: state, sessionKey: key, oidcOnly: onOAuthSuccess != nil)
+                try await self.finishCallback(
+                    callback, state: state, sessionKey: key, signup: signup, oidcOnly: onOAuthSuccess != nil)
             }
         }
         if case .oidcToken(let success) = result { onOAuthSuccess?(success) }
@@ -68,7 +78,7 @@ extension TurnkeyAuth {
     /// The parts of a Turnkey callback for this app, or nil when `url` is not one.
     func callback(in url: String) -> Callback? {
         guard !url.isEmpty, url.utf16.count <= Self.maxRedirectLength,
-            URLText(url).sameTarget(as: URLText(config.appRedirect))
+            config.callbackTargets.contains(where: { URLText(url).sameTarget(as: URLText($0)) })
         else { return nil }
         let callback = Callback(URLText(url.trimmed).queryParameters)
         return callback.idToken != nil || callback.code != nil || callback.error != nil ? callback : nil
@@ -76,7 +86,7 @@ extension TurnkeyAuth {
 
     /// Called with the mutex held.
     private func finishCallback(
-        _ callback: Callback, state: String, sessionKey: String,
+        _ callback: Callback, state: String, sessionKey: String, signup: SignupOptions,
         oidcOnly: Bool
     ) async throws -> TurnkeyRedirectResult {
         switch replay.progress(for: state) {
@@ -87,7 +97,7 @@ extension TurnkeyAuth {
             log("continuing a callback whose code was already exchanged")
             return try await finish(
                 success, state: state, pending: try await loadPending(state: state),
-                sessionKey: sessionKey, oidcOnly: oidcOnly)
+                sessionKey: sessionKey, signup: signup, oidcOnly: oidcOnly)
         case nil:
             break
         }
@@ -132,14 +142,15 @@ extension TurnkeyAuth {
             _ = try claimsBoundToKey(oidcToken: idToken, publicKey: pending.publicKey)
             success = OAuthSuccess(oidcToken: idToken, providerName: provider.providerName, publicKey: pending.publicKey)
         }
-        return try await finish(success, state: state, pending: pending, sessionKey: sessionKey, oidcOnly: oidcOnly)
+        return try await finish(
+            success, state: state, pending: pending, sessionKey: sessionKey, signup: signup, oidcOnly: oidcOnly)
     }
 
     /// Hands the token over (`onOAuthSuccess`: the state is spent, the key waits) or completes the
     /// sign-in, and remembers the result for a re-delivery. Called with the mutex held.
     private func finish(
         _ success: OAuthSuccess, state: String, pending: TurnkeyPendingSignInRecord?, sessionKey: String,
-        oidcOnly: Bool
+        signup: SignupOptions, oidcOnly: Bool
     ) async throws -> TurnkeyRedirectResult {
         let result: TurnkeyRedirectResult
         if oidcOnly {
@@ -153,7 +164,7 @@ extension TurnkeyAuth {
             result = .authenticated(
                 try await completeOAuthLocked(
                     oidcToken: success.oidcToken, publicKey: success.publicKey, providerName: success.providerName,
-                    invalidateExisting: false, sessionKey: sessionKey))
+                    invalidateExisting: false, sessionKey: sessionKey, signup: signup))
         }
         replay.remember(.finished(result), for: state)
         return result

@@ -3,42 +3,56 @@ import FoundationEssentials
 extension TurnkeyAuth {
     /// The whole Google sign-in, as the SDK's `handleGoogleOAuth`; see `handleOAuth(for:…)`.
     public func handleGoogleOAuth(
-        clientId: String? = nil, sessionKey: String? = nil, additionalState: [String: String] = [:],
+        anchor: (any PresentationAnchor)? = nil, clientId: String? = nil, secondaryClientIds: [String]? = nil,
+        sessionKey: String? = nil, additionalState: [String: String] = [:],
         onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil
     ) async throws -> TurnkeyRedirectResult {
         try await handleOAuth(
-            for: .google, clientId: clientId, sessionKey: sessionKey, additionalState: additionalState,
-            onOAuthSuccess: onOAuthSuccess)
+            for: .google, anchor: anchor, clientId: clientId, secondaryClientIds: secondaryClientIds,
+            sessionKey: sessionKey, additionalState: additionalState, onOAuthSuccess: onOAuthSuccess)
     }
 
     /// The whole Apple sign-in through the web flow (the SDK's `handleAppleWebOauth`); see `handleOAuth(for:…)`.
     public func handleAppleOAuth(
-        clientId: String? = nil, sessionKey: String? = nil, additionalState: [String: String] = [:],
+        anchor: (any PresentationAnchor)? = nil, clientId: String? = nil, secondaryClientIds: [String]? = nil,
+        sessionKey: String? = nil, additionalState: [String: String] = [:],
         onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil
     ) async throws -> TurnkeyRedirectResult {
         try await handleOAuth(
-            for: .apple, clientId: clientId, sessionKey: sessionKey, additionalState: additionalState,
-            onOAuthSuccess: onOAuthSuccess)
+            for: .apple, anchor: anchor, clientId: clientId, secondaryClientIds: secondaryClientIds,
+            sessionKey: sessionKey, additionalState: additionalState, onOAuthSuccess: onOAuthSuccess)
     }
 
     /// The whole Discord sign-in (PKCE); see `handleOAuth(for:…)`.
     public func handleDiscordOAuth(
-        clientId: String? = nil, sessionKey: String? = nil, additionalState: [String: String] = [:],
+        anchor: (any PresentationAnchor)? = nil, clientId: String? = nil, secondaryClientIds: [String]? = nil,
+        sessionKey: String? = nil, additionalState: [String: String] = [:],
         onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil
     ) async throws -> TurnkeyRedirectResult {
         try await handleOAuth(
-            for: .discord, clientId: clientId, sessionKey: sessionKey, additionalState: additionalState,
-            onOAuthSuccess: onOAuthSuccess)
+            for: .discord, anchor: anchor, clientId: clientId, secondaryClientIds: secondaryClientIds,
+            sessionKey: sessionKey, additionalState: additionalState, onOAuthSuccess: onOAuthSuccess)
     }
 
-    /// The whole X sign-in (PKCE); see `handleOAuth(for:…)`.
+    /// The whole X sign-in (PKCE), under the SDK's spelling; see `handleOAuth(for:…)`.
+    public func handleXOauth(
+        anchor: (any PresentationAnchor)? = nil, clientId: String? = nil, secondaryClientIds: [String]? = nil,
+        sessionKey: String? = nil, additionalState: [String: String] = [:],
+        onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil
+    ) async throws -> TurnkeyRedirectResult {
+        try await handleOAuth(
+            for: .x, anchor: anchor, clientId: clientId, secondaryClientIds: secondaryClientIds,
+            sessionKey: sessionKey, additionalState: additionalState, onOAuthSuccess: onOAuthSuccess)
+    }
+
+    /// The X sign-in under this package's earlier spelling.
+    @available(*, deprecated, renamed: "handleXOauth(anchor:clientId:secondaryClientIds:sessionKey:additionalState:onOAuthSuccess:)")
     public func handleXOAuth(
         clientId: String? = nil, sessionKey: String? = nil, additionalState: [String: String] = [:],
         onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil
     ) async throws -> TurnkeyRedirectResult {
-        try await handleOAuth(
-            for: .x, clientId: clientId, sessionKey: sessionKey, additionalState: additionalState,
-            onOAuthSuccess: onOAuthSuccess)
+        try await handleXOauth(
+            clientId: clientId, sessionKey: sessionKey, additionalState: additionalState, onOAuthSuccess: onOAuthSuccess)
     }
 
     /// A whole browser sign-in: starts it (`loginURL`), opens the authorize page in the user's
@@ -47,16 +61,27 @@ extension TurnkeyAuth {
     /// With `onOAuthSuccess` the token is handed over and nothing is stored. `additionalState` rides
     /// on Google's and Apple's origin page only, as in the SDK (Discord and X forward none).
     ///
+    /// The browser is opened from `anchor`'s window (`BrowserLauncher.open(_:from:)`); an anchor whose
+    /// window is gone ends the sign-in before anything starts (`.unavailable`, as the SDK's web session
+    /// fails without a presentation anchor). At signup, `secondaryClientIds` (nil: the configuration's
+    /// for the provider; `[]`: none) are registered as further audiences of the user, and
+    /// `createSubOrgParams` shapes the sub-organization (see `completeOAuth`).
+    ///
     /// Needs a browser launcher (else `TurnkeySignInError.unavailable`); one at a time
     /// (`.signInInProgress`); cancelling the calling task, or closing `browserSignIn` (Cancel, a
     /// sign-out of `sessionKey`), ends the sign-in (`.closed`): its record and key go.
     public func handleOAuth(
-        for provider: TurnkeyProvider, clientId: String? = nil, sessionKey: String? = nil,
-        additionalState: [String: String] = [:],
+        for provider: TurnkeyProvider, anchor: (any PresentationAnchor)? = nil, clientId: String? = nil,
+        secondaryClientIds: [String]? = nil, createSubOrgParams: CreateSubOrgParams? = nil,
+        sessionKey: String? = nil, additionalState: [String: String] = [:],
         onOAuthSuccess: (@Sendable (OAuthSuccess) -> Void)? = nil
     ) async throws -> TurnkeyRedirectResult {
         guard let browser else {
             log("sign-in unavailable: no browser launcher was given")
+            throw TurnkeySignInError.unavailable
+        }
+        if let anchor, !anchor.isAvailable {
+            log("sign-in unavailable: the window it was started from is gone")
             throw TurnkeySignInError.unavailable
         }
         guard browserSignIns.reserve() else { throw TurnkeySignInError.signInInProgress }
@@ -79,7 +104,7 @@ extension TurnkeyAuth {
         guard !Task.isCancelled else { throw await abandon(login, .closed) }
         do {
             log("opening the \(provider.rawValue) sign-in page in the browser")
-            try await browser.open(login.authorizeUrl)
+            try await browser.open(login.authorizeUrl, from: anchor)
         } catch {
             log("sign-in unavailable: the browser could not be opened")
             throw await abandon(login, .unavailable)
@@ -94,7 +119,8 @@ extension TurnkeyAuth {
             throw await abandon(login, .closed)
         }
         do {
-            let result = try await handleRedirect(incoming, sessionKey: key, onOAuthSuccess: onOAuthSuccess)
+            let signup = SignupOptions(createSubOrgParams: createSubOrgParams, secondaryClientIds: secondaryClientIds)
+            let result = try await handleRedirect(incoming, sessionKey: key, signup: signup, onOAuthSuccess: onOAuthSuccess)
             log("\(provider.rawValue) sign-in finished")
             return result
         } catch is CancellationError {

@@ -36,6 +36,10 @@ public struct TurnkeyConfiguration: Sendable, Equatable {
     public var redirectUri: String?
     /// Per provider; a provider left out takes its primary ID from `wallet_kit_config`.
     public var clientIds: [TurnkeyProvider: TurnkeyClientIds]
+    /// A provider's own redirect URI, used as given (it must match the provider's dashboard): Google
+    /// and Apple otherwise use the redirect page with `?scheme=`, Discord and X `<appScheme>://`. A
+    /// Discord or X callback may then arrive at this URI as well as at `<appScheme>://`.
+    public var redirectUris: [TurnkeyProvider: String] = [:]
     /// nil: `wallet_kit_config`'s `enabledProviders`.
     public var enabledProviders: [TurnkeyProvider]?
     /// Seconds, as Turnkey writes it; nil: `wallet_kit_config`'s, else 900.
@@ -164,6 +168,16 @@ public struct TurnkeyConfiguration: Sendable, Equatable {
         guard Self.isValidIdentifier(sessionKey) else {
             throw TurnkeyAuthError.invalidConfiguration(field: "defaultSessionKey", problem: URLProblem.malformed.rawValue)
         }
+        var providerRedirects: [TurnkeyProvider: String] = [:]
+        for (provider, text) in redirectUris {
+            guard let uri = text.nonBlank, !uri.unicodeScalars.contains(where: { $0.properties.isWhitespace }),
+                URLText(uri).scheme != nil
+            else {
+                throw TurnkeyAuthError.invalidConfiguration(
+                    field: "\(provider.rawValue)RedirectUri", problem: URLProblem.malformed.rawValue)
+            }
+            providerRedirects[provider] = uri
+        }
         let origin = try url(oauthOriginUrl, "oauthOriginUrl")
         var authorizeEndpoints: [TurnkeyProvider: URL] = [:]
         for provider in TurnkeyProvider.allCases {
@@ -173,7 +187,7 @@ public struct TurnkeyConfiguration: Sendable, Equatable {
         return ValidatedConfiguration(
             authProxyUrl: authProxy, authProxyConfigId: configId, apiUrl: api,
             organizationId: organizationId?.nonBlank, appScheme: scheme.lowercased(), redirectBase: redirectBase,
-            clientIds: clientIds, enabledProviders: enabledProviders,
+            clientIds: clientIds, redirectUris: providerRedirects, enabledProviders: enabledProviders,
             sessionExpirationSeconds: sessionExpirationSeconds?.nonBlank, defaultSessionKey: sessionKey,
             oauthOriginUrl: origin, authorizeUrls: authorizeEndpoints)
     }
@@ -188,6 +202,8 @@ struct ValidatedConfiguration: Sendable {
     let appScheme: String
     let redirectBase: String?
     let clientIds: [TurnkeyProvider: TurnkeyClientIds]
+    /// The providers' own redirect URIs, as given.
+    let redirectUris: [TurnkeyProvider: String]
     let enabledProviders: [TurnkeyProvider]?
     let sessionExpirationSeconds: String?
     let defaultSessionKey: String
@@ -197,4 +213,9 @@ struct ValidatedConfiguration: Sendable {
 
     /// Where Discord and X send the browser back, and the target every redirect of ours has.
     var appRedirect: String { appScheme + "://" }
+
+    /// Where a callback may arrive: `<appScheme>://`, and the PKCE providers' own redirect URIs.
+    var callbackTargets: [String] {
+        [appRedirect] + TurnkeyProvider.allCases.filter(\.usesPKCE).compactMap { redirectUris[$0] }
+    }
 }

@@ -116,4 +116,17 @@ import TurnkeyAuth
                     "turnkey-session-key"
                 ])
     }
+
+    @Test func theContextsDesktopServicesUseTheEmulatorsPagesOnlyWhenItIsChosen() {
+        let production = TurnkeyContext.Services.gnome(environment: [:])
+        #expect(production.oauthOriginUrl == nil && production.authorizeUrls.isEmpty, "Turnkey's and the providers' own pages")
+        #expect(production.browser != nil)
+
+        let emulator = TurnkeyContext.Services.gnome(environment: ["PORTAL_AUTH_EMULATOR_HOST": "127.0.0.1:8790"])
+        #expect(emulator.oauthOriginUrl == "http://127.0.0.1:8790/turnkey/oauth-origin")
+        #expect(
+            emulator.authorizeUrls == [
+                .discord: "http://127.0.0.1:8790/idp/discord/authorize", .x: "http://127.0.0.1:8790/idp/x/authorize"
+            ])
+    }
 }

@@ -55,8 +55,9 @@ struct CompleteOAuthTests {
         let signup = f.transport.requests[1].jsonBody
         #expect((signup["apiKeys"] as? [Any])?.isEmpty == true && (signup["authenticators"] as? [Any])?.isEmpty == true)
         #expect(signup["organizationName"] as? String == "sub-org-1800000000")
-        #expect(signup["userName"] as? String == "alice@example.com")
-        #expect(signup["userEmail"] as? String == "alice@example.com")
+        // As the SDK's buildSignUpBody: no email is taken from the token.
+        #expect(signup["userName"] as? String == "user-1800000000")
+        #expect(signup["userEmail"] == nil)
         let providers = try #require(signup["oauthProviders"] as? [[String: Any]])
         #expect(providers.count == 1)
         #expect(providers[0]["providerName"] as? String == "apple")

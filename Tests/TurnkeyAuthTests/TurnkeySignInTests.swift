@@ -47,7 +47,7 @@ struct TurnkeySignInTests {
         case .google: result = try await f.auth.handleGoogleOAuth(sessionKey: "flow")
         case .apple: result = try await f.auth.handleAppleOAuth(sessionKey: "flow")
         case .discord: result = try await f.auth.handleDiscordOAuth(sessionKey: "flow")
-        case .x: result = try await f.auth.handleXOAuth(sessionKey: "flow")
+        case .x: result = try await f.auth.handleXOauth(sessionKey: "flow")
         }
         #expect(f.browser.openedURLs.count == 1)
         #expect(result.completed?.session.sessionKey == "flow")
@@ -72,7 +72,7 @@ struct TurnkeySignInTests {
         f.transport.reply(TK.walletKit())
         f.transport.enqueue(.answer { request in (200, TK.oauth2(TK.oidcToken(nonce: request.jsonBody["nonce"] as? String))) })
         let received = Box<OAuthSuccess?>(nil)
-        let result = try await f.auth.handleXOAuth { success in received.withLock { $0 = success } }
+        let result = try await f.auth.handleXOauth { success in received.withLock { $0 = success } }
         #expect(result.oauthSuccess != nil && received.current == result.oauthSuccess)
         #expect(received.current?.providerName == "twitter")
         #expect(f.sessions.items.items.isEmpty)

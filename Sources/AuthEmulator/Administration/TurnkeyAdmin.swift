@@ -23,7 +23,15 @@ extension Administration {
             [
                 "organizationId": $0.organizationId, "organizationName": $0.organizationName,
                 "parentOrganizationId": $0.parentOrganizationId, "authProxyConfigId": $0.authProxyConfigId,
-                "userIds": [$0.user.userId], "createdAt": $0.createdAt
+                "userIds": [$0.user.userId], "createdAt": $0.createdAt,
+                "wallets": $0.wallets.map { wallet in
+                    [
+                        "walletId": wallet.walletId, "walletName": wallet.walletName,
+                        "accounts": wallet.accounts.map {
+                            ["curve": $0.curve, "path": $0.path, "addressFormat": $0.addressFormat, "address": $0.address]
+                        }
+                    ] as [String: Any]
+                }
             ]
         }
         let users: [[String: Any]] = turnkey.directory.organizations.map { organization in
@@ -45,7 +53,7 @@ extension Administration {
         }
         let issuers: [String: Any] = [
             "google": context.identityProviderIssuer(.google), "apple": context.identityProviderIssuer(.apple),
-            "turnkey": context.turnkeyIssuer
+            "turnkey": context.turnkeyIssuer, "oidc": context.genericOIDCIssuer
         ]
         let jwks: [String: Any] = [
             "identityProviders": baseURL + OIDCTokens.KeyFamily.identityProviders.jwksPath,
@@ -69,9 +77,16 @@ extension Administration {
             let identities = user.oauthProviders.map {
                 "\(Html.escape($0.providerName)) · <code>\(Html.escape($0.audience))</code> · <code>\(Html.escape($0.subject))</code>"
             }
+            let wallets = organization.wallets.map { wallet in
+                "\(Html.escape(wallet.walletName))"
+                    + wallet.accounts.map {
+                        "<br><small>\(Html.escape($0.addressFormat)) <code>\(Html.escape($0.path))</code></small> <code>\(Html.escape($0.address))</code>"
+                    }.joined()
+            }
             return "<tr><td>\(Html.escape(organization.organizationName))<br><code>\(Html.escape(organization.organizationId))</code></td>"
                 + "<td>\(Html.escape(user.userName))<br><small>\(Html.escape(user.userEmail ?? ""))</small></td>"
-                + "<td>\(identities.joined(separator: "<br>"))</td></tr>"
+                + "<td>\(identities.joined(separator: "<br>"))</td>"
+                + "<td>\(wallets.isEmpty ? "<span class=\"muted\">none</span>" : wallets.joined(separator: "<br>"))</td></tr>"
         }.joined(separator: "\n")
         let sessionRows = turnkey.directory.liveSessions(now: now).map { session in
             let user = turnkey.directory.organization(session.organizationId)?.user.userName ?? session.userId
@@ -84,7 +99,7 @@ extension Administration {
             \(configRows)
             </table>
             <h2>Turnkey sub-organizations</h2>
-            \(organizationRows.isEmpty ? "<p class=\"muted\">No sign-ups yet.</p>" : "<table><tr><th>Organization</th><th>User</th><th>Identities (provider · audience · subject)</th></tr>\n\(organizationRows)\n</table>")
+            \(organizationRows.isEmpty ? "<p class=\"muted\">No sign-ups yet.</p>" : "<table><tr><th>Organization</th><th>User</th><th>Identities (provider · audience · subject)</th><th>Wallets</th></tr>\n\(organizationRows)\n</table>")
             <h2>Turnkey live sessions</h2>
             \(sessionRows.isEmpty ? "<p class=\"muted\">No live sessions.</p>" : "<table><tr><th>Session public key</th><th>User</th><th>Expires in</th></tr>\n\(sessionRows)\n</table>")
             """

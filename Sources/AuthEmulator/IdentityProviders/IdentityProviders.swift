@@ -17,6 +17,8 @@ final class IdentityProviders {
     private(set) var apple = FakeApple()
     /// Discord's and X's codes, spent by Turnkey's `oauth2_authenticate`.
     private(set) var oauth2Codes: OAuth2CodeStore
+    /// The generic OIDC issuer's codes (GenericOIDCIssuer.swift).
+    private(set) var oidcCodes: ExpiringTakeOnceStore<GenericOIDCAuthorization>
 
     init(context: EmulatorContext, portalEnvironments: [EnvironmentConfig], turnkeyApps: TurnkeyConfig) {
         self.context = context
@@ -24,6 +26,7 @@ final class IdentityProviders {
         self.turnkeyApps = turnkeyApps
         google = FakeGoogle(clock: context.clock)
         oauth2Codes = OAuth2CodeStore(clock: context.clock)
+        oidcCodes = ExpiringTakeOnceStore(clock: context.clock)
     }
 
     /// Every code and Apple account forgotten.
@@ -31,6 +34,7 @@ final class IdentityProviders {
         google = FakeGoogle(clock: context.clock)
         apple = FakeApple()
         oauth2Codes = OAuth2CodeStore(clock: context.clock)
+        oidcCodes = ExpiringTakeOnceStore(clock: context.clock)
     }
 
     var now: Int { context.now }

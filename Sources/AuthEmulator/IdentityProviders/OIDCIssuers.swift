@@ -6,6 +6,11 @@ extension EmulatorContext {
     /// The issuer of the OIDC tokens Turnkey mints (the PKCE providers: Discord, X).
     var turnkeyIssuer: String { baseURL + "/turnkey" }
 
+    /// The generic OIDC issuer ("any OIDC provider", GenericOIDCIssuer.swift).
+    var genericOIDCIssuer: String { baseURL + TurnkeyWire.EmulatorPath.oidcIssuer }
+
+    func isGenericOIDCIssuer(_ issuer: String) -> Bool { issuer == genericOIDCIssuer }
+
     /// The issuer of the fake Google's or Apple's `id_token`s.
     func identityProviderIssuer(_ provider: IdentityProvider) -> String { "\(baseURL)/idp/\(provider.rawValue)" }
 
@@ -13,6 +18,7 @@ extension EmulatorContext {
     func jwksDocument(forIssuer issuer: String) -> Data? {
         switch issuer {
         case turnkeyIssuer: tokens.jwksDocument(.turnkey)
+        case genericOIDCIssuer: tokens.jwksDocument(.identityProviders)
         default: idTokenIssuer(issuer) == nil ? nil : tokens.jwksDocument(.identityProviders)
         }
     }

@@ -122,6 +122,8 @@ final class Router {
         case TurnkeyBackend.authProxy(TurnkeyWire.AuthProxyPath.signup): return ["POST": turnkey.signup]
         case TurnkeyBackend.api(TurnkeyWire.APIPath.whoami): return ["POST": turnkey.whoami]
         case TurnkeyBackend.api(TurnkeyWire.APIPath.getUser): return ["POST": turnkey.getUser]
+        case TurnkeyBackend.api(TurnkeyWire.APIPath.listWallets): return ["POST": turnkey.listWallets]
+        case TurnkeyBackend.api(TurnkeyWire.APIPath.listWalletAccounts): return ["POST": turnkey.listWalletAccounts]
         case TurnkeyBackend.api(TurnkeyWire.APIPath.stampLogin): return ["POST": turnkey.stampLogin]
         case TurnkeyBackend.api(TurnkeyWire.APIPath.getActivity): return ["POST": turnkey.getActivity]
         case "/emulator/v1/reset": return ["POST": administration.adminReset]
@@ -136,6 +138,7 @@ final class Router {
         default: break
         }
         if let provider = IdentityProvider(emulatorAuthorizePath: path) { return identityProviders.pageHandlers(provider) }
+        if let handlers = identityProviders.genericOIDCHandlers(path) { return handlers }
         // Past the gate, a path under /dashboard/ is the run's dashboard path.
         if path.hasPrefix(DashboardKey.pathPrefix) { return ["GET": administration.dashboard] }
         let callbackPrefix = PortalWire.Path.oauthCallbackPrefix

@@ -1,8 +1,8 @@
 import AuthBase
 import Foundation
 
-/// Turnkey's stamped API under `/turnkey/api` (contract §8): `whoami`, `get_user`, `stamp_login`
-/// and `get_activity`. The stamp is checked before the body is read.
+/// Turnkey's stamped API under `/turnkey/api` (contract §8): `whoami`, `get_user`, `list_wallets`,
+/// `list_wallet_accounts`, `stamp_login` and `get_activity`. The stamp is checked before the body is read.
 extension TurnkeyBackend {
     static let activityCompleted = "ACTIVITY_STATUS_COMPLETED"
     static let activityPending = "ACTIVITY_STATUS_PENDING"
@@ -41,7 +41,50 @@ extension TurnkeyBackend {
             "createdAt": Self.timestamp(user.createdAt), "updatedAt": Self.timestamp(user.createdAt)
         ]
         if let email = user.userEmail { fields["userEmail"] = .string(email) }
+        if let phone = user.profile.userPhoneNumber { fields["userPhoneNumber"] = .string(phone) }
+        fields["userTags"] = .array(user.profile.userTags.map(JSONValue.string))
         return .turnkey(TurnkeyWire.GetUserResponse(user: .object(fields)))
+    }
+
+    /// `{"wallets":[v1Wallet]}`: the session's sub-organization's wallets.
+    func listWallets(_ request: EmulatorRequest) throws(TurnkeyError) -> EmulatorResponse {
+        let signer = try verifyStamp(request)
+        let body = try request.turnkeyBody(TurnkeyWire.ListWalletsRequest.self)
+        let organization = try sessionOrganization(try stampSession(publicKey: signer, organizationId: body.organizationId))
+        return .turnkey(
+            TurnkeyWire.ListWalletsResponse(
+                wallets: organization.wallets.map { wallet in
+                    .object([
+                        "walletId": .string(wallet.walletId), "walletName": .string(wallet.walletName),
+                        "createdAt": Self.timestamp(wallet.createdAt), "updatedAt": Self.timestamp(wallet.createdAt),
+                        "exported": .bool(false), "imported": .bool(false)
+                    ])
+                }))
+    }
+
+    /// `{"accounts":[v1WalletAccount]}`: one wallet's accounts, or every account of the organization
+    /// without `walletId`.
+    func listWalletAccounts(_ request: EmulatorRequest) throws(TurnkeyError) -> EmulatorResponse {
+        let signer = try verifyStamp(request)
+        let body = try request.turnkeyBody(TurnkeyWire.ListWalletAccountsRequest.self)
+        let organization = try sessionOrganization(try stampSession(publicKey: signer, organizationId: body.organizationId))
+        var wallets = organization.wallets
+        if let walletId = body.walletId, !walletId.isEmpty {
+            wallets = wallets.filter { $0.walletId == walletId }
+            guard !wallets.isEmpty else { throw .notFound("no wallet \(walletId) in organization \(body.organizationId)") }
+        }
+        let accounts: [JSONValue] = wallets.flatMap { wallet in
+            wallet.accounts.map { account in
+                .object([
+                    "walletAccountId": .string(account.walletAccountId), "organizationId": .string(wallet.organizationId),
+                    "walletId": .string(wallet.walletId), "curve": .string(account.curve),
+                    "pathFormat": .string(account.pathFormat), "path": .string(account.path),
+                    "addressFormat": .string(account.addressFormat), "address": .string(account.address),
+                    "createdAt": Self.timestamp(wallet.createdAt), "updatedAt": Self.timestamp(wallet.createdAt)
+                ])
+            }
+        }
+        return .turnkey(TurnkeyWire.ListWalletAccountsResponse(accounts: accounts))
     }
 
     /// A new session for `parameters.publicKey`, stamped with a live session's key; answered as a

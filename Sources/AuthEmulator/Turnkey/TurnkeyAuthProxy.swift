@@ -86,6 +86,10 @@ extension TurnkeyBackend {
     func signup(_ request: EmulatorRequest) throws(TurnkeyError) -> EmulatorResponse {
         let config = try authProxyConfig(request)
         let body = try request.turnkeyBody(TurnkeyWire.SignupRequest.self)
+        if let unknown = WalletShape.unknownFields(in: request.body) {
+            throw .invalidArgument("unknown field \"\(unknown)\" in the signup_v2 request")
+        }
+        if let wallet = body.wallet { try WalletShape.check(wallet) }
         guard body.apiKeys.isEmpty else { throw .invalidArgument("apiKeys must be [] (the emulator creates users without API keys)") }
         guard body.authenticators.isEmpty else { throw .invalidArgument("authenticators must be [] (the emulator has no passkeys)") }
         var identities: [(providerName: String, issuer: String, audience: String, subject: String)] = []
@@ -98,8 +102,9 @@ extension TurnkeyBackend {
             switch (entry.oidcToken, entry.oidcClaims) {
             case (let token?, nil):
                 let verified = try verifiedToken(token, field: "\(field).oidcToken")
-                guard let provider = context.provider(of: verified),
-                    config.client(provider)?.allClientIds.contains(verified.audience) == true
+                guard
+                    context.isGenericOIDCIssuer(verified.issuer)
+                        || context.provider(of: verified).flatMap(config.client)?.allClientIds.contains(verified.audience) == true
                 else {
                     throw .unauthenticated("\(field).oidcToken: its audience is not a client ID of Auth Proxy config \(config.id)")
                 }
@@ -141,9 +146,16 @@ extension TurnkeyBackend {
         let userName = body.userName.flatMap { $0.isEmpty ? nil : $0 } ?? userEmail ?? "user-\(now)"
         let organization = directory.createSubOrganization(
             name: organizationName, parent: config.organizationId,
-            authProxyConfigId: config.id, userName: userName, userEmail: userEmail,
-            identities: unique, now: now)
-        return .turnkey(TurnkeyWire.SignupResponse(organizationId: organization.organizationId, userId: organization.user.userId))
+            authProxyConfigId: config.id,
+            user: .init(
+                userName: userName, userEmail: userEmail, userPhoneNumber: body.userPhoneNumber.flatMap { $0.isEmpty ? nil : $0 },
+                userTags: body.userTag.flatMap { $0.isEmpty ? nil : [$0] } ?? []),
+            identities: unique, wallet: body.wallet, now: now)
+        let wallet = organization.wallets.first.map {
+            TurnkeyWire.WalletResult(walletId: $0.walletId, addresses: $0.accounts.map(\.address))
+        }
+        return .turnkey(
+            TurnkeyWire.SignupResponse(organizationId: organization.organizationId, userId: organization.user.userId, wallet: wallet))
     }
 
     /// A session for `publicKey`, once the token is genuine, unexpired, bound to the key and its
@@ -159,7 +171,8 @@ extension TurnkeyBackend {
                 parent: config.organizationId, issuer: token.issuer,
                 audience: token.audience, subject: token.subject)
         else {
-            let knownAudience = context.provider(of: token).flatMap(config.client)?.clientId == token.audience
+            let knownAudience =
+                context.isGenericOIDCIssuer(token.issuer) || context.provider(of: token).flatMap(config.client)?.clientId == token.audience
             if knownAudience { throw .notFound("no sub-organization has a user with this OIDC identity; sign up first") }
             throw .unauthenticated(
                 "the OIDC token's audience is neither a client ID of Auth Proxy config \(config.id) nor registered on a sub-organization")

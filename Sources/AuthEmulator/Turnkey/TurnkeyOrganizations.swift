@@ -12,18 +12,27 @@ struct OAuthProviderRecord {
 }
 
 final class EmulatedTurnkeyUser {
+    /// What signup says about the user.
+    struct Profile {
+        var userName: String
+        var userEmail: String?
+        var userPhoneNumber: String? = nil
+        var userTags: [String] = []
+    }
+
     let userId: String
     let organizationId: String
-    let userName: String
-    let userEmail: String?
+    let profile: Profile
     private(set) var oauthProviders: [OAuthProviderRecord] = []
     let createdAt: Int
 
-    init(userId: String, organizationId: String, userName: String, userEmail: String?, createdAt: Int) {
+    var userName: String { profile.userName }
+    var userEmail: String? { profile.userEmail }
+
+    init(userId: String, organizationId: String, profile: Profile, createdAt: Int) {
         self.userId = userId
         self.organizationId = organizationId
-        self.userName = userName
-        self.userEmail = userEmail
+        self.profile = profile
         self.createdAt = createdAt
     }
 
@@ -37,12 +46,15 @@ final class SubOrganization {
     let parentOrganizationId: String
     let authProxyConfigId: String
     let user: EmulatedTurnkeyUser
+    /// The wallet signup asked for, if any.
+    let wallets: [EmulatedWallet]
     let createdAt: Int
 
     init(
         organizationId: String, organizationName: String, parentOrganizationId: String,
-        authProxyConfigId: String, user: EmulatedTurnkeyUser, createdAt: Int
+        authProxyConfigId: String, user: EmulatedTurnkeyUser, wallets: [EmulatedWallet], createdAt: Int
     ) {
+        self.wallets = wallets
         self.organizationId = organizationId
         self.organizationName = organizationName
         self.parentOrganizationId = parentOrganizationId
@@ -112,17 +124,16 @@ final class TurnkeyDirectory {
 
     /// A new sub-organization with its one user and the identities signup registered (checked unique before).
     func createSubOrganization(
-        name: String, parent: String, authProxyConfigId: String, userName: String, userEmail: String?,
+        name: String, parent: String, authProxyConfigId: String, user profile: EmulatedTurnkeyUser.Profile,
         identities: [(providerName: String, issuer: String, audience: String, subject: String)],
-        now: Int
+        wallet: TurnkeyWire.WalletParams?, now: Int
     ) -> SubOrganization {
         let organizationId = Identifiers.random()
-        let user = EmulatedTurnkeyUser(
-            userId: Identifiers.random(), organizationId: organizationId,
-            userName: userName, userEmail: userEmail, createdAt: now)
+        let user = EmulatedTurnkeyUser(userId: Identifiers.random(), organizationId: organizationId, profile: profile, createdAt: now)
+        let wallets = wallet.map { [WalletShape.make($0, organizationId: organizationId, now: now)] } ?? []
         let organization = SubOrganization(
             organizationId: organizationId, organizationName: name, parentOrganizationId: parent,
-            authProxyConfigId: authProxyConfigId, user: user, createdAt: now)
+            authProxyConfigId: authProxyConfigId, user: user, wallets: wallets, createdAt: now)
         for identity in identities {
             user.register(
                 OAuthProviderRecord(
