@@ -42,7 +42,7 @@ extension PortalCLI {
     }
 
     func sendMagicLink(_ email: String) async throws {
-        try await auth.sendMagicLink(email: email)
+        try await auth.sendMagicLink(email)
         Output.line([("sent", .bool(true))])
     }
 

@@ -115,7 +115,7 @@ struct PortalAccountServiceTests {
     }
 
     @Test func aConfigurationTheCoreRefusedIsReportedByEveryCall() async throws {
-        let service = PortalAccountService(core: .failure(PortalAuthError.invalidArgument(name: "authEnvironmentId")))
+        let service = PortalAccountService(core: .failure(PortalAuthError.invalidArgument(name: "authEnvironmentId")), anchor: FakeAnchor())
         await #expect(throws: PortalAuthError.invalidArgument(name: "authEnvironmentId")) { try await service.signIn(with: .google) }
         await #expect(throws: PortalAuthError.invalidArgument(name: "authEnvironmentId")) { try await service.restore() }
         #expect(service.offer(PortalFixture.redirect()) == .notMine)
