@@ -32,6 +32,9 @@ public final class PortalAuth: Sendable {
     /// Lets a sign-out win over an exchange or TOTP verification that overlaps it.
     let signOutFence = SignOutFence()
     let signInState = Mutex(SignInState())
+    /// Tokens of sessions this instance made that were invalidated since, until the store is known
+    /// not to hold them (memory only).
+    let endedSessionTokens = Mutex<Set<String>>([])
     /// The browser sign-in `signInWith*` runs, which the app hands the desktop's URLs.
     let browserSignIns = BrowserSignInSlot<IncomingRedirect>()
     /// The sign-in this instance waits for (mirrored in `pendingStore` for the next run's question).
