@@ -13,3 +13,4 @@
 #define SECRET_API_SUBJECT_TO_CHANGE
 #include <libsecret/secret.h>
 #include "crypto.h"
+#include "qrcode.h"
