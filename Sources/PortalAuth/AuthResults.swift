@@ -19,6 +19,7 @@ public typealias AuthMethods = AuthMethodsResult
 
 /// A provider's authorize URL, fresh for one sign-in (its `state` is single use).
 public struct AuthorizeUrlResult: Sendable, Equatable {
+    /// The provider's authorize URL, trimmed; open it in the user's browser.
     public let authorizeUrl: String
 
     public init(authorizeUrl: String) {
@@ -43,8 +44,11 @@ public enum AuthResult: Sendable, CustomStringConvertible {
 
 /// A finished sign-in.
 public struct AuthenticatedResult: Sendable, CustomStringConvertible {
+    /// The signed-in session, already saved to the store; pass it to `Portal(credentials:)`.
     public let session: PortalSession
+    /// The client Portal resolved for the end user.
     public let clientId: String?
+    /// Whether the client is account-abstracted.
     public let isAccountAbstracted: Bool?
 
     public init(session: PortalSession, clientId: String?, isAccountAbstracted: Bool?) {

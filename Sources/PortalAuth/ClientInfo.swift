@@ -7,7 +7,9 @@ import FoundationEssentials
 public struct ClientInfo: Sendable, Equatable {
     /// Portal's ID of the client (the end user's device-independent wallet holder).
     public let id: String
+    /// The end user the client belongs to (the session's `endUserId`).
     public let endUserId: String?
+    /// Whether the client's EVM account is account-abstracted (gas sponsored).
     public let isAccountAbstracted: Bool?
     /// When the client was created (ISO 8601, as Portal sends it).
     public let createdAt: String?
@@ -40,6 +42,7 @@ public struct ClientInfo: Sendable, Equatable {
 
     /// The organisation that holds the client in Portal.
     public struct Custodian: Sendable, Equatable {
+        /// Portal's ID of the custodian.
         public let id: String
         /// The name shown in Portal's dashboard, for "signed in to …".
         public let name: String
@@ -51,7 +54,9 @@ public struct ClientInfo: Sendable, Equatable {
 
     /// A Portal environment (for example "Production" or "Testnet").
     public struct Environment: Sendable, Equatable {
+        /// Portal's ID of the environment.
         public let id: String
+        /// The environment's name in Portal's dashboard.
         public let name: String
         public init(id: String, name: String) {
             self.id = id
@@ -61,6 +66,7 @@ public struct ClientInfo: Sendable, Equatable {
 
     /// `metadata` of the client: where its addresses are.
     public struct Metadata: Sendable, Equatable {
+        /// The client's addresses, by chain namespace.
         public let namespaces: Namespaces
         public init(namespaces: Namespaces) { self.namespaces = namespaces }
     }
@@ -69,10 +75,13 @@ public struct ClientInfo: Sendable, Equatable {
     public struct Namespaces: Sendable, Equatable {
         /// EVM chains (`eip155:1`, `eip155:137`…).
         public let eip155: NamespaceItem?
+        /// Solana.
         public let solana: NamespaceItem?
         /// Bitcoin.
         public let bip122: NamespaceItem?
+        /// Stellar.
         public let stellar: NamespaceItem?
+        /// Tron.
         public let tron: NamespaceItem?
 
         public init(
@@ -100,6 +109,7 @@ public struct ClientInfo: Sendable, Equatable {
 
     /// One namespace's address, and the curve of the key behind it.
     public struct NamespaceItem: Sendable, Equatable {
+        /// The address as the chain writes it (`0x…` on EVM chains, base58 on Solana).
         public let address: String
         /// `SECP256K1` (EVM, Bitcoin, Tron) or `ED25519` (Solana, Stellar).
         public let curve: String
@@ -111,12 +121,17 @@ public struct ClientInfo: Sendable, Equatable {
 
     /// One of the client's wallets: the key shares of one curve.
     public struct Wallet: Sendable, Equatable {
+        /// Portal's ID of the wallet.
         public let id: String
         /// `SECP256K1` or `ED25519`.
         public let curve: String
+        /// The wallet's public key, hex.
         public let publicKey: String
+        /// When the wallet was created (ISO 8601).
         public let createdAt: String
+        /// The share pairs backed up (password, cloud…).
         public let backupSharePairs: [SharePair]
+        /// The share pairs that sign.
         public let signingSharePairs: [SharePair]
 
         public init(
@@ -134,10 +149,13 @@ public struct ClientInfo: Sendable, Equatable {
 
     /// A pair of key shares of a wallet; backup pairs name their `backupMethod` (`GDRIVE`, `PASSWORD`…).
     public struct SharePair: Sendable, Equatable {
+        /// Portal's ID of the share pair.
         public let id: String
         /// `completed` or `incomplete`.
         public let status: String
+        /// When the pair was made (ISO 8601).
         public let createdAt: String
+        /// How a backup pair was backed up; nil for a signing pair.
         public let backupMethod: String?
         public init(id: String, status: String, createdAt: String, backupMethod: String? = nil) {
             self.id = id

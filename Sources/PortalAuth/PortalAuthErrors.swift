@@ -21,6 +21,8 @@ public enum PortalAuthError: Error, Sendable, Equatable {
     case unsafeAuthorizeUrl(scheme: String)
     /// Portal refused more attempts for now: sign-in emails (`sendMagicLink`) or codes (`verifyTotp`).
     case rateLimited(retryAfterSeconds: Int?)
+    /// `TotpRequiredResult.qrCodeImage(scale:)` has no `totpLink` to draw (the user already
+    /// enrolled), or the link cannot be encoded as a QR code.
     case totpQrUnavailable
 }
 

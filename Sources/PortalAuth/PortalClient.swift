@@ -120,6 +120,7 @@ public final class InvalidationSubscription: Sendable {
         self.onCancel = Mutex(onCancel)
     }
 
+    /// Stops the listener; it is not called from then on. Idempotent.
     public func cancel() {
         let action = onCancel.withLock { action -> (@Sendable () -> Void)? in
             defer { action = nil }
