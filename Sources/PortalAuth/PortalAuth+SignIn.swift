@@ -20,11 +20,10 @@ extension PortalAuth {
     /// (`http://127.0.0.1:PORT/PATH`; port 0: any free port) with a loopback listener, which binds the
     /// port before anything is sent (`LoopbackListenError.portInUse` when another socket holds it) and
     /// holds it for the authorize URL's lifetime after the sign-in ends, answering a late redirect
-    /// without exchanging it; else
-    /// `PortalAuthSignInError.unavailable`, with nothing sent and nothing opened. One at a time (`.signInInProgress`). Cancelling the
-    /// calling task, or closing `browserSignIn` (`cancelPendingSignIn`, `clearPersistedSession`),
-    /// throws `.closed` and the grant is never exchanged. A redirect that is not for this instance
-    /// throws `.callbackIncomplete`.
+    /// without exchanging it; else `PortalAuthSignInError.unavailable`, with nothing sent and nothing
+    /// opened. One at a time (`.signInInProgress`). Cancelling the calling task, or closing
+    /// `browserSignIn` (`cancelPendingSignIn`, `clearPersistedSession`), throws `.closed` and the
+    /// grant is never exchanged. A redirect that is not for this instance throws `.callbackIncomplete`.
     public func signInWithGoogle() async throws -> AuthResult {
         try await signIn(with: .google)
     }
