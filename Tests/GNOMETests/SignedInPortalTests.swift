@@ -91,5 +91,17 @@ extension GNOMEIntegration {
             #expect(try await desktopAuth().restoreSession()?.endUserId == newer.endUserId)
             try await auth.clearPersistedSession()
         }
+
+        @Test func theCLIsClientLineNamesTheAppEnvironmentAndAddresses() async throws {
+            let redirect = try await signedInRedirect(email: "alice@example.com")
+            #expect(run(["handle-redirect", "-"], input: redirect).status == 0)
+            let client = try #require(run(["client"]).last["client"] as? [String: Any])
+            #expect((client["custodian"] as? [String: Any])?["name"] as? String == "Portal Sign-In Demo")
+            #expect((client["environment"] as? [String: Any])?["name"] as? String == "Local development")
+            let addresses = client["addresses"] as? [String: String] ?? [:]
+            #expect(addresses.keys.sorted() == ["eip155", "solana"])
+            #expect((client["wallets"] as? [[String: Any]])?.count == 2)
+            #expect(run(["sign-out"]).status == 0)
+        }
     }
 }
