@@ -21,18 +21,21 @@ extension PortalAuth {
 
     /// Deletes the stored session when it is one that ended. Called with the mutex held.
     func forgetEndedSessionsLocked() async throws {
-        guard !endedSessionTokens.withLock({ $0.isEmpty }) else { return }
+        // A session may end while the store is read: only the tokens known now are settled here.
+        let ended = endedSessionTokens.withLock { $0 }
+        guard !ended.isEmpty else { return }
         let stored: String?
         do {
             stored = try await store.load(authEnvironmentId: authEnvironmentId)
         } catch {
             throw storageFailure(error, doing: "read")
         }
-        if let token = stored.flatMap(PersistedSession.decode)?.clientSessionToken, hasEnded(token) {
+        if let token = stored.flatMap(PersistedSession.decode)?.clientSessionToken, ended.contains(token) {
             try await deleteEndedSession()
+            return
         }
-        // What is stored now is no ended session: none of them can come back.
-        endedSessionTokens.withLock { $0.removeAll() }
+        // What is stored is none of them: they cannot come back.
+        endedSessionTokens.withLock { $0.subtract(ended) }
     }
 
     /// True when the session with `token` was invalidated in this process.
@@ -47,6 +50,7 @@ extension PortalAuth {
         } catch {
             throw storageFailure(error, doing: "delete")
         }
+        // Nothing is stored now: no ended session is left to delete.
         endedSessionTokens.withLock { $0.removeAll() }
         log("the stored session was invalidated; deleted it")
     }
