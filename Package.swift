@@ -4,9 +4,9 @@ import PackageDescription
 // Layers point one way, and the build enforces it: each C module includes only what its layer may
 // use, so the CLI and the emulator link no GTK. See docs/ARCHITECTURE.md.
 //
-//   portal-sign-in → SignInApp (+ CSignInUI: GTK4, libadwaita, qrencode, gettext) → SignInAccounts → SignInFlow
+//   portal-sign-in → SignInApp (+ CSignInUI: GTK4, libadwaita, gettext) → SignInAccounts → SignInFlow
 //   portal-auth ───┐        │
-//                  PortalAuthGNOME (+ CAuthPlatform: GIO, libsoup client, libsecret, crypto)
+//                  PortalAuthGNOME (+ CAuthPlatform: GIO, libsoup client, libsecret, crypto, QR codes)
 //                           │
 //              PortalAuth (Portal's rules)   TurnkeyAuth (Turnkey's rules), both pure Swift
 //                           │
@@ -36,14 +36,14 @@ let package = Package(
         .systemLibrary(name: "CLibsecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         .systemLibrary(name: "CGtk4", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         .systemLibrary(name: "CAdwaita", pkgConfig: "libadwaita-1", providers: [.apt(["libadwaita-1-dev"])]),
-        .systemLibrary(name: "CQrencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
 
         // One C module per layer.
-        // crypto.c includes OpenSSL's headers (libssl-dev) but opens libcrypto only when first used.
+        // crypto.c includes OpenSSL's headers (libssl-dev) but opens libcrypto only when first used;
+        // qrcode.c includes libqrencode's (libqrencode-dev) and opens libqrencode the same way.
         .target(name: "CGLibSupport", dependencies: ["CGio"], linkerSettings: [.linkedLibrary("dispatch")]),
         .target(name: "CAuthPlatform", dependencies: ["CLibsoup", "CLibsecret"]),
         .target(name: "CEmulatorServer", dependencies: ["CLibsoup"]),
-        .target(name: "CSignInUI", dependencies: ["CGtk4", "CAdwaita", "CQrencode"]),
+        .target(name: "CSignInUI", dependencies: ["CGtk4", "CAdwaita"]),
 
         // Swift, every target in Swift 6 language mode (the tools version's default). Each excludes its
         // README.md, which SwiftPM would otherwise report as an unhandled file (C targets ignore it).

@@ -151,18 +151,6 @@ public enum PortalWire {
         }
     }
 
-    public struct Client: Codable, Sendable {
-        @Lenient public private(set) var id: String?
-        @Lenient public private(set) var endUserId: String?
-        @Lenient public private(set) var isAccountAbstracted: Bool?
-
-        public init(id: String?, endUserId: String?, isAccountAbstracted: Bool?) {
-            self.id = id
-            self.endUserId = endUserId
-            self.isAccountAbstracted = isAccountAbstracted
-        }
-    }
-
     /// `{"sent": true}` of `magic-links`.
     public struct MagicLinkSent: Codable, Sendable {
         @Lenient public private(set) var sent: Bool?

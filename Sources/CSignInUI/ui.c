@@ -64,48 +64,6 @@ void portal_ui_set_accessible_description(GtkWidget *widget, const char *descrip
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
 }
 
-/* ---- QR codes ---- */
-
-enum { PORTAL_UI_QR_QUIET_ZONE = 4 };
-
-static QRcode *portal_ui_qr_encode(const char *text) {
-    if (text == NULL || *text == '\0') return NULL;
-    return QRcode_encodeString(text, 0, QR_ECLEVEL_M, QR_MODE_8, 1);
-}
-
-int portal_ui_qr_modules(const char *text) {
-    QRcode *code = portal_ui_qr_encode(text);
-    if (code == NULL) return 0;
-    int modules = code->width + 2 * PORTAL_UI_QR_QUIET_ZONE;
-    QRcode_free(code);
-    return modules;
-}
-
-GdkTexture *portal_ui_qr_texture(const char *text, int pixels_per_module) {
-    if (pixels_per_module < 1) return NULL;
-    QRcode *code = portal_ui_qr_encode(text);
-    if (code == NULL) return NULL;
-    const int modules = code->width + 2 * PORTAL_UI_QR_QUIET_ZONE;
-    const int side = modules * pixels_per_module;
-    const gsize stride = (gsize)side * 3;
-    guchar *pixels = g_malloc(stride * (gsize)side);
-    memset(pixels, 0xFF, stride * (gsize)side);   /* white, including the quiet zone */
-    for (int y = 0; y < code->width; y++) {
-        for (int x = 0; x < code->width; x++) {
-            if ((code->data[y * code->width + x] & 1) == 0) continue;
-            int left = (x + PORTAL_UI_QR_QUIET_ZONE) * pixels_per_module;
-            int top = (y + PORTAL_UI_QR_QUIET_ZONE) * pixels_per_module;
-            for (int row = top; row < top + pixels_per_module; row++)
-                memset(pixels + (gsize)row * stride + (gsize)left * 3, 0x00, (gsize)pixels_per_module * 3);
-        }
-    }
-    QRcode_free(code);
-    GBytes *bytes = g_bytes_new_take(pixels, stride * (gsize)side);
-    GdkTexture *texture = gdk_memory_texture_new(side, side, GDK_MEMORY_R8G8B8, bytes, stride);
-    g_bytes_unref(bytes);
-    return texture;
-}
-
 /* ---- memory ---- */
 
 void portal_ui_release_free_memory(void) {

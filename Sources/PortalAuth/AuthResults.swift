@@ -1,8 +1,10 @@
 import FoundationEssentials
 
-/// What an auth environment allows (`GET /api/v3/auth/methods`).
-public struct AuthMethods: Sendable, Equatable {
+/// What an auth environment allows (`GET /api/v3/auth/methods`), as `getMethods()` returns it.
+public struct AuthMethodsResult: Sendable, Equatable {
+    /// The sign-in methods switched on for the environment; names this release does not know are left out.
     public let allowedAuthMethods: [AuthMethod]
+    /// Whether Portal creates a wallet for a new end user on their first sign-in (false when Portal does not say).
     public let autoCreateWallet: Bool
 
     public init(allowedAuthMethods: [AuthMethod], autoCreateWallet: Bool) {
@@ -11,8 +13,13 @@ public struct AuthMethods: Sendable, Equatable {
     }
 }
 
+/// The earlier name of `AuthMethodsResult`.
+@available(*, deprecated, renamed: "AuthMethodsResult")
+public typealias AuthMethods = AuthMethodsResult
+
 /// A provider's authorize URL, fresh for one sign-in (its `state` is single use).
 public struct AuthorizeUrlResult: Sendable, Equatable {
+    /// The provider's authorize URL, trimmed; open it in the user's browser.
     public let authorizeUrl: String
 
     public init(authorizeUrl: String) {
@@ -37,8 +44,11 @@ public enum AuthResult: Sendable, CustomStringConvertible {
 
 /// A finished sign-in.
 public struct AuthenticatedResult: Sendable, CustomStringConvertible {
+    /// The signed-in session, already saved to the store; pass it to `Portal(credentials:)`.
     public let session: PortalSession
+    /// The client Portal resolved for the end user.
     public let clientId: String?
+    /// Whether the client is account-abstracted.
     public let isAccountAbstracted: Bool?
 
     public init(session: PortalSession, clientId: String?, isAccountAbstracted: Bool?) {
@@ -52,26 +62,22 @@ public struct AuthenticatedResult: Sendable, CustomStringConvertible {
     }
 }
 
-/// The TOTP step of a sign-in. `userJwt` is a short-lived secret: pass it back to `verifyTotp`
-/// and never log it. `description` leaves it (and the enrolment link) out.
+/// The TOTP step of a sign-in: the environment wants a two-factor code. Nothing is saved yet;
+/// finish with `verifyTotp(_:userJwt:)`. `userJwt` is a short-lived secret: pass it back to
+/// `verifyTotp` and never log it. `description` leaves it (and the enrolment link) out.
 public struct TotpRequiredResult: Sendable, CustomStringConvertible {
+    /// The short-lived token `verifyTotp(_:userJwt:)` needs; a wrong code does not use it up.
     public let userJwt: String
-    /// `otpauth://…` enrolment link, present only until the user's first accepted code.
+    /// `otpauth://…` enrolment link, present only until the user's first accepted code: show it as a
+    /// QR code (`qrCodeImage(scale:)`) or its secret (`totpSecret`) for the authenticator app.
     public let totpLink: String?
+    /// The end user the code is for.
     public let endUserId: String
 
     public init(userJwt: String, totpLink: String?, endUserId: String) {
         self.userJwt = userJwt
         self.totpLink = totpLink
         self.endUserId = endUserId
-    }
-
-    /// The base32 `secret=` of `totpLink`, for people who type it into their authenticator app.
-    public var totpSecret: String? {
-        guard let link = totpLink else { return nil }
-        let secret = RedirectURL.queryParameters(of: link)["secret"]?
-            .trimmed
-        return secret?.isEmpty == false ? secret : nil
     }
 
     public var description: String {

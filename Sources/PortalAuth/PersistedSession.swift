@@ -22,7 +22,7 @@ struct PersistedSession: Codable, Sendable, Equatable {
         return decoded
     }
 
-    func makeSession() -> PortalSession {
-        PortalSession(clientSessionToken: clientSessionToken, endUserId: endUserId)
+    func makeSession(origin: PortalSession.Origin) -> PortalSession {
+        PortalSession(clientSessionToken: clientSessionToken, endUserId: endUserId, origin: origin)
     }
 }

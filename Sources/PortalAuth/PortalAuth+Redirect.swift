@@ -90,7 +90,7 @@ extension PortalAuth {
             }
             let persisted = PersistedSession(clientSessionToken: sessionToken, endUserId: endUserId)
             let result = AuthenticatedResult(
-                session: persisted.makeSession(), clientId: grant.clientId,
+                session: session(for: persisted), clientId: grant.clientId,
                 isAccountAbstracted: grant.isAccountAbstracted
             )
             // Remembered before the save: the grant is spent, so a failed save must leave the

@@ -2,19 +2,28 @@ import FoundationEssentials
 import Synchronization
 
 extension PortalAuth {
+    /// The window `signInWith*` starts from: the browser is opened for it (the desktop may use it as
+    /// the parent of what it shows, and to bring the browser to the front). Call it with your window
+    /// before signing in. The anchor names the window without keeping it (a GTK app's anchor holds
+    /// its window weakly): once the window is gone, `signInWith*` throws `.unavailable`. A program
+    /// without a window passes `WindowlessAnchor()`. Setting another anchor replaces this one.
+    public func setAuthPresentationAnchor(_ anchor: any PresentationAnchor) {
+        signInState.withLock { $0.anchor = anchor }
+    }
+
     /// The whole Google sign-in: fetches a fresh authorize URL, opens it in the user's browser,
     /// waits for the redirect the app hands `browserSignIn`, and completes it through the
     /// `handleRedirect` path (replay, save-before-return and the TOTP step included).
     ///
-    /// Needs a browser launcher and either a custom-scheme `redirectUrl`, or a loopback `redirectUrl`
+    /// Needs a presentation anchor whose window is still there (`setAuthPresentationAnchor(_:)`), a
+    /// browser launcher, and either a custom-scheme `redirectUrl`, or a loopback `redirectUrl`
     /// (`http://127.0.0.1:PORT/PATH`; port 0: any free port) with a loopback listener, which binds the
     /// port before anything is sent (`LoopbackListenError.portInUse` when another socket holds it) and
     /// holds it for the authorize URL's lifetime after the sign-in ends, answering a late redirect
-    /// without exchanging it; else
-    /// `PortalAuthSignInError.unavailable`. One at a time (`.signInInProgress`). Cancelling the
-    /// calling task, or closing `browserSignIn` (`cancelPendingSignIn`, `clearPersistedSession`),
-    /// throws `.closed` and the grant is never exchanged. A redirect that is not for this instance
-    /// throws `.callbackIncomplete`.
+    /// without exchanging it; else `PortalAuthSignInError.unavailable`, with nothing sent and nothing
+    /// opened. One at a time (`.signInInProgress`). Cancelling the calling task, or closing
+    /// `browserSignIn` (`cancelPendingSignIn`, `clearPersistedSession`), throws `.closed` and the
+    /// grant is never exchanged. A redirect that is not for this instance throws `.callbackIncomplete`.
     public func signInWithGoogle() async throws -> AuthResult {
         try await signIn(with: .google)
     }
@@ -28,7 +37,11 @@ extension PortalAuth {
     /// browser sign-in: `.authMethodUnavailable`, nothing sent.
     public func signIn(with method: AuthMethod) async throws -> AuthResult {
         guard method.provider != nil else { throw PortalAuthError.authMethodUnavailable(method) }
-        let prefersAccountChooser = prefersEphemeralWebBrowserSession
+        let (prefersAccountChooser, anchor) = signInState.withLock { ($0.prefersEphemeralWebBrowserSession, $0.anchor) }
+        guard let anchor, anchor.isAvailable else {
+            log("sign-in unavailable: no presentation anchor was set, or its window is gone")
+            throw PortalAuthSignInError.unavailable
+        }
         let loopbackPort = RedirectURL.loopbackPort(of: redirectUrl)
         guard loopbackPort != nil || RedirectURL.customScheme(of: redirectUrl) != nil else {
             log("sign-in unavailable: the redirect URL is neither a custom scheme nor http://127.0.0.1:PORT")
@@ -83,9 +96,14 @@ extension PortalAuth {
             }
         browserSignIns.open(session)
         guard !Task.isCancelled else { throw PortalAuthSignInError.closed }
+        // The window may have closed while Portal was asked: nothing is opened for a window that is gone.
+        guard anchor.isAvailable else {
+            log("sign-in unavailable: the window it was started from is gone")
+            throw PortalAuthSignInError.unavailable
+        }
         do {
             log("opening the \(method.rawValue) sign-in page in the browser")
-            try await browser.open(url)
+            try await browser.open(url, from: anchor)
         } catch {
             log("sign-in unavailable: the browser could not be opened")
             throw PortalAuthSignInError.unavailable

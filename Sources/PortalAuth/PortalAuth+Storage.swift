@@ -1,9 +1,11 @@
 import FoundationEssentials
 
 extension PortalAuth {
-    /// The session saved by an earlier run, or nil. No network: a restored token is worth
-    /// trying, and the first 401 from `PortalClient` ends it. An entry that cannot be read is
-    /// deleted and reads as nil ("show the sign-in screen").
+    /// The session saved by an earlier run (or an earlier sign-in of this one), or nil: "show the
+    /// sign-in screen". No network: a restored token is worth trying, and the first 401 from Portal
+    /// (`Portal`, `PortalClient`) ends it. An entry that cannot be read is deleted and reads as nil,
+    /// and so does a session that was invalidated (`PortalSession.invalidate()`), whose stored copy
+    /// is deleted. A store that cannot be read throws `sessionStorageFailure`.
     public func restoreSession() async throws -> PortalSession? {
         try await mutex.withLock {
             let stored: String?
@@ -25,8 +27,12 @@ extension PortalAuth {
                 }
                 return nil
             }
+            if self.hasEnded(persisted.clientSessionToken) {
+                try await self.deleteEndedSession()
+                return nil
+            }
             self.log("restored the session for end user \(persisted.endUserId)")
-            return persisted.makeSession()
+            return self.session(for: persisted)
         }
     }
 
@@ -48,6 +54,7 @@ extension PortalAuth {
             } catch {
                 throw self.storageFailure(error, doing: "delete")
             }
+            self.endedSessionTokens.withLock { $0.removeAll() }
             self.log("stored session cleared")
         }
     }
@@ -60,6 +67,8 @@ extension PortalAuth {
             throw storageFailure(error, doing: "save")
         }
         replaySlot.markSaved()
+        // The new session replaced whatever was stored: no ended one is left to delete.
+        endedSessionTokens.withLock { $0.removeAll() }
         log("session saved for end user \(persisted.endUserId)")
     }
 

@@ -49,7 +49,7 @@ extension PortalAuth {
         }
         let persisted = PersistedSession(clientSessionToken: sessionToken, endUserId: endUserId)
         let result = AuthenticatedResult(
-            session: persisted.makeSession(), clientId: data.clientId, isAccountAbstracted: data.isAccountAbstracted
+            session: session(for: persisted), clientId: data.clientId, isAccountAbstracted: data.isAccountAbstracted
         )
         // Portal retired the JWT when it answered: remember the session before saving it.
         replaySlot.completeTotp(userJwt: userJwt, result: result, persisted: persisted)

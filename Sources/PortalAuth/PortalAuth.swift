@@ -32,6 +32,9 @@ public final class PortalAuth: Sendable {
     /// Lets a sign-out win over an exchange or TOTP verification that overlaps it.
     let signOutFence = SignOutFence()
     let signInState = Mutex(SignInState())
+    /// Tokens of sessions this instance made that were invalidated since, until the store is known
+    /// not to hold them (memory only).
+    let endedSessionTokens = Mutex<Set<String>>([])
     /// The browser sign-in `signInWith*` runs, which the app hands the desktop's URLs.
     let browserSignIns = BrowserSignInSlot<IncomingRedirect>()
     /// The sign-in this instance waits for (mirrored in `pendingStore` for the next run's question).
@@ -42,6 +45,7 @@ public final class PortalAuth: Sendable {
 
     struct SignInState {
         var prefersEphemeralWebBrowserSession = false
+        var anchor: (any PresentationAnchor)?
     }
 
     /// - Throws: `PortalAuthError.invalidArgument(name:)` for a blank `authEnvironmentId`
@@ -93,10 +97,11 @@ public final class PortalAuth: Sendable {
 
     // MARK: Methods
 
-    /// The sign-in methods this environment allows. Unknown method names are skipped.
-    public func getMethods() async throws -> AuthMethods {
+    /// The sign-in methods this environment allows (`GET /api/v3/auth/methods`), for showing only the
+    /// buttons that work. Unknown method names are skipped; a missing `autoCreateWallet` is false.
+    public func getMethods() async throws -> AuthMethodsResult {
         let data = try await api.methods()
-        return AuthMethods(
+        return AuthMethodsResult(
             allowedAuthMethods: (data.allowedAuthMethods ?? []).compactMap(AuthMethod.init(rawValue:)),
             autoCreateWallet: data.autoCreateWallet ?? false
         )
@@ -144,9 +149,14 @@ public final class PortalAuth: Sendable {
 
     // MARK: Magic link
 
-    /// Emails a sign-in link to `email` (trimmed and lowercased). Every call sends a real,
-    /// rate-limited email, so it is never retried automatically.
-    public func sendMagicLink(email: String) async throws {
+    /// Emails a sign-in link to `email` (trimmed and lowercased) that opens `redirectUrl`; finish
+    /// with `handleRedirect`. Every call sends a real, rate-limited email, so it is never retried
+    /// automatically.
+    ///
+    /// - Throws: `PortalAuthError.magicLinkNotConfigured` without a `MagicLinkConfig`;
+    ///   `.invalidArgument(name: "email")` for a blank address (nothing sent); `.rateLimited` when
+    ///   Portal refuses more emails for now; `.accountAbstractionUnavailable(message:)` for a 400.
+    public func sendMagicLink(_ email: String) async throws {
         guard let magicLink else { throw PortalAuthError.magicLinkNotConfigured }
         let address = email.trimmed.lowercased()
         guard !address.isEmpty else { throw PortalAuthError.invalidArgument(name: "email") }
@@ -157,6 +167,12 @@ public final class PortalAuth: Sendable {
         try await api.sendMagicLink(body)
         _ = beginPendingSignIn(.magicLink(email: address))
         log("magic link sent")
+    }
+
+    /// The earlier spelling of `sendMagicLink(_:)`.
+    @available(*, deprecated, renamed: "sendMagicLink(_:)")
+    public func sendMagicLink(email: String) async throws {
+        try await sendMagicLink(email)
     }
 
     // MARK: Helpers

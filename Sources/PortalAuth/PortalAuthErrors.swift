@@ -21,6 +21,8 @@ public enum PortalAuthError: Error, Sendable, Equatable {
     case unsafeAuthorizeUrl(scheme: String)
     /// Portal refused more attempts for now: sign-in emails (`sendMagicLink`) or codes (`verifyTotp`).
     case rateLimited(retryAfterSeconds: Int?)
+    /// `TotpRequiredResult.qrCodeImage(scale:)` has no `totpLink` to draw (the user already
+    /// enrolled), or the link cannot be encoded as a QR code.
     case totpQrUnavailable
 }
 
@@ -28,8 +30,11 @@ extension PortalAuthError {
     /// The check a `userJwt` failed, in PortalSwift's order: its end user is read from the claims
     /// (expiry is Portal's to judge).
     public enum UserJwtCheck: String, Sendable, Equatable {
-        /// Not `header.claims.signature`: three parts, the claims not empty.
+        /// Not `header.claims.signature`: fewer than two parts.
         case shape
+        /// The claims part is empty or a single character (`header..sig`, `header.A.sig`): too short
+        /// to hold any claim, so there is nothing to read.
+        case claimsUnreadable
         /// The claims part is neither base64 nor base64url (padding optional).
         case base64
         /// The claims decode to something other than a JSON object.

@@ -1,25 +1,14 @@
 import FoundationEssentials
 import Synchronization
 
-/// What Portal knows about the signed-in client (`GET /api/v3/clients/me`).
-public struct ClientInfo: Sendable, Equatable {
-    public let id: String
-    public let endUserId: String?
-    public let isAccountAbstracted: Bool?
-
-    public init(id: String, endUserId: String?, isAccountAbstracted: Bool?) {
-        self.id = id
-        self.endUserId = endUserId
-        self.isAccountAbstracted = isAccountAbstracted
-    }
-}
-
-/// Calls Portal with a session (`Authorization: Bearer <clientSessionToken>`).
+/// Calls Portal with a session (`Authorization: Bearer <clientSessionToken>`); `Portal` is the
+/// same with PortalSwift's names and main-actor handlers.
 ///
-/// Its first 401 invalidates the session and fires each invalidation listener once. A listener
-/// added after the session was invalidated is called once right away. `clearSession()` ends
-/// the session without firing anything: the app asked for it. Listeners run on the task that
-/// saw the 401 (or the caller of `onSessionInvalidated`); hop to your UI thread yourself.
+/// Its first 401 invalidates the session and fires each invalidation listener once; so does
+/// `PortalSession.invalidate()`. A listener added after the session was invalidated is called once
+/// right away. `clearSession()` ends the session without firing anything: the app asked for it.
+/// Listeners run on the thread that ended the session (or the caller of `onSessionInvalidated`);
+/// hop to your UI thread yourself.
 public final class PortalClient: Sendable {
     private struct Listener {
         let handler: @Sendable () -> Void
@@ -49,6 +38,7 @@ public final class PortalClient: Sendable {
     init(session: PortalSession, api: PortalAPI) {
         self.session = session
         self.api = api
+        session.whenInvalidated { [weak self] in self?.fireListeners() }
     }
 
     /// `GET /api/v3/clients/me`. Throws `PortalCredentialError.sessionInvalidated` without a
@@ -75,10 +65,10 @@ public final class PortalClient: Sendable {
         guard let id = data.id, !id.isBlank else {
             throw PortalAuthError.malformedResponse(path: PortalWire.Path.clientsMe, missing: "id")
         }
-        return ClientInfo(id: id, endUserId: data.endUserId, isAccountAbstracted: data.isAccountAbstracted)
+        return ClientInfo(id: id, wire: data)
     }
 
-    /// Calls `handler` once when the session ends because Portal rejected it.
+    /// Calls `handler` once when the session ends: Portal rejected it (401), or it was invalidated.
     @discardableResult
     public func onSessionInvalidated(_ handler: @escaping @Sendable () -> Void) -> InvalidationSubscription {
         let id = state.withLock { state -> Int in
@@ -93,7 +83,8 @@ public final class PortalClient: Sendable {
         return subscription
     }
 
-    /// Ends the session on purpose (sign-out). Never fires the listeners.
+    /// Ends the session on purpose (sign-out). Never fires the listeners. The stored copy is deleted
+    /// as `PortalSession.invalidate()` does; `PortalAuth.clearPersistedSession()` signs out fully.
     public func clearSession() {
         state.withLock { $0.cleared = true }
         session.invalidate()
@@ -129,6 +120,7 @@ public final class InvalidationSubscription: Sendable {
         self.onCancel = Mutex(onCancel)
     }
 
+    /// Stops the listener; it is not called from then on. Idempotent.
     public func cancel() {
         let action = onCancel.withLock { action -> (@Sendable () -> Void)? in
             defer { action = nil }

@@ -8,6 +8,11 @@ import FoundationEssentials
 /// A failure names the check (`PortalAuthError.UserJwtCheck`), never the JWT.
 enum UserJwt {
     static func claims(of userJwt: String) throws -> JWTClaims {
+        // As PortalSwift: an empty or one-character claims part is unreadable, not a shape or base64 fault.
+        let segments = userJwt.utf8.split(separator: UInt8(ascii: "."), maxSplits: 2, omittingEmptySubsequences: false)
+        if segments.count >= 2, segments[1].count <= 1 {
+            throw PortalAuthError.invalidUserJwt(detail: .claimsUnreadable)
+        }
         do {
             return try JWTClaims(jwt: userJwt)
         } catch .malformed {

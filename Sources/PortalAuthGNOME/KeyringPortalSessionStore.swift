@@ -6,12 +6,14 @@ import PortalAuth
 /// read-back and locked-collection rules are `VerifiedSecretItems`'.
 public final class KeyringPortalSessionStore: PortalSessionStore, Sendable {
     public static let schemaName = "io.github.portalauth.Session"
+    /// The session key of an app that keeps one session per auth environment.
+    public static let defaultSessionKey = "default"
 
     public let sessionKey: String
     private let items: VerifiedSecretItems
 
     public init(
-        sessionKey: String = "default",
+        sessionKey: String = defaultSessionKey,
         items: any SecretItems = LibsecretItems.make(
             schemaName: schemaName,
             attributeNames: ["auth-environment-id", "session-key"])

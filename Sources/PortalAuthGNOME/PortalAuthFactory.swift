@@ -1,8 +1,8 @@
 import FoundationEssentials
 import PortalAuth
 
-/// Builds a `PortalAuth` wired to the desktop: libsoup for HTTP, GNOME Keyring for the session,
-/// the default browser through GIO, and a listener on 127.0.0.1 for a loopback redirect URL.
+/// Builds the desktop's `PortalAuth` (`PortalAuth(authEnvironmentId:redirectUrl:…)`) from a resolved
+/// `PortalConfiguration`, as the app and the CLI do.
 public enum PortalAuthFactory {
     public static func make(
         _ configuration: PortalConfiguration,
@@ -13,18 +13,10 @@ public enum PortalAuthFactory {
         pendingSignIns: any PortalPendingSignInStore = InMemoryPortalPendingSignInStore()
     ) throws -> PortalAuth {
         try PortalAuth(
-            authEnvironmentId: configuration.authEnvironmentId,
-            redirectUrl: configuration.redirectUrl,
+            authEnvironmentId: configuration.authEnvironmentId, redirectUrl: configuration.redirectUrl,
             apiHost: configuration.apiHost,
-            magicLink: MagicLinkConfig(
-                fromEmail: configuration.magicLinkFromEmail,
-                templateId: configuration.magicLinkTemplateId),
-            isAccountAbstracted: configuration.isAccountAbstracted,
-            transport: transport,
-            sessionStore: KeyringPortalSessionStore(sessionKey: configuration.sessionKey),
-            browser: browser,
-            loopback: loopback,
-            logger: logger,
-            pendingSignIns: pendingSignIns)
+            magicLink: MagicLinkConfig(fromEmail: configuration.magicLinkFromEmail, templateId: configuration.magicLinkTemplateId),
+            isAccountAbstracted: configuration.isAccountAbstracted, sessionKey: configuration.sessionKey, logger: logger,
+            transport: transport, browser: browser, loopback: loopback, pendingSignIns: pendingSignIns)
     }
 }

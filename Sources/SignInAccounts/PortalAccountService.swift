@@ -21,10 +21,18 @@ public final class PortalAccountService: EmailLinkSignIn, TwoFactorSignIn {
     public let keepsSeveralAccounts = false
     public let backend = Backend.portal
 
-    public init(core: Result<PortalAuth, any Error>) {
+    /// `anchor`: the window the app's sign-ins start from (see `PortalAuth.setAuthPresentationAnchor(_:)`).
+    public init(core: Result<PortalAuth, any Error>, anchor: any PresentationAnchor) {
         self.core = core
+        guard case .success(let auth) = core else { return }
         // Always offer the provider's account chooser: after signing out, another account is one click away.
-        if case .success(let auth) = core { auth.prefersEphemeralWebBrowserSession = true }
+        auth.prefersEphemeralWebBrowserSession = true
+        auth.setAuthPresentationAnchor(anchor)
+    }
+
+    /// Starts the next sign-ins from `anchor`'s window instead.
+    public func setPresentationAnchor(_ anchor: any PresentationAnchor) {
+        auth?.setAuthPresentationAnchor(anchor)
     }
 
     private var auth: PortalAuth? { try? core.get() }
@@ -72,7 +80,7 @@ public final class PortalAccountService: EmailLinkSignIn, TwoFactorSignIn {
     }
 
     public func sendMagicLink(to email: String) async throws {
-        try await portal().sendMagicLink(email: email)
+        try await portal().sendMagicLink(email)
     }
 
     // MARK: - Redirects

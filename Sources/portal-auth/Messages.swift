@@ -27,6 +27,7 @@ enum Messages {
             let reason: String
             switch check {
             case .shape: reason = "it is not a JWT (header.claims.signature)"
+            case .claimsUnreadable: reason = "its claims part is empty or too short to read"
             case .base64: reason = "its claims part is not base64 or base64url"
             case .claimsObject: reason = "its claims are not a JSON object"
             case .endUserId: reason = "its claims carry no endUserId"

@@ -42,7 +42,7 @@ extension PortalCLI {
     }
 
     func sendMagicLink(_ email: String) async throws {
-        try await auth.sendMagicLink(email: email)
+        try await auth.sendMagicLink(email)
         Output.line([("sent", .bool(true))])
     }
 
@@ -58,22 +58,35 @@ extension PortalCLI {
             Output.line([("client", .null)])
             return
         }
-        let client = try PortalClient(
-            session: session, apiHost: configuration.apiHost,
-            authEnvironmentId: configuration.authEnvironmentId, transport: transport)
-        let info: ClientInfo
+        let portal = try Portal(credentials: session, transport: transport)
+        let found: ClientInfo?
         do {
-            info = try await client.getClient()
+            found = try await portal.client
         } catch PortalRequestsError.unauthorized(let path) {
             try await auth.clearPersistedSession()
             throw PortalRequestsError.unauthorized(path: path)
+        }
+        guard let info = found else { return Output.line([("client", .null)]) }
+        let namespaces = info.metadata.namespaces
+        let addresses = PortalNamespace.allCases.compactMap { namespace in
+            namespaces[namespace].map { (namespace.rawValue, JSONOutput.string($0.address)) }
         }
         Output.line([
             (
                 "client",
                 .object([
                     ("id", .string(info.id)), ("endUserId", .optional(info.endUserId)),
-                    ("isAccountAbstracted", .optional(info.isAccountAbstracted))
+                    ("isAccountAbstracted", .optional(info.isAccountAbstracted)),
+                    ("custodian", .object([("id", .string(info.custodian.id)), ("name", .string(info.custodian.name))])),
+                    ("environment", info.environment.map { .object([("id", .string($0.id)), ("name", .string($0.name))]) } ?? .null),
+                    ("addresses", .object(addresses)),
+                    (
+                        "wallets",
+                        .array(
+                            info.wallets.map {
+                                .object([("id", .string($0.id)), ("curve", .string($0.curve)), ("publicKey", .string($0.publicKey))])
+                            })
+                    )
                 ])
             )
         ])

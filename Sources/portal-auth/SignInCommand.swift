@@ -27,6 +27,8 @@ struct SignInCommand {
         let auth = try PortalAuthFactory.make(
             configuration, logger: StandardErrorLog.ifRequested(program: "portal-auth"),
             transport: transport, browser: PrintingBrowser(opens: opensBrowser))
+        // A terminal has no window: the browser starts as a window of its own.
+        auth.setAuthPresentationAnchor(WindowlessAnchor())
         let signals = TerminationSignals()
         let signIn = Task { try await auth.signIn(with: provider) }
         let interrupted = Task {

@@ -59,4 +59,28 @@ struct ConfigDecodingTests {
             "../../data/emulator/local-dev.json")
         #expect(try ConfigLoader.parse(Data(contentsOf: example)) == EmulatorConfig.builtIn)
     }
+
+    @Test func namesAndWalletsAreReadWithDefaults() throws {
+        let config = try ConfigLoader.parse(
+            Data(
+                #"""
+                {"environments":[
+                  {"id":"named","name":"Staging","appName":"Acme Wallet","authMethods":["GOOGLE"],
+                   "redirectUrls":["io.github.portalauth.signin://auth/callback"],
+                   "users":[{"email":"bo@example.com","wallets":true},{"email":"cy@example.com"}]},
+                  {"id":"plain","authMethods":["GOOGLE"],"redirectUrls":["io.github.portalauth.signin://auth/callback"]}]}
+                """#.utf8))
+        let named = try #require(config.environment("named"))
+        #expect(named.name == "Staging" && named.appName == "Acme Wallet")
+        #expect(named.users.map(\.hasWallets) == [true, false])
+        let plain = try #require(config.environment("plain"))
+        #expect(plain.name == EnvironmentConfig.defaultName && plain.appName == EnvironmentConfig.defaultAppName)
+        #expect(throws: ConfigError.self) {
+            try ConfigLoader.parse(
+                Data(
+                    #"""
+                    {"environments":[{"id":"bad","name":7,"authMethods":["GOOGLE"],"redirectUrls":["io.github.portalauth.signin://auth/callback"]}]}
+                    """#.utf8))
+        }
+    }
 }

@@ -38,6 +38,9 @@ import Testing
         let libraries = try linkedLibraries(Binaries.app)
         #expect(!linksAllOfFoundation(libraries), "portal-sign-in links all of Foundation: a module or a resource accessor imports it")
         #expect(libraries.contains { $0.hasPrefix("libFoundationEssentials.so") })
+        #expect(
+            !libraries.contains { $0.hasPrefix("libqrencode") },
+            "portal-sign-in links libqrencode, which is opened when a QR code is first drawn")
     }
 
     private func linksAllOfFoundation(_ libraries: [String]) -> Bool {

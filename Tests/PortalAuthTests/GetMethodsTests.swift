@@ -29,7 +29,7 @@ struct GetMethodsTests {
     @Test func missingListIsEmpty() async throws {
         let f = try PortalCoreFixture()
         f.transport.reply(#"{"data":{}}"#)
-        #expect(try await f.auth.getMethods() == AuthMethods(allowedAuthMethods: [], autoCreateWallet: false))
+        #expect(try await f.auth.getMethods() == AuthMethodsResult(allowedAuthMethods: [], autoCreateWallet: false))
     }
 
     @Test func unknownEnvironmentIsUnauthorized() async throws {

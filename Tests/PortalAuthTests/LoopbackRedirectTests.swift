@@ -70,6 +70,7 @@ struct LoopbackRedirectTests {
         let auth = try PortalAuth(
             authEnvironmentId: "local-dev", redirectUrl: Self.redirectUrl, apiHost: "127.0.0.1:8790",
             transport: f.transport, sessionStore: f.store, browser: f.browser, loopback: loopback)
+        auth.setAuthPresentationAnchor(f.anchor)
         f.transport.reply(Wire.authorizeUrls)
         f.transport.reply(Wire.session())
         _ = try await auth.signInWithGoogle()

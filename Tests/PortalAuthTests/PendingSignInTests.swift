@@ -50,7 +50,7 @@ struct PendingSignInTests {
     @Test func sendMagicLinkStartsARecordThatKeepsTheAddressAndNoGrant() async throws {
         let f = try PortalCoreFixture()
         f.transport.reply(#"{"data":{"sent":true}}"#)
-        try await f.auth.sendMagicLink(email: "  Alice@Example.com ")
+        try await f.auth.sendMagicLink("  Alice@Example.com ")
         let incoming = try #require(f.auth.incomingRedirect(PortalCoreFixture.magicLinkRedirect()))
         #expect(incoming.standing == .awaited && incoming.method == .emailMagicLink && incoming.email == "alice@example.com")
         #expect(f.pendingSignIns.load()?.method == .magicLink(email: "alice@example.com"))
@@ -141,7 +141,7 @@ struct PendingSignInTests {
         let store = InMemoryPortalPendingSignInStore()
         let first = try PortalCoreFixture(pendingSignIns: store)
         first.transport.reply(#"{"data":{"sent":true}}"#)
-        try await first.auth.sendMagicLink(email: "alice@example.com")
+        try await first.auth.sendMagicLink("alice@example.com")
 
         let restarted = try PortalCoreFixture(pendingSignIns: store)
         #expect(restarted.auth.incomingRedirect(PortalCoreFixture.magicLinkRedirect())?.standing == .earlierRun)

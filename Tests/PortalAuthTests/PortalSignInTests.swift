@@ -220,4 +220,49 @@ struct PortalSignInTests {
         #expect(viaSignIn.session === earlier.session)
         #expect(f.transport.paths == ["/api/v3/auth/oauth/tokens", "/api/v3/auth/oauth/urls"])
     }
+
+    // MARK: The window a sign-in starts from
+
+    @Test func withoutAnAnchorNothingIsSentOrOpened() async throws {
+        let f = try PortalCoreFixture(withAnchor: false)
+        f.transport.reply(Wire.authorizeUrls)
+        await #expect(throws: PortalAuthSignInError.unavailable) { try await f.auth.signInWithGoogle() }
+        await #expect(throws: PortalAuthSignInError.unavailable) { try await f.auth.signIn(with: .apple) }
+        #expect(f.transport.requests.isEmpty, "Portal was asked for an authorize URL")
+        #expect(f.browser.openedURLs.isEmpty, "a browser was opened")
+    }
+
+    @Test func theAnchorDoesNotKeepItsWindow() async throws {
+        let f = try PortalCoreFixture()
+        f.transport.reply(Wire.authorizeUrls)
+        f.anchor.close()
+        await #expect(throws: PortalAuthSignInError.unavailable) { try await f.auth.signInWithApple() }
+        #expect(f.transport.requests.isEmpty, "Portal was asked for an authorize URL")
+        #expect(f.browser.openedURLs.isEmpty, "a browser was opened")
+    }
+
+    @Test func aWindowClosedWhilePortalIsAskedOpensNothing() async throws {
+        let f = try PortalCoreFixture()
+        let anchor = f.anchor
+        f.transport.enqueue(.act({ anchor.close() }, status: 200, body: Wire.authorizeUrls))
+        await #expect(throws: PortalAuthSignInError.unavailable) { try await f.auth.signInWithGoogle() }
+        #expect(f.browser.openedURLs.isEmpty, "a browser was opened for a window that is gone")
+        // The sign-in is released, and another window can start the next one.
+        let next = FakeAnchor(handle: "wayland:next")
+        f.auth.setAuthPresentationAnchor(next)
+        f.transport.reply(Wire.authorizeUrls)
+        f.transport.reply(Wire.session())
+        redirectOnOpen(f)
+        #expect(try await f.auth.signInWithGoogle().authenticated != nil)
+        #expect(f.browser.parentWindows == ["wayland:next"])
+    }
+
+    @Test func theBrowserIsOpenedForTheAnchorsWindow() async throws {
+        let f = try PortalCoreFixture()
+        f.transport.reply(Wire.authorizeUrls)
+        f.transport.reply(Wire.session())
+        redirectOnOpen(f)
+        _ = try await f.auth.signInWithGoogle()
+        #expect(f.browser.parentWindows == [f.anchor.handle])
+    }
 }

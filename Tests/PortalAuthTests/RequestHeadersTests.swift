@@ -27,7 +27,7 @@ struct RequestHeadersTests {
     @Test func jsonBodiesAreJSONWithUnescapedSlashes() async throws {
         let f = try PortalCoreFixture()
         f.transport.reply(#"{"data":{"sent":true}}"#)
-        try await f.auth.sendMagicLink(email: "a@example.com")
+        try await f.auth.sendMagicLink("a@example.com")
         let text = try #require(f.transport.requests.first?.bodyText)
         #expect(
             text

@@ -57,7 +57,7 @@ struct SecretLeakTests {
             await collect("status \(status) echoing secrets") { _ = try await f.auth.handleRedirect(PortalCoreFixture.redirect()) }
         }
         f.transport.reply(400, echo)
-        await collect("accountAbstractionUnavailable echoing secrets") { try await f.auth.sendMagicLink(email: "a@example.com") }
+        await collect("accountAbstractionUnavailable echoing secrets") { try await f.auth.sendMagicLink("a@example.com") }
         f.transport.reply(400, echo)
         await collect("oauth urls refusal echoing secrets") { _ = try await f.auth.loginWithGoogle() }
         f.transport.reply(401, echo)

@@ -8,20 +8,20 @@ import Testing
 struct SendMagicLinkTests {
     @Test func withoutConfigIsMagicLinkNotConfigured() async throws {
         let f = try PortalCoreFixture(magicLink: nil)
-        await #expect(throws: PortalAuthError.magicLinkNotConfigured) { try await f.auth.sendMagicLink(email: "a@example.com") }
+        await #expect(throws: PortalAuthError.magicLinkNotConfigured) { try await f.auth.sendMagicLink("a@example.com") }
         #expect(f.transport.requests.isEmpty)
     }
 
     @Test func blankEmailIsInvalidArgument() async throws {
         let f = try PortalCoreFixture()
-        await #expect(throws: PortalAuthError.invalidArgument(name: "email")) { try await f.auth.sendMagicLink(email: " \n ") }
+        await #expect(throws: PortalAuthError.invalidArgument(name: "email")) { try await f.auth.sendMagicLink(" \n ") }
         #expect(f.transport.requests.isEmpty)
     }
 
     @Test func emailIsTrimmedAndLowercasedAndTheBodyIsComplete() async throws {
         let f = try PortalCoreFixture()
         f.transport.reply(#"{"data":{"sent":true}}"#)
-        try await f.auth.sendMagicLink(email: "  Alice@Example.COM ")
+        try await f.auth.sendMagicLink("  Alice@Example.COM ")
         let request = try #require(f.transport.requests.first)
         #expect(request.method == "POST")
         #expect(request.url.path == "/api/v3/auth/magic-links")
@@ -37,7 +37,7 @@ struct SendMagicLinkTests {
     @Test func accountAbstractionIsSentWhenSet() async throws {
         let f = try PortalCoreFixture(isAccountAbstracted: true)
         f.transport.reply(#"{"data":{"sent":true}}"#)
-        try await f.auth.sendMagicLink(email: "a@example.com")
+        try await f.auth.sendMagicLink("a@example.com")
         #expect(f.transport.requests.first?.jsonBody["isAccountAbstracted"] as? Bool == true)
     }
 
@@ -45,7 +45,7 @@ struct SendMagicLinkTests {
         let f = try PortalCoreFixture()
         f.transport.reply(429, #"{"error":"Too many requests"}"#)
         await #expect(throws: PortalAuthError.rateLimited(retryAfterSeconds: nil)) {
-            try await f.auth.sendMagicLink(email: "a@example.com")
+            try await f.auth.sendMagicLink("a@example.com")
         }
     }
 
@@ -53,7 +53,7 @@ struct SendMagicLinkTests {
         let f = try PortalCoreFixture(isAccountAbstracted: true)
         f.transport.reply(400, #"{"error":"Account abstraction is not configured"}"#)
         await #expect(throws: PortalAuthError.accountAbstractionUnavailable(message: "Account abstraction is not configured")) {
-            try await f.auth.sendMagicLink(email: "a@example.com")
+            try await f.auth.sendMagicLink("a@example.com")
         }
     }
 
@@ -64,7 +64,7 @@ struct SendMagicLinkTests {
         let f = try PortalCoreFixture(isAccountAbstracted: isAccountAbstracted)
         f.transport.reply(400, #"{"error":"Invalid email"}"#)
         await #expect(throws: PortalRequestsError.clientError(status: 400, detail: #"{"error":"Invalid email"}"#)) {
-            try await f.auth.sendMagicLink(email: "a@example.com")
+            try await f.auth.sendMagicLink("a@example.com")
         }
     }
 
@@ -72,7 +72,7 @@ struct SendMagicLinkTests {
         let f = try PortalCoreFixture()
         f.transport.reply(400, "bad")
         await #expect(throws: PortalRequestsError.clientError(status: 400, detail: "bad")) {
-            try await f.auth.sendMagicLink(email: "a@example.com")
+            try await f.auth.sendMagicLink("a@example.com")
         }
     }
 
@@ -81,7 +81,7 @@ struct SendMagicLinkTests {
         f.transport.reply(503, "down")
         f.transport.reply(#"{"data":{"sent":true}}"#)
         await #expect(throws: PortalRequestsError.internalServerError(status: 503, detail: "down")) {
-            try await f.auth.sendMagicLink(email: "a@example.com")
+            try await f.auth.sendMagicLink("a@example.com")
         }
         #expect(f.transport.requests.count == 1)
     }

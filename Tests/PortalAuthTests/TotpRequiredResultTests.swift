@@ -19,6 +19,24 @@ struct TotpRequiredResultTests {
             TotpRequiredResult(userJwt: Secrets.userJwt, totpLink: "otpauth://totp/x?issuer=P&secret=", endUserId: "eu").totpSecret == nil)
     }
 
+    @Test(arguments: [
+        ("jbswy3dpehpk3pxp", "JBSWY3DPEHPK3PXP"), ("JBSWY3DPEHPK3PXP", "JBSWY3DPEHPK3PXP"),
+        ("MZXW6===", "MZXW6==="), ("MZXW6YQ", "MZXW6YQ"), ("gezdgnbv", "GEZDGNBV")
+    ])
+    func theSecretIsCheckedBase32InUpperCase(given: String, shown: String) {
+        let step = TotpRequiredResult(userJwt: Secrets.userJwt, totpLink: "otpauth://totp/x?secret=\(given)&issuer=P", endUserId: "eu")
+        #expect(step.totpSecret == shown)
+    }
+
+    /// Not base32: digits 0, 1, 8, 9, other characters, a length no encoding has, padding inside.
+    @Test(arguments: [
+        "JBSWY3DPEHPK3PX0", "JBSWY3DPEHPK3PX1", "JBSWY8DP", "JBSW-3DP", "JBS WY3DP", "A", "MZX", "MZXW6Y", "MZ=XW6==", "MZXW6=", "===="
+    ])
+    func aSecretThatIsNotBase32IsNone(secret: String) {
+        let step = TotpRequiredResult(userJwt: Secrets.userJwt, totpLink: "otpauth://totp/x?secret=\(secret)", endUserId: "eu")
+        #expect(step.totpSecret == nil)
+    }
+
     @Test func descriptionLeavesTheJwtAndLinkOut() {
         let step = TotpRequiredResult(userJwt: Secrets.userJwt, totpLink: "otpauth://totp/x?secret=JBSWY3DPEHPK3PXP", endUserId: "eu_1")
         let text = String(describing: AuthResult.totpRequired(step))

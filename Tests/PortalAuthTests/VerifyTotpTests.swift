@@ -39,10 +39,13 @@ struct VerifyTotpTests {
         #expect(try UserJwt.endUserId(from: jwt) == "eu_~?>")
     }
 
-    /// PortalSwift's four checks, in its order: the shape, base64, a JSON object, a non-blank `endUserId`.
+    /// PortalSwift's checks, in its order: the shape, claims long enough to read, base64, a JSON object, a
+    /// non-blank `endUserId`.
     static let unreadableJwts: [String: (jwt: String, check: PortalAuthError.UserJwtCheck)] = [
         "one segment": ("eyJhbGciOiJIUzI1NiJ9", .shape),
-        "empty claims": ("eyJhbGciOiJIUzI1NiJ9..sig", .shape),
+        "empty claims": ("eyJhbGciOiJIUzI1NiJ9..sig", .claimsUnreadable),
+        "one-character claims": ("eyJhbGciOiJIUzI1NiJ9.A.sig", .claimsUnreadable),
+        "one-character claims, no signature": ("eyJhbGciOiJIUzI1NiJ9.e", .claimsUnreadable),
         "not base64": ("eyJhbGciOiJIUzI1NiJ9.e$J!.sig", .base64),
         "not JSON": ("h." + Secrets.segment(Data("hello".utf8)) + ".s", .claimsObject),
         "JSON array": ("h." + Secrets.segment(Data("[1]".utf8)) + ".s", .claimsObject),
@@ -54,7 +57,8 @@ struct VerifyTotpTests {
     ]
 
     @Test(arguments: [
-        "one segment", "empty claims", "not base64", "not JSON", "JSON array", "no claim", "blank claim", "number claim",
+        "one segment", "empty claims", "one-character claims", "one-character claims, no signature", "not base64", "not JSON", "JSON array",
+        "no claim", "blank claim", "number claim",
         "no claim, expired"
     ])
     func unreadableJwtIsRejectedBeforeAnyRequestNamingTheCheck(label: String) async throws {

@@ -108,14 +108,15 @@ struct PortalAccountServiceTests {
         try await f.service.signOut(account)
         #expect(f.store.stored() == nil)
 
-        f.store.put(#"{"clientSessionToken":"\#(Secrets.sessionToken)","endUserId":"eu_1"}"#)
+        // A session another run stored, which Portal no longer accepts.
+        f.store.put(#"{"clientSessionToken":"\#(Secrets.otherSessionToken)","endUserId":"eu_1"}"#)
         f.transport.reply(401, Wire.error401)
         await #expect(throws: SessionEndedError.self) { try await f.service.restore() }
         #expect(f.store.stored() == nil, "a session Portal refused is still kept")
     }
 
     @Test func aConfigurationTheCoreRefusedIsReportedByEveryCall() async throws {
-        let service = PortalAccountService(core: .failure(PortalAuthError.invalidArgument(name: "authEnvironmentId")))
+        let service = PortalAccountService(core: .failure(PortalAuthError.invalidArgument(name: "authEnvironmentId")), anchor: FakeAnchor())
         await #expect(throws: PortalAuthError.invalidArgument(name: "authEnvironmentId")) { try await service.signIn(with: .google) }
         await #expect(throws: PortalAuthError.invalidArgument(name: "authEnvironmentId")) { try await service.restore() }
         #expect(service.offer(PortalFixture.redirect()) == .notMine)

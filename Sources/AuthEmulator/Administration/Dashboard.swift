@@ -12,8 +12,12 @@ extension Administration {
                 ? "<code class=\"totp\">\(Totp.code(secret: user.totpSecret, step: step))</code> <small>\(secondsLeft)s</small>"
                 : "<span class=\"muted\">—</span>"
             let liveSessions = portal.sessions.all.filter { $0.endUserId == user.endUserId && $0.environmentId == user.environmentId }.count
+            let addresses =
+                ClientWallets.of(user).map {
+                    "EVM <code>\(Html.escape($0.evmAddress))</code><br>Solana <code>\(Html.escape($0.solanaAddress))</code>"
+                } ?? "<span class=\"muted\">No wallet</span>"
             return "<tr><td>\(Html.escape(user.email))</td><td>\(Html.escape(user.environmentId))</td>"
-                + "<td><code>\(Html.escape(user.endUserId))</code></td><td>\(code)</td><td>\(liveSessions)</td></tr>"
+                + "<td><code>\(Html.escape(user.endUserId))</code></td><td>\(addresses)</td><td>\(code)</td><td>\(liveSessions)</td></tr>"
         }.joined(separator: "\n")
         let mailRows = portal.outbox.messages.reversed().map { message in
             "<tr><td>\(Html.escape(Self.isoDate(message.sentAt)))</td><td>\(Html.escape(message.email))</td>"
@@ -24,7 +28,8 @@ extension Administration {
                 + "<td>\(entry.status == 0 ? "dropped" : String(entry.status))</td></tr>"
         }.joined(separator: "\n")
         let environmentRows = portal.environments.map { environment in
-            "<tr><td><code>\(Html.escape(environment.id))</code></td><td>\(Html.escape(environment.authMethods.map(\.rawValue).joined(separator: ", ")))</td>"
+            "<tr><td><code>\(Html.escape(environment.id))</code></td><td>\(Html.escape(environment.name))</td>"
+                + "<td>\(Html.escape(environment.appName))</td><td>\(Html.escape(environment.authMethods.map(\.rawValue).joined(separator: ", ")))</td>"
                 + "<td>\(environment.redirectUrls.map { "<code>\(Html.escape($0))</code>" }.joined(separator: "<br>"))</td></tr>"
         }.joined(separator: "\n")
         let clockNote = context.clock.advancedSeconds > 0 ? " (clock advanced by \(Int(context.clock.advancedSeconds)) s)" : ""
@@ -34,11 +39,11 @@ extension Administration {
             <h1>Portal auth emulator</h1>
             <p class="sub">Listening on <code>\(Html.escape(baseURL))</code>. Emulator time \(Html.escape(Self.isoDate(context.clock.now)))\(Html.escape(clockNote)). This page refreshes every 5 seconds.</p>
             <h2>Environments</h2>
-            <table><tr><th>ID</th><th>Sign-in methods</th><th>Allowed redirect URLs</th></tr>
+            <table><tr><th>ID</th><th>Name</th><th>App</th><th>Sign-in methods</th><th>Allowed redirect URLs</th></tr>
             \(environmentRows)
             </table>
             <h2>Users</h2>
-            <table><tr><th>Email</th><th>Environment</th><th>End user ID</th><th>Current TOTP code</th><th>Sessions</th></tr>
+            <table><tr><th>Email</th><th>Environment</th><th>End user ID</th><th>Wallet addresses</th><th>Current TOTP code</th><th>Sessions</th></tr>
             \(userRows)
             </table>
             <h2>Magic-link outbox</h2>

@@ -7,6 +7,8 @@ import Foundation
 ///       "environments": [
 ///         {
 ///           "id": "local-dev",                                  required; letters, digits, '-', '_'
+///           "name": "Local development",                        optional: the environment's name in clients/me
+///           "appName": "Portal Sign-In Demo",                   optional: the custodian's (the app's) name in clients/me
 ///           "authMethods": ["GOOGLE", "APPLE", "EMAIL_MAGIC_LINK"],  required; any of these three
 ///           "redirectUrls": ["io.github.portalauth.signin://auth/callback"],  required, at least one;
 ///                                                               exact URLs, e.g. a loopback http://127.0.0.1:8791/auth/callback
@@ -15,7 +17,7 @@ import Foundation
 ///           "providersWithoutCredentials": ["APPLE"],           optional: enabled providers whose
 ///                                                               credentials are missing (oauth/urls 401)
 ///           "users": [                                          optional test accounts (ConfigUser)
-///             { "email": "alice@example.com", "name": "Alice", "needsTotp": false }
+///             { "email": "alice@example.com", "name": "Alice", "needsTotp": false, "wallets": true }
 ///           ]
 ///         }
 ///       ],
@@ -23,9 +25,16 @@ import Foundation
 ///     }
 ///
 /// Accounts not listed can still sign in (typed on the provider page or sent a magic link);
-/// they never need TOTP. Keys the emulator does not know are ignored.
+/// they never need TOTP and have no wallet. Keys the emulator does not know are ignored.
 struct EnvironmentConfig: Equatable {
+    static let defaultName = "Local development"
+    static let defaultAppName = "Portal Sign-In Demo"
+
     var id: String
+    /// The environment's name in `clients/me` (`environment.name`).
+    var name: String = defaultName
+    /// The custodian's name in `clients/me` (`custodian.name`): the app, as Portal's dashboard names it.
+    var appName: String = defaultAppName
     var authMethods: [AuthMethod]
     var redirectUrls: [String]
     var autoCreateWallet: Bool
@@ -59,7 +68,7 @@ struct EmulatorConfig: Equatable {
             autoCreateWallet: true,
             accountAbstraction: true,
             users: [
-                .init(email: "alice@example.com", name: "Alice Example", needsTotp: false),
+                .init(email: "alice@example.com", name: "Alice Example", needsTotp: false, hasWallets: true),
                 .init(email: "totp@example.com", name: "Tess Totp", needsTotp: true)
             ])
     ])
@@ -74,14 +83,17 @@ struct ConfigUser: Equatable, Decodable {
     var name: String
     /// Portal asks this account for a TOTP code after the sign-in.
     var needsTotp: Bool
+    /// The account's client has an EVM and a Solana wallet (`"wallets": true`); otherwise none yet.
+    var hasWallets: Bool
 
-    init(email: String, name: String, needsTotp: Bool = false) {
+    init(email: String, name: String, needsTotp: Bool = false, hasWallets: Bool = false) {
         self.email = email
         self.name = name
         self.needsTotp = needsTotp
+        self.hasWallets = hasWallets
     }
 
-    private enum Keys: String, CodingKey { case email, name, needsTotp }
+    private enum Keys: String, CodingKey { case email, name, needsTotp, wallets }
 
     init(from decoder: any Decoder) throws {
         let fields = try decoder.container(keyedBy: Keys.self)
@@ -91,7 +103,8 @@ struct ConfigUser: Equatable, Decodable {
         }
         self.init(
             email: email, name: try fields.optional(.name, or: "must be a string") ?? "",
-            needsTotp: try fields.optional(.needsTotp, or: "must be true or false") ?? false)
+            needsTotp: try fields.optional(.needsTotp, or: "must be true or false") ?? false,
+            hasWallets: try fields.optional(.wallets, or: "must be true or false") ?? false)
     }
 
     /// `users`, each email once; the second of two is at fault.
@@ -106,7 +119,7 @@ struct ConfigUser: Equatable, Decodable {
 
 extension EnvironmentConfig: Decodable {
     private enum Keys: String, CodingKey {
-        case id, authMethods, redirectUrls, autoCreateWallet, accountAbstraction, providersWithoutCredentials, users
+        case id, name, appName, authMethods, redirectUrls, autoCreateWallet, accountAbstraction, providersWithoutCredentials, users
     }
 
     init(from decoder: any Decoder) throws {
@@ -117,6 +130,8 @@ extension EnvironmentConfig: Decodable {
         let methodsProblem = ConfigLoader.methodsProblem
         self.init(
             id: id,
+            name: try fields.optional(.name, or: "must be a string") ?? Self.defaultName,
+            appName: try fields.optional(.appName, or: "must be a string") ?? Self.defaultAppName,
             authMethods: try ConfigLoader.methods(
                 fields.strings(.authMethods, or: methodsProblem), field: ConfigError.field(fields.path(.authMethods)), required: true),
             redirectUrls: try ConfigLoader.redirectUrls(

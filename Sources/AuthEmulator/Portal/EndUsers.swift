@@ -9,6 +9,8 @@ final class EndUser {
     let clientId: String
     var name: String
     let needsTotp: Bool
+    /// The client has an EVM and a Solana wallet (a configured user's `"wallets": true`).
+    let hasWallets: Bool
     /// Fresh random secret per user (160 bits), made when the user is created.
     let totpSecret: [UInt8]
     /// Becomes true once a code was accepted; from then on the exchange no longer returns the totpLink.
@@ -18,11 +20,12 @@ final class EndUser {
     /// Unix seconds of recent wrong codes, for throttling.
     var failedTotpAttempts: [Int] = []
 
-    init(environmentId: String, email: String, name: String, needsTotp: Bool) {
+    init(environmentId: String, email: String, name: String, needsTotp: Bool, hasWallets: Bool = false) {
         self.environmentId = environmentId
         self.email = email
         self.name = name
         self.needsTotp = needsTotp
+        self.hasWallets = hasWallets
         endUserId = EndUser.derivedId(kind: "end-user", environmentId: environmentId, email: email)
         clientId = EndUser.derivedId(kind: "client", environmentId: environmentId, email: email)
         totpSecret = Crypto.randomBytes(Totp.secretBytes)
@@ -44,7 +47,10 @@ final class UserDirectory {
     init(environments: [EnvironmentConfig]) {
         for environment in environments {
             for user in environment.users {
-                add(EndUser(environmentId: environment.id, email: user.email, name: user.name, needsTotp: user.needsTotp))
+                add(
+                    EndUser(
+                        environmentId: environment.id, email: user.email, name: user.name, needsTotp: user.needsTotp,
+                        hasWallets: user.hasWallets))
             }
         }
     }

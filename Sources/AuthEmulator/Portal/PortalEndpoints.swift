@@ -179,10 +179,17 @@ extension PortalBackend {
         else {
             throw ResponseError(401, "The session is unknown or was revoked; sign in again.")
         }
+        let wallets = users.user(environmentId: environment.id, endUserId: session.endUserId).flatMap(ClientWallets.of)
         return .payload(
             PortalWire.Client(
                 id: session.clientId, endUserId: session.endUserId,
-                isAccountAbstracted: session.isAccountAbstracted))
+                isAccountAbstracted: session.isAccountAbstracted,
+                createdAt: Administration.isoDate(Date(timeIntervalSince1970: TimeInterval(session.createdAt))),
+                custodian: PortalWire.Named(
+                    id: Identifiers.uuid(fromHex: Crypto.sha256Hex("custodian|\(environment.id)")), name: environment.appName),
+                environment: PortalWire.Named(id: environment.id, name: environment.name),
+                metadata: ClientWallets.metadata(wallets),
+                wallets: wallets?.wallets ?? []))
     }
 
     /// `isAccountAbstracted=true` needs an environment with account abstraction (400 otherwise, as Portal).

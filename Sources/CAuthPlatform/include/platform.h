@@ -14,3 +14,4 @@
 #include <libsecret/secret.h>
 #include "crypto.h"
 #include "window_anchor.h"
+#include "qrcode.h"

@@ -1,9 +1,8 @@
 #pragma once
-/* The C side of the GTK app (SignInApp): GTK4, libadwaita, libqrencode and gettext. Only the UI
+/* The C side of the GTK app (SignInApp): GTK4, libadwaita and gettext. Only the UI
  * layer imports it; nothing below the UI can reach GTK. */
 #include <gtk/gtk.h>
 #include <adwaita.h>
-#include <qrencode.h>
 
 /* ---- The GTK app's C helpers: what Swift cannot call (macros, variadics) or should not hand-roll. ---- */
 
@@ -18,12 +17,6 @@ void portal_ui_add_action(GActionMap *map, const char *name, PortalUIActionHandl
 /* Accessibility (gtk_accessible_update_property is variadic). */
 void portal_ui_set_accessible_label(GtkWidget *widget, const char *label);
 void portal_ui_set_accessible_description(GtkWidget *widget, const char *description);
-
-/* A QR code for `text` (EC level M, 4-module quiet zone), dark modules on white, each module
- * `pixels_per_module` pixels wide. NULL if the text cannot be encoded. Caller owns the texture. */
-GdkTexture *portal_ui_qr_texture(const char *text, int pixels_per_module);
-/* The number of modules per side (including the quiet zone) of the code for `text`; 0 on failure. */
-int portal_ui_qr_modules(const char *text);
 
 /* Hands the heap's free pages back to the system (glibc's malloc_trim; nothing elsewhere). GTK's
  * renderers free window-sized buffers after each page transition, and glibc keeps up to twice the

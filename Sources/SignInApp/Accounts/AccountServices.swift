@@ -19,7 +19,8 @@ enum AccountServices {
                 browser: desktop.browser, loopback: LoopbackRedirectServer(page: loopbackPage),
                 pendingSignIns: PortalPendingSignInFile(authEnvironmentId: configuration.authEnvironmentId))
         }
-        return PortalAccountService(core: core)
+        // The sign-in window's own anchor replaces this one once the window exists.
+        return PortalAccountService(core: core, anchor: WindowlessAnchor())
     }
 
     static func turnkey() -> TurnkeyAccountService {

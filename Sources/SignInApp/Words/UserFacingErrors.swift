@@ -156,6 +156,8 @@ enum UserFacingErrors {
         case .shape:
             return tr(
                 "Portal's two-factor step could not be read: its token does not have the three parts of a JWT. Start the sign-in again.")
+        case .claimsUnreadable:
+            return tr("Portal's two-factor step could not be read: its token's claims are empty. Start the sign-in again.")
         case .base64: return tr("Portal's two-factor step could not be read: its token's claims are not base64. Start the sign-in again.")
         case .claimsObject:
             return tr("Portal's two-factor step could not be read: its token's claims are not a JSON object. Start the sign-in again.")

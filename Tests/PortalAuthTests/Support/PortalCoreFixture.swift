@@ -13,6 +13,8 @@ struct PortalCoreFixture {
     let transport = ScriptedTransport()
     let store = InMemoryPortalSessionStore()
     let browser = FakeBrowser()
+    /// The window sign-ins start from (set on `auth` unless `withAnchor` is false).
+    let anchor = FakeAnchor()
     let logger = RecordingLogger()
     /// The instance's clock; tests move it forward to expire pending sign-ins.
     let clock = Box(Date(timeIntervalSince1970: 1_900_000_000))
@@ -24,7 +26,7 @@ struct PortalCoreFixture {
         isAccountAbstracted: Bool? = nil, withBrowser: Bool = true,
         environment: String = PortalCoreFixture.environment,
         pendingSignIns: any PortalPendingSignInStore = InMemoryPortalPendingSignInStore(),
-        loopback: (any LoopbackRedirectListening)? = nil
+        loopback: (any LoopbackRedirectListening)? = nil, withAnchor: Bool = true
     ) throws {
         self.pendingSignIns = pendingSignIns
         let clock = self.clock
@@ -35,6 +37,7 @@ struct PortalCoreFixture {
             browser: withBrowser ? browser : nil, loopback: loopback, logger: logger,
             pendingSignIns: pendingSignIns, now: { clock.current }
         )
+        if withAnchor { auth.setAuthPresentationAnchor(anchor) }
     }
 
     /// The desktop handing the app's URLs to `auth`'s browser sign-in.

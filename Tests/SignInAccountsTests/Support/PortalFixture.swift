@@ -11,6 +11,7 @@ struct PortalFixture {
     let transport = ScriptedTransport()
     let store = InMemoryPortalSessionStore()
     let browser = FakeBrowser()
+    let anchor = FakeAnchor()
     let pendingSignIns: InMemoryPortalPendingSignInStore
     let clock = Box(Date(timeIntervalSince1970: 1_900_000_000))
     let auth: PortalAuth
@@ -24,7 +25,7 @@ struct PortalFixture {
             magicLink: MagicLinkConfig(fromEmail: "login@example.com", templateId: "tpl_1"),
             transport: transport, sessionStore: store, browser: browser,
             pendingSignIns: pendingSignIns, now: { clock.current })
-        service = PortalAccountService(core: .success(auth))
+        service = PortalAccountService(core: .success(auth), anchor: anchor)
     }
 
     static func redirect(grant: String = Secrets.grant, loginType: String = "GOOGLE") -> String {
