@@ -19,6 +19,17 @@ public enum EmulatorChoice {
         return Setting.emulatorHost.value(flags: [:], environment: [:], settings: settings) ?? defaultHost
     }
 
+    /// For an app that uses the libraries' desktop initialisers: `value`, unless it is the service's
+    /// production default and `PORTAL_AUTH_EMULATOR_HOST` chooses an emulator, whose `emulatorValue`
+    /// (of its host) then takes its place, as the app and the CLI resolve it.
+    static func inPlaceOfProduction(
+        _ value: String, production: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+        emulatorValue: (String) -> String
+    ) -> String {
+        guard value == production, let host = host(flags: [:], environment: environment, settings: [:]) else { return value }
+        return emulatorValue(host)
+    }
+
     /// The emulator's origin: `http://HOST:PORT` (it speaks plain http on this computer), or the
     /// host as written when it already names a scheme (an emulator serving https in a test).
     public static func origin(of host: String) -> String {

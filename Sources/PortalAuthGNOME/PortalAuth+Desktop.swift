@@ -1,4 +1,5 @@
 import FoundationEssentials
+import GLibSupport
 import PortalAuth
 
 extension PortalAuth {
@@ -15,7 +16,8 @@ extension PortalAuth {
     ///   - authEnvironmentId: Your auth environment's ID (Portal dashboard); the stored session is kept under it.
     ///   - redirectUrl: Your app's registered redirect, such as `myapp://auth/callback`, stored trimmed;
     ///     Portal compares it byte for byte with the environment's allow list.
-    ///   - apiHost: Portal's API host; `http://` is used only for `localhost` and `127.0.0.1`.
+    ///   - apiHost: Portal's API host; `http://` is used only for `localhost` and `127.0.0.1`. Left at
+    ///     Portal's own, it is the local emulator's when `PORTAL_AUTH_EMULATOR_HOST` chooses one.
     ///   - magicLink: The sender and template of sign-in emails; without it `sendMagicLink` throws
     ///     `magicLinkNotConfigured`.
     ///   - isAccountAbstracted: Asks Portal for an account-abstracted client; nil leaves it to Portal.
@@ -35,8 +37,12 @@ extension PortalAuth {
         loopback: any LoopbackRedirectListening = LoopbackRedirectServer(),
         pendingSignIns: any PortalPendingSignInStore = InMemoryPortalPendingSignInStore()
     ) throws {
+        // `Task { @MainActor in … }` runs under g_application_run only with Swift's main queue driven
+        // from GLib's loop; a GTK app that uses this initialiser gets that without asking.
+        MainLoopBridge.attach()
         try self.init(
-            authEnvironmentId: authEnvironmentId, redirectUrl: redirectUrl, apiHost: apiHost,
+            authEnvironmentId: authEnvironmentId, redirectUrl: redirectUrl,
+            apiHost: EmulatorChoice.inPlaceOfProduction(apiHost, production: "api.portalhq.io") { $0 },
             magicLink: magicLink, isAccountAbstracted: isAccountAbstracted,
             transport: transport, sessionStore: KeyringPortalSessionStore(sessionKey: sessionKey),
             browser: browser, loopback: loopback, logger: logger, pendingSignIns: pendingSignIns)

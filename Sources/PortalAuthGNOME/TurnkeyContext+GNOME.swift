@@ -1,10 +1,23 @@
 import FoundationEssentials
+import GLibSupport
 import TurnkeyAuth
 
 extension TurnkeyContext {
     /// Keeps the configuration `shared` is made from, wired to the desktop (`Services.gnome()`):
-    /// the seed page's `TurnkeyContext.configure(config)` on Linux.
+    /// the seed page's `TurnkeyContext.configure(config)` on Linux. When `PORTAL_AUTH_EMULATOR_HOST`
+    /// chooses the local emulator, an `apiUrl` or `authProxyUrl` left at Turnkey's production
+    /// address is the emulator's.
     public static func configure(_ config: TurnkeyConfig) {
+        // `Task { @MainActor in … }` runs under g_application_run only with Swift's main queue driven
+        // from GLib's loop; a GTK app that configures Turnkey here gets that without asking.
+        MainLoopBridge.attach()
+        var config = config
+        config.apiUrl = EmulatorChoice.inPlaceOfProduction(config.apiUrl, production: TurnkeyConfig.defaultApiUrl) {
+            EmulatorChoice.origin(of: $0) + TurnkeyWire.EmulatorPath.apiBase
+        }
+        config.authProxyUrl = EmulatorChoice.inPlaceOfProduction(config.authProxyUrl, production: TurnkeyConfig.defaultAuthProxyUrl) {
+            EmulatorChoice.origin(of: $0) + TurnkeyWire.EmulatorPath.authProxyBase
+        }
         configure(config, services: .gnome())
     }
 }

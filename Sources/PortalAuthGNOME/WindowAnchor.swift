@@ -21,6 +21,9 @@ public final class WindowAnchor: PresentationAnchor, @unchecked Sendable {
 
     /// - Parameter gtkWindow: a `GtkWindow *` (any GObject pointer type).
     public init(gtkWindow: UnsafeMutableRawPointer) {
+        // A GTK app's main-actor tasks run under g_application_run only with Swift's main queue
+        // driven from GLib's loop (idempotent; the desktop initialisers do the same).
+        MainLoopBridge.attach()
         reference = platform_window_anchor_new(gtkWindow)
     }
 
