@@ -9,6 +9,7 @@ host's libsecret is older than 0.21: bookworm's 0.20.5 subscribes to the Secret 
 only after RetrieveSecret's reply, and loses an answer that comes first).
 """
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -104,12 +105,32 @@ def sandbox_lookup(wrapper, env, session_key):
     return found.stdout if found.returncode == 0 else None
 
 
+def open_uri_parents(session):
+    """Starts recording the OpenURI calls on the session bus; the function returned stops it and gives
+    each call's parent_window (the URIs, which carry a sign-in's state, are not kept)."""
+    monitor = subprocess.Popen(["dbus-monitor", "--session",
+                                "type='method_call',interface='org.freedesktop.portal.OpenURI',member='OpenURI'"],
+                               env=session.env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    time.sleep(1)  # dbus-monitor has become a monitor
+
+    def parents():
+        monitor.terminate()
+        lines = monitor.communicate(timeout=10)[0].splitlines()
+        return [lines[index + 1].strip().removeprefix('string "').removesuffix('"')
+                for index, line in enumerate(lines) if "member=OpenURI" in line and index + 1 < len(lines)]
+    return parents
+
+
 def test_sign_in_inside_the_sandbox_uses_the_portals_and_the_apps_own_keyring(session, emulator, portal, sandboxed):
     wrapper, extra = sandboxed
     session.browse(email="alice@example.com", action="continue")
     window = session.launch(wrapper=wrapper, **extra)
+    parents = open_uri_parents(session)
     window.click("Continue with Google")
     window.wait_for_text("You're signed in")
+    # The portal's request names the app's window as its parent (the window the sign-in started from).
+    assert [re.fullmatch(r"x11:[0-9a-f]+", parent) is not None for parent in parents()] == [True], \
+        "the OpenURI request did not name the app's window as its parent"
 
     # The browser was started by xdg-desktop-portal (OpenURI), outside the sandbox.
     opened = session.browser_events("opened")

@@ -19,7 +19,7 @@ enum AccountServices {
                 browser: desktop.browser, loopback: LoopbackRedirectServer(page: loopbackPage),
                 pendingSignIns: PortalPendingSignInFile(authEnvironmentId: configuration.authEnvironmentId))
         }
-        // The sign-in window's own anchor replaces this one once the window exists.
+        // The window's own anchor replaces this one once the window exists (SignInApplication).
         return PortalAccountService(core: core, anchor: WindowlessAnchor())
     }
 

@@ -3,6 +3,7 @@ import FoundationEssentials
 import GLibSupport
 import PortalAuth
 import PortalAuthGNOME
+import SignInAccounts
 import SignInFlow
 
 /// The single-instance GtkApplication `io.github.portalauth.SignIn` (libadwaita's AdwApplication).
@@ -30,6 +31,8 @@ public final class SignInApplication {
     /// What the window signs in to; read again once the set-up page saved a choice.
     private var setup: AppSetup
     private var window: MainWindow?
+    /// The window as the anchor of the sign-ins its services start.
+    private var windowAnchor: WindowAnchor?
     private lazy var backToApp = BackToApp(application: app.object.assumingMemoryBound(to: GApplication.self))
     /// The program that holds the app's D-Bus name instead of this app, if any.
     private let busNameOwner: String?
@@ -117,9 +120,12 @@ public final class SignInApplication {
     @discardableResult
     private func ensureWindow(uris: [String]) -> MainWindow {
         if let window { return window }
-        let flow = SignInFlow(service: setup.makeService(), desktop: DesktopAccountSupport())
+        let service = setup.makeService()
+        let flow = SignInFlow(service: service, desktop: DesktopAccountSupport())
         let created = MainWindow(application: gtkApplication, flow: flow, busNameOwner: busNameOwner)
         window = created
+        windowAnchor = WindowAnchor(gtkWindow: created.window.object)
+        anchor(service)
         backToApp.watch(created)
         created.showTestEnvironment(setup.usesEmulator)
         created.onSetUpSaved = { [weak self] in self?.setUpSaved() }
@@ -140,10 +146,18 @@ public final class SignInApplication {
         setup = AppSetup.resolve()
         window.showTestEnvironment(setup.usesEmulator)
         if setup.isSetUp {
-            window.flow.use(setup.makeService())
+            window.flow.use(anchor(setup.makeService()))
         } else {
             window.flow.setUp(backend: setup.backend, canSave: setup.canSave)
         }
+    }
+
+    /// `service`, whose browser sign-ins start from the window: the browser gets the window as its
+    /// parent (the OpenURI portal's) and, on Wayland, an activation token from it.
+    @discardableResult
+    private func anchor(_ service: any AccountService) -> any AccountService {
+        if let windowAnchor, let portal = service as? PortalAccountService { portal.setPresentationAnchor(windowAnchor) }
+        return service
     }
 
     private func showAbout() {
