@@ -106,16 +106,16 @@ def read_tree(read, attempts=5):
     raise TreeUnreadable(f"the accessibility tree could not be read: {last!r}")
 
 
-def find_application(pid=None):
-    """The running portal-sign-in on the accessibility bus (the one with `pid`, if given), or None
-    when it is not there. An application that exits while it is looked at counts as not there; a
-    desktop that cannot be listed at all is an error."""
+def find_application(pid=None, name=APP_NAME):
+    """The running portal-sign-in (or the program called `name`) on the accessibility bus (the one
+    with `pid`, if given), or None when it is not there. An application that exits while it is looked
+    at counts as not there; a desktop that cannot be listed at all is an error."""
     desktop = read_tree(lambda: pyatspi.Registry.getDesktop(0))
     count = read_tree(lambda: desktop.childCount)
     for index in range(count):
         try:
             app = desktop.getChildAtIndex(index)
-            if app is None or app.name != APP_NAME:
+            if app is None or app.name != name:
                 continue
             if pid is not None and app.get_process_id() != pid:
                 continue

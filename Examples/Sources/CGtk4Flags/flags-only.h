@@ -1,0 +1,1 @@
+/* pkg-config flags for GTK 4 only; CExampleGtk includes the headers. */
