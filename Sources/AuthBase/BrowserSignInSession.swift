@@ -150,7 +150,7 @@ package final class BrowserSignInSlot<Redirect: Sendable>: Sendable {
     }
 
     /// The sign-in waiting for its redirect, if one runs.
-    public var session: BrowserSignInSession<Redirect>? { current.withLock { $0.session } }
+    package var session: BrowserSignInSession<Redirect>? { current.withLock { $0.session } }
 }
 
 /// A core the app drives a browser sign-in of: `PortalAuth` and `TurnkeyAuth`. The app offers it
