@@ -30,7 +30,7 @@ public protocol CryptoProvider: Sendable {
     func p256Sign(_ message: [UInt8], privateKey: [UInt8]) throws -> [UInt8]
     /// Whether `signature` (DER) signs `message` for `publicKey` (compressed or uncompressed SEC1).
     func p256Verify(_ signature: [UInt8], message: [UInt8], publicKey: [UInt8]) -> Bool
-    /// The SHA-256 digest of `data` (32 bytes): PKCE challenges, OIDC nonces, stamps.
+    /// The SHA-256 digest of `data` (32 bytes): PKCE challenges and OIDC nonces.
     func sha256(_ data: [UInt8]) -> [UInt8]
     /// `count` bytes from a CSPRNG: PKCE verifiers and OAuth states.
     func randomBytes(_ count: Int) throws -> [UInt8]

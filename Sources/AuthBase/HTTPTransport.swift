@@ -8,7 +8,7 @@ public struct HTTPRequest: Sendable, Equatable {
     public var url: URL
     /// The header fields to send, by name.
     public var headers: [String: String]
-    /// The body to send (JSON for every call the cores make), or nil for none.
+    /// The body to send (JSON when a core sends one), or nil for none.
     public var body: Data?
 
     /// A request as a core builds it.

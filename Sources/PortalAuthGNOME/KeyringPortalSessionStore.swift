@@ -8,7 +8,7 @@ public final class KeyringPortalSessionStore: PortalSessionStore, Sendable {
     /// The libsecret schema of the items (`xdg:schema`), as Passwords and Keys shows it.
     public static let schemaName = "io.github.portalauth.Session"
 
-    /// Which of the app's sessions this store keeps: Portal's Keychain `sessionKey`.
+    /// The name this store keeps its sessions under (`default`), to keep several apart.
     public let sessionKey: String
     private let items: VerifiedSecretItems
 

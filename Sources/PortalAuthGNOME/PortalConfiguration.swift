@@ -11,7 +11,7 @@ public struct PortalConfiguration: Sendable, Equatable {
     public static let defaultApiHost = Setting.apiHost.defaultValue
     /// The Portal Sign-In app's redirect URL, `io.github.portalauth.signin://auth/callback`.
     public static let defaultRedirectUrl = Setting.redirectUrl.defaultValue
-    /// The session key the SDK uses when none is given: `"default"`.
+    /// The session key when none is configured: `default`.
     public static let defaultSessionKey = Setting.portalSessionKey.defaultValue
     /// The sender of Portal's magic-link emails when none is configured.
     public static let defaultMagicLinkFromEmail = Setting.magicLinkFrom.defaultValue
@@ -25,7 +25,7 @@ public struct PortalConfiguration: Sendable, Equatable {
     /// Where Portal sends the browser back to: the app's custom scheme, or a loopback
     /// `http://127.0.0.1:PORT/PATH`. It must be on the environment's allow list.
     public var redirectUrl: String
-    /// Which stored session the app uses (Portal's Keychain `sessionKey`).
+    /// The name the session is kept under in the keyring (`default`), to keep several apart.
     public var sessionKey: String
     /// nil: not requested (Portal's default).
     public var isAccountAbstracted: Bool?
