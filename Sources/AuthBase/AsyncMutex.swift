@@ -6,7 +6,7 @@ import Synchronization
 /// order they arrived, so two deliveries of one redirect collapse into one exchange and a
 /// sign-out cannot land between an exchange and its save. A cancelled waiter keeps its place:
 /// giving up halfway would let a later operation overtake one that already started.
-public final class AsyncMutex: Sendable {
+package final class AsyncMutex: Sendable {
     private struct State {
         var isLocked = false
         var waiters: [CheckedContinuation<Void, Never>] = []
@@ -14,9 +14,9 @@ public final class AsyncMutex: Sendable {
 
     private let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
-    public func lock() async {
+    package func lock() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let acquired = state.withLock { state -> Bool in
                 if state.isLocked {
@@ -31,7 +31,7 @@ public final class AsyncMutex: Sendable {
     }
 
     /// Hands the lock straight to the oldest waiter, so nobody can barge in between.
-    public func unlock() {
+    package func unlock() {
         let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
             if state.waiters.isEmpty {
                 state.isLocked = false
@@ -42,14 +42,14 @@ public final class AsyncMutex: Sendable {
         next?.resume()
     }
 
-    public func withLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+    package func withLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         await lock()
         defer { unlock() }
         return try await body()
     }
 
     /// How many callers wait behind the holder (for tests that check ordering).
-    public var waiterCount: Int {
+    package var waiterCount: Int {
         state.withLock { $0.waiters.count }
     }
 }

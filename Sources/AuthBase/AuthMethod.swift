@@ -2,12 +2,16 @@
 /// entry Portal offers (Portal's hosted OAuth). Its raw value is Portal's name for it
 /// (`allowedAuthMethods`, `login_type`); a name Portal did not define is nil.
 public struct AuthMethod: RawRepresentable, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+    /// Portal's name for the method: `EMAIL_MAGIC_LINK`, `GOOGLE`, `APPLE`.
     public let rawValue: String
     /// The provider the method signs in with; nil for email links.
     public let provider: SignInProvider?
 
+    /// Sign-in by a link Portal emails (`sendMagicLink`).
     public static let emailMagicLink = AuthMethod(name: "EMAIL_MAGIC_LINK", provider: nil)
+    /// Sign in with Google, through Portal's hosted OAuth.
     public static let google = AuthMethod(offered: .google)
+    /// Sign in with Apple, through Portal's hosted OAuth.
     public static let apple = AuthMethod(offered: .apple)
 
     /// Email links, then the providers Portal offers, in the table's order.

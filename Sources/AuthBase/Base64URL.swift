@@ -2,8 +2,8 @@ import FoundationEssentials
 
 /// base64url (RFC 4648 §5) as tokens use it: encoded without padding; decoded from either
 /// alphabet (`-_` or `+/`), padding optional, so a JWT segment from any issuer reads.
-public enum Base64URL {
-    public static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+package enum Base64URL {
+    package static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         String(
             Data(bytes).base64EncodedString().compactMap { character -> Character? in
                 switch character {
@@ -15,7 +15,7 @@ public enum Base64URL {
             })
     }
 
-    public static func decode(_ text: some StringProtocol) -> [UInt8]? {
+    package static func decode(_ text: some StringProtocol) -> [UInt8]? {
         var base64 = String(text)
         while base64.hasSuffix("=") { base64.removeLast() }
         guard !base64.contains("=") else { return nil }

@@ -19,6 +19,7 @@ public enum RedirectStanding: Sendable, Equatable {
 /// What a core's `offer` found a URL to be: how it stands to the core's sign-ins, and whether the
 /// browser sign-in waiting for it took it. Parsed once; the value carries what finishing it needs.
 public protocol OfferedRedirect: Sendable {
+    /// How the URL stands to the core's sign-ins, judged before anything is sent.
     var standing: RedirectStanding { get }
     /// The running browser sign-in took it: that sign-in finishes it, nothing else may.
     var isTaken: Bool { get }
@@ -27,7 +28,7 @@ public protocol OfferedRedirect: Sendable {
 /// The in-flight browser sign-in of a core, as AppAuth's `OIDExternalUserAgentSession`: the core
 /// opens the browser and waits here; the core's `offer` hands it the redirect it parsed and found
 /// awaited (`resume`), once; Cancel, sign-out and the app's end `close` it.
-public final class BrowserSignInSession<Redirect: Sendable>: Sendable {
+package final class BrowserSignInSession<Redirect: Sendable>: Sendable {
     private enum State {
         /// Not awaited yet: a redirect that arrives while the browser is still opening is kept.
         case open(early: Redirect?)
@@ -39,13 +40,13 @@ public final class BrowserSignInSession<Redirect: Sendable>: Sendable {
     private let state: Mutex<State> = Mutex(.open(early: nil))
     private let onClose: @Sendable () -> Void
     /// The page the browser was sent to ("Copy Link", "Open Again").
-    public let authorizeURL: URL
+    package let authorizeURL: URL
     /// False when the redirect comes another way (a loopback listener): the desktop's URLs are not for it.
-    public let takesRedirectsFromTheDesktop: Bool
+    package let takesRedirectsFromTheDesktop: Bool
 
     /// `onClose`: runs once when the sign-in is closed before its redirect came (a loopback listener
     /// closes its port).
-    public init(authorizeURL: URL, takesRedirectsFromTheDesktop: Bool = true, onClose: @escaping @Sendable () -> Void = {}) {
+    package init(authorizeURL: URL, takesRedirectsFromTheDesktop: Bool = true, onClose: @escaping @Sendable () -> Void = {}) {
         self.authorizeURL = authorizeURL
         self.takesRedirectsFromTheDesktop = takesRedirectsFromTheDesktop
         self.onClose = onClose
@@ -54,7 +55,7 @@ public final class BrowserSignInSession<Redirect: Sendable>: Sendable {
     /// Hands the sign-in its redirect, which the core parsed and found to be the one it awaits: true
     /// when it took it; false once it took one or was closed, or when its redirect comes another way.
     @discardableResult
-    public func resume(with redirect: Redirect) -> Bool {
+    package func resume(with redirect: Redirect) -> Bool {
         guard takesRedirectsFromTheDesktop else { return false }
         let (taken, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Redirect, any Error>?) in
             switch state {
@@ -73,7 +74,7 @@ public final class BrowserSignInSession<Redirect: Sendable>: Sendable {
     }
 
     /// Ends the sign-in: its wait throws `CancellationError`, and it takes no redirect from now on.
-    public func close() {
+    package func close() {
         let (closed, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Redirect, any Error>?) in
             switch state {
             case .open:
@@ -90,13 +91,13 @@ public final class BrowserSignInSession<Redirect: Sendable>: Sendable {
         if closed { onClose() }
     }
 
-    public var isClosed: Bool {
+    package var isClosed: Bool {
         state.withLock { if case .closed = $0 { true } else { false } }
     }
 
     /// The redirect `resume` handed over. Throws `CancellationError` once closed, and cancelling the
     /// calling task closes the sign-in.
-    public func redirect() async throws -> Redirect {
+    package func redirect() async throws -> Redirect {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Redirect, any Error>) in
                 let early = state.withLock { state -> Result<Redirect, any Error>? in
@@ -120,13 +121,13 @@ public final class BrowserSignInSession<Redirect: Sendable>: Sendable {
 }
 
 /// A core's one in-flight browser sign-in: a second is refused while one runs.
-public final class BrowserSignInSlot<Redirect: Sendable>: Sendable {
+package final class BrowserSignInSlot<Redirect: Sendable>: Sendable {
     private let current = Mutex<(running: Bool, session: BrowserSignInSession<Redirect>?)>((false, nil))
 
-    public init() {}
+    package init() {}
 
     /// Reserves the slot; false when a sign-in already runs.
-    public func reserve() -> Bool {
+    package func reserve() -> Bool {
         current.withLock { current in
             guard !current.running else { return false }
             current = (true, nil)
@@ -135,12 +136,12 @@ public final class BrowserSignInSlot<Redirect: Sendable>: Sendable {
     }
 
     /// Makes `session` the one the core's `offer` hands redirects to (before the browser opens).
-    public func open(_ session: BrowserSignInSession<Redirect>) {
+    package func open(_ session: BrowserSignInSession<Redirect>) {
         current.withLock { $0.session = session }
     }
 
     /// Ends the reservation and closes its session (a no-op when it already took its redirect).
-    public func release() {
+    package func release() {
         let session = current.withLock { current in
             defer { current = (false, nil) }
             return current.session
@@ -149,12 +150,13 @@ public final class BrowserSignInSlot<Redirect: Sendable>: Sendable {
     }
 
     /// The sign-in waiting for its redirect, if one runs.
-    public var session: BrowserSignInSession<Redirect>? { current.withLock { $0.session } }
+    package var session: BrowserSignInSession<Redirect>? { current.withLock { $0.session } }
 }
 
 /// A core the app drives a browser sign-in of: `PortalAuth` and `TurnkeyAuth`. The app offers it
 /// each URL the desktop delivers, once (as AppAuth's `resumeExternalUserAgentFlowWithURL:`).
 public protocol BrowserSignInCore: Sendable {
+    /// What `offer(_:)` found a URL to be: `IncomingRedirect` (Portal), `TurnkeyIncomingCallback` (Turnkey).
     associatedtype Offered: OfferedRedirect
     /// Parses `url` once: nil when it is no redirect for this core; otherwise how it stands, and
     /// when the running browser sign-in awaits it, that sign-in has taken it (`isTaken`).

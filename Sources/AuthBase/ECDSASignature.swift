@@ -1,13 +1,13 @@
 /// The two encodings of a P-256 ECDSA signature: DER (`SEQUENCE { INTEGER r, INTEGER s }`, what
 /// libcrypto and Turnkey's stamps use) and raw `r || s`, 32 bytes each (what JWS ES256 uses, RFC 7518
 /// §3.4). Only the encoding changes here; signing and verifying stay in the crypto library.
-public enum ECDSASignature {
-    public static let rawBytes = 64
+package enum ECDSASignature {
+    package static let rawBytes = 64
     private static let scalarBytes = 32
 
     /// `r || s` from a DER signature; nil unless it is strict DER with two positive integers that
     /// fit in 32 bytes and nothing after them.
-    public static func raw(fromDER der: [UInt8]) -> [UInt8]? {
+    package static func raw(fromDER der: [UInt8]) -> [UInt8]? {
         guard der.count >= 2, der[0] == 0x30, Int(der[1]) == der.count - 2, der[1] < 0x80 else { return nil }
         var index = 2
         var output: [UInt8] = []
@@ -30,7 +30,7 @@ public enum ECDSASignature {
     }
 
     /// The DER form of `r || s` (64 bytes); nil for any other length.
-    public static func der(fromRaw raw: [UInt8]) -> [UInt8]? {
+    package static func der(fromRaw raw: [UInt8]) -> [UInt8]? {
         guard raw.count == rawBytes else { return nil }
         let integers = [Array(raw[0..<scalarBytes]), Array(raw[scalarBytes...])].map { scalar -> [UInt8] in
             var bytes = Array(scalar.drop { $0 == 0 })

@@ -1,7 +1,7 @@
 /// Text made safe for HTML element content and quoted attribute values: the one escape the
 /// emulator's pages and the loopback redirect's page share.
-public enum HTMLText {
-    public static func escaped(_ text: String) -> String {
+package enum HTMLText {
+    package static func escaped(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.count)
         for character in text {

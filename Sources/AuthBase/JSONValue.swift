@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// Any JSON value, decoded into something Sendable and typed: claims of a token, fields the
 /// cores read leniently.
-public enum JSONValue: Sendable, Equatable, Codable {
+package enum JSONValue: Sendable, Equatable, Codable {
     case string(String)
     case number(Double)
     case bool(Bool)
@@ -11,11 +11,11 @@ public enum JSONValue: Sendable, Equatable, Codable {
     case null
 
     /// `body` as JSON (any value, also a bare string or number), or nil when it is not JSON.
-    public static func parse(_ body: Data) -> JSONValue? {
+    package static func parse(_ body: Data) -> JSONValue? {
         try? JSONDecoder().decode(JSONValue.self, from: body)
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -32,7 +32,7 @@ public enum JSONValue: Sendable, Equatable, Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .string(let text): try container.encode(text)
@@ -44,11 +44,11 @@ public enum JSONValue: Sendable, Equatable, Codable {
         }
     }
 
-    public var stringValue: String? { if case .string(let text) = self { text } else { nil } }
-    public var numberValue: Double? { if case .number(let number) = self { number } else { nil } }
-    public var boolValue: Bool? { if case .bool(let flag) = self { flag } else { nil } }
-    public var objectValue: [String: JSONValue]? { if case .object(let object) = self { object } else { nil } }
-    public var arrayValue: [JSONValue]? { if case .array(let list) = self { list } else { nil } }
+    package var stringValue: String? { if case .string(let text) = self { text } else { nil } }
+    package var numberValue: Double? { if case .number(let number) = self { number } else { nil } }
+    package var boolValue: Bool? { if case .bool(let flag) = self { flag } else { nil } }
+    package var objectValue: [String: JSONValue]? { if case .object(let object) = self { object } else { nil } }
+    package var arrayValue: [JSONValue]? { if case .array(let list) = self { list } else { nil } }
 
-    public subscript(key: String) -> JSONValue? { objectValue?[key] }
+    package subscript(key: String) -> JSONValue? { objectValue?[key] }
 }

@@ -2,8 +2,8 @@ import FoundationEssentials
 
 /// The claims of a JWT (`header.claims.signature`), read, not verified: the cores hold no key for
 /// the tokens they carry. Every later call is authorised by the server, which does verify them.
-public struct JWTClaims: Sendable, Equatable {
-    public enum Failure: Error, Sendable, Equatable {
+package struct JWTClaims: Sendable, Equatable {
+    package enum Failure: Error, Sendable, Equatable {
         /// Not `header.claims[.signature]`, or the claims part is empty.
         case malformed
         /// The claims part is not base64 or base64url.
@@ -12,13 +12,13 @@ public struct JWTClaims: Sendable, Equatable {
         case notAnObject
     }
 
-    public let values: [String: JSONValue]
+    package let values: [String: JSONValue]
 
-    public init(values: [String: JSONValue]) {
+    package init(values: [String: JSONValue]) {
         self.values = values
     }
 
-    public init(jwt: String) throws(Failure) {
+    package init(jwt: String) throws(Failure) {
         let segments = jwt.utf8.split(separator: UInt8(ascii: "."), maxSplits: 3, omittingEmptySubsequences: false)
         guard segments.count >= 2, !segments[1].isEmpty else { throw .malformed }
         guard let bytes = Base64URL.decode(String(decoding: segments[1], as: UTF8.self)) else { throw .notBase64 }
@@ -29,12 +29,12 @@ public struct JWTClaims: Sendable, Equatable {
     }
 
     /// A string claim; a number or boolean is not a string (42 never becomes "42").
-    public func string(_ name: String) -> String? { values[name]?.stringValue }
+    package func string(_ name: String) -> String? { values[name]?.stringValue }
 
-    public func number(_ name: String) -> Double? { values[name]?.numberValue }
+    package func number(_ name: String) -> Double? { values[name]?.numberValue }
 
     /// `aud` may be one string or a list of them.
-    public func strings(_ name: String) -> [String] {
+    package func strings(_ name: String) -> [String] {
         switch values[name] {
         case .string(let text)?: return [text]
         case .array(let list)?: return list.compactMap(\.stringValue)
@@ -43,7 +43,7 @@ public struct JWTClaims: Sendable, Equatable {
     }
 
     /// `exp` as a date, when present.
-    public var expiresAt: Date? {
+    package var expiresAt: Date? {
         number("exp").map { Date(timeIntervalSince1970: $0) }
     }
 }

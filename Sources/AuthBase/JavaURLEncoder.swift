@@ -2,10 +2,10 @@
 /// as `%20` instead of `+`. `A-Z a-z 0-9 - _ . *` stay as they are; every other UTF-8 byte
 /// becomes `%XX` in uppercase. Portal compares the encoded `redirectUrl` byte for byte with
 /// its allow list, so `URLComponents` (which leaves `:` and `/` alone) would earn a 401.
-public enum JavaURLEncoder {
+package enum JavaURLEncoder {
     private static let hex = Array("0123456789ABCDEF".utf8)
 
-    public static func encode(_ value: String) -> String {
+    package static func encode(_ value: String) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(value.utf8.count)
         for byte in value.utf8 {
@@ -22,7 +22,7 @@ public enum JavaURLEncoder {
     }
 
     /// `name=value&…`, each side encoded.
-    public static func encode(_ items: [(String, String)]) -> String {
+    package static func encode(_ items: [(String, String)]) -> String {
         items.map { encode($0.0) + "=" + encode($0.1) }.joined(separator: "&")
     }
 }

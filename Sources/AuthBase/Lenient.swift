@@ -2,18 +2,18 @@
 /// decides whether missing is fatal; one bad field never costs the others. Left out of the JSON
 /// when nil, as the emulator's answers need.
 @propertyWrapper
-public struct Lenient<Value: Codable & Sendable>: Codable, Sendable {
-    public var wrappedValue: Value?
+package struct Lenient<Value: Codable & Sendable>: Codable, Sendable {
+    package var wrappedValue: Value?
 
-    public init(wrappedValue: Value?) {
+    package init(wrappedValue: Value?) {
         self.wrappedValue = wrappedValue
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         wrappedValue = try? decoder.singleValueContainer().decode(Value.self)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(wrappedValue)
     }
@@ -21,14 +21,14 @@ public struct Lenient<Value: Codable & Sendable>: Codable, Sendable {
 
 extension KeyedDecodingContainer {
     /// What a synthesized `init(from:)` calls for a `@Lenient` field: an absent key is nil too.
-    public func decode<Value>(_: Lenient<Value>.Type, forKey key: Key) throws -> Lenient<Value> {
+    package func decode<Value>(_: Lenient<Value>.Type, forKey key: Key) throws -> Lenient<Value> {
         Lenient(wrappedValue: (try? decodeIfPresent(Value.self, forKey: key)) ?? nil)
     }
 }
 
 extension KeyedEncodingContainer {
     /// What a synthesized `encode(to:)` calls for a `@Lenient` field: nil is left out.
-    public mutating func encode<Value>(_ field: Lenient<Value>, forKey key: Key) throws {
+    package mutating func encode<Value>(_ field: Lenient<Value>, forKey key: Key) throws {
         try encodeIfPresent(field.wrappedValue, forKey: key)
     }
 }

@@ -39,6 +39,7 @@ public enum LoopbackRequestVerdict: Sendable, Equatable {
     case notASignIn
 }
 
+/// Why a loopback redirect port could not be listened on, or stopped being listened on.
 public enum LoopbackListenError: Error, Sendable, Equatable {
     /// Another socket (any user's) holds the port: nothing was sent and no browser opened.
     case portInUse(port: UInt16)

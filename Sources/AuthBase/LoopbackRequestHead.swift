@@ -1,9 +1,9 @@
 /// The head of one HTTP/1.x request to the loopback redirect port, read as any local program may send
 /// it: bytes arrive in pieces, and only the request line matters (a redirect is a GET of a path).
 /// Pure, so it is fuzzed (`script/fuzz loopback`).
-public enum LoopbackRequestHead: Equatable, Sendable {
+package enum LoopbackRequestHead: Equatable, Sendable {
     /// A head larger than this is not a redirect: Portal's are far below 8 KiB.
-    public static let maxBytes = 16 * 1024
+    package static let maxBytes = 16 * 1024
 
     /// The blank line has not arrived yet, and the head is within `maxBytes`.
     case incomplete
@@ -12,33 +12,33 @@ public enum LoopbackRequestHead: Equatable, Sendable {
     /// The head is complete; nil when its request line is not HTTP/1.x with a printable target.
     case complete(RequestLine?)
 
-    public struct RequestLine: Equatable, Sendable {
-        public let method: String
+    package struct RequestLine: Equatable, Sendable {
+        package let method: String
         /// Exactly as sent: no decoding, so the path is compared byte for byte.
-        public let target: String
+        package let target: String
 
-        public init(method: String, target: String) {
+        package init(method: String, target: String) {
             self.method = method
             self.target = target
         }
     }
 
     /// What `bytes` (everything read from the connection so far) amount to.
-    public init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         var reader = Reader()
         self = reader.append(bytes)
     }
 
     /// Reads a head as it arrives: each piece is scanned once (with the three bytes before it), so a
     /// sender of one byte at a time costs no more than one that sends it whole.
-    public struct Reader: Sendable {
-        public private(set) var bytes: [UInt8] = []
+    package struct Reader: Sendable {
+        package private(set) var bytes: [UInt8] = []
         private var scanned = 0
 
-        public init() {}
+        package init() {}
 
         /// Adds the next piece read; what the head amounts to now.
-        public mutating func append(_ piece: some Collection<UInt8>) -> LoopbackRequestHead {
+        package mutating func append(_ piece: some Collection<UInt8>) -> LoopbackRequestHead {
             bytes.append(contentsOf: piece.prefix(LoopbackRequestHead.maxBytes + 4 - bytes.count))
             var index = max(0, scanned - 3)
             while index + 3 < bytes.count {

@@ -3,66 +3,66 @@ import FoundationEssentials
 /// Portal's v3 client-auth API on the wire, shared by the client core and the emulator: paths,
 /// headers and the JSON bodies. Response fields are `@Lenient` (a field of the wrong type counts
 /// as missing; the caller decides whether missing is fatal) and encode without the nil ones.
-public enum PortalWire {
-    public enum Path {
-        public static let methods = "/api/v3/auth/methods"
-        public static let oauthUrls = "/api/v3/auth/oauth/urls"
-        public static let oauthTokens = "/api/v3/auth/oauth/tokens"
+package enum PortalWire {
+    package enum Path {
+        package static let methods = "/api/v3/auth/methods"
+        package static let oauthUrls = "/api/v3/auth/oauth/urls"
+        package static let oauthTokens = "/api/v3/auth/oauth/tokens"
         /// Followed by the auth environment ID: Google's GET and Apple's form_post land here.
-        public static let oauthCallbackPrefix = "/api/v3/auth/oauth/callback/"
-        public static let magicLinks = "/api/v3/auth/magic-links"
-        public static let magicLinkValidations = "/api/v3/auth/magic-links/validations"
-        public static let totpValidations = "/api/v3/auth/totps/validations"
-        public static let clientsMe = "/api/v3/clients/me"
+        package static let oauthCallbackPrefix = "/api/v3/auth/oauth/callback/"
+        package static let magicLinks = "/api/v3/auth/magic-links"
+        package static let magicLinkValidations = "/api/v3/auth/magic-links/validations"
+        package static let totpValidations = "/api/v3/auth/totps/validations"
+        package static let clientsMe = "/api/v3/clients/me"
     }
 
-    public enum Header {
-        public static let environment = "x-portal-auth-environment-id"
-        public static let trace = "X-Portal-Trace-Id"
+    package enum Header {
+        package static let environment = "x-portal-auth-environment-id"
+        package static let trace = "X-Portal-Trace-Id"
     }
 
     /// The query names of the redirect into the app.
-    public enum RedirectQuery {
-        public static let token = "token"
-        public static let error = "error"
-        public static let authMethod = "authMethod"
-        public static let loginType = "login_type"
+    package enum RedirectQuery {
+        package static let token = "token"
+        package static let error = "error"
+        package static let authMethod = "authMethod"
+        package static let loginType = "login_type"
     }
 
     /// `{"data": …}`, every success body.
-    public struct Envelope<Payload: Codable>: Codable {
-        public let data: Payload?
-        public init(data: Payload) { self.data = data }
+    package struct Envelope<Payload: Codable>: Codable {
+        package let data: Payload?
+        package init(data: Payload) { self.data = data }
     }
 
     /// `{"error": "…"}`, every error body.
-    public struct ErrorBody: Codable, Sendable {
-        public let error: String
-        public init(error: String) { self.error = error }
+    package struct ErrorBody: Codable, Sendable {
+        package let error: String
+        package init(error: String) { self.error = error }
     }
 
     // MARK: Requests
 
     /// A grant to exchange (`oauth/tokens`, `magic-links/validations`).
-    public struct GrantTokenBody: Codable, Sendable {
-        public let token: String
-        public init(token: String) { self.token = token }
+    package struct GrantTokenBody: Codable, Sendable {
+        package let token: String
+        package init(token: String) { self.token = token }
     }
 
-    public struct TotpCodeBody: Codable, Sendable {
-        public let code: String
-        public init(code: String) { self.code = code }
+    package struct TotpCodeBody: Codable, Sendable {
+        package let code: String
+        package init(code: String) { self.code = code }
     }
 
     /// `isAccountAbstracted` is left out of the JSON when nil.
-    public struct MagicLinkBody: Codable, Sendable {
-        public let email: String
-        public let redirectUrl: String
-        public let fromEmail: String
-        public let templateId: String
-        public let isAccountAbstracted: Bool?
+    package struct MagicLinkBody: Codable, Sendable {
+        package let email: String
+        package let redirectUrl: String
+        package let fromEmail: String
+        package let templateId: String
+        package let isAccountAbstracted: Bool?
 
-        public init(email: String, redirectUrl: String, fromEmail: String, templateId: String, isAccountAbstracted: Bool?) {
+        package init(email: String, redirectUrl: String, fromEmail: String, templateId: String, isAccountAbstracted: Bool?) {
             self.email = email
             self.redirectUrl = redirectUrl
             self.fromEmail = fromEmail
@@ -73,11 +73,11 @@ public enum PortalWire {
 
     // MARK: Responses (the value of "data")
 
-    public struct Methods: Codable, Sendable {
-        @Lenient public private(set) var allowedAuthMethods: [String]?
-        @Lenient public private(set) var autoCreateWallet: Bool?
+    package struct Methods: Codable, Sendable {
+        @Lenient package private(set) var allowedAuthMethods: [String]?
+        @Lenient package private(set) var autoCreateWallet: Bool?
 
-        public init(allowedAuthMethods: [String]?, autoCreateWallet: Bool?) {
+        package init(allowedAuthMethods: [String]?, autoCreateWallet: Bool?) {
             self.allowedAuthMethods = allowedAuthMethods
             self.autoCreateWallet = autoCreateWallet
         }
@@ -85,14 +85,14 @@ public enum PortalWire {
 
     /// An authorize URL for each provider Portal offers, under the provider's identifier (`google`,
     /// `apple`); read leniently, as `@Lenient` fields are.
-    public struct OAuthUrls: Codable, Sendable {
-        public private(set) var urls: [SignInProvider: String]
+    package struct OAuthUrls: Codable, Sendable {
+        package private(set) var urls: [SignInProvider: String]
 
-        public init(_ urls: [SignInProvider: String]) {
+        package init(_ urls: [SignInProvider: String]) {
             self.urls = urls
         }
 
-        public subscript(provider: SignInProvider) -> String? { urls[provider] }
+        package subscript(provider: SignInProvider) -> String? { urls[provider] }
 
         private struct Key: CodingKey {
             let stringValue: String
@@ -102,7 +102,7 @@ public enum PortalWire {
             init?(intValue: Int) { nil }
         }
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: Key.self)
             var urls: [SignInProvider: String] = [:]
             for provider in SignInProvider.allCases where provider.offer(on: .portal) != nil {
@@ -111,22 +111,22 @@ public enum PortalWire {
             self.urls = urls
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Key.self)
             for (provider, url) in urls { try container.encode(url, forKey: Key(provider)) }
         }
     }
 
     /// The answer to a grant exchange (OAuth tokens and magic-link validations share it).
-    public struct Grant: Codable, Sendable {
-        @Lenient public private(set) var endUserId: String?
-        @Lenient public private(set) var clientId: String?
-        @Lenient public private(set) var clientSessionToken: String?
-        @Lenient public private(set) var isAccountAbstracted: Bool?
-        @Lenient public private(set) var userJwt: String?
-        @Lenient public private(set) var totpLink: String?
+    package struct Grant: Codable, Sendable {
+        @Lenient package private(set) var endUserId: String?
+        @Lenient package private(set) var clientId: String?
+        @Lenient package private(set) var clientSessionToken: String?
+        @Lenient package private(set) var isAccountAbstracted: Bool?
+        @Lenient package private(set) var userJwt: String?
+        @Lenient package private(set) var totpLink: String?
 
-        public init(
+        package init(
             endUserId: String?, clientId: String? = nil, clientSessionToken: String? = nil,
             isAccountAbstracted: Bool? = nil, userJwt: String? = nil, totpLink: String? = nil
         ) {
@@ -139,12 +139,12 @@ public enum PortalWire {
         }
     }
 
-    public struct TotpValidation: Codable, Sendable {
-        @Lenient public private(set) var clientId: String?
-        @Lenient public private(set) var clientSessionToken: String?
-        @Lenient public private(set) var isAccountAbstracted: Bool?
+    package struct TotpValidation: Codable, Sendable {
+        @Lenient package private(set) var clientId: String?
+        @Lenient package private(set) var clientSessionToken: String?
+        @Lenient package private(set) var isAccountAbstracted: Bool?
 
-        public init(clientId: String?, clientSessionToken: String?, isAccountAbstracted: Bool?) {
+        package init(clientId: String?, clientSessionToken: String?, isAccountAbstracted: Bool?) {
             self.clientId = clientId
             self.clientSessionToken = clientSessionToken
             self.isAccountAbstracted = isAccountAbstracted
@@ -152,8 +152,8 @@ public enum PortalWire {
     }
 
     /// `{"sent": true}` of `magic-links`.
-    public struct MagicLinkSent: Codable, Sendable {
-        @Lenient public private(set) var sent: Bool?
-        public init(sent: Bool) { self.sent = sent }
+    package struct MagicLinkSent: Codable, Sendable {
+        @Lenient package private(set) var sent: Bool?
+        package init(sent: Bool) { self.sent = sent }
     }
 }

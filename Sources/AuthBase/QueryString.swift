@@ -2,12 +2,12 @@
 /// `&`, the first `=` separates name and value, the last occurrence of a name wins, empty names are
 /// skipped. A component decodes `+` to a space and `%XX` to its byte; a component with any malformed
 /// escape, or whose bytes are not UTF-8 once decoded, is kept exactly as it arrived, whole.
-public enum QueryString {
-    public static func parameters(_ query: String) -> [String: String] {
+package enum QueryString {
+    package static func parameters(_ query: String) -> [String: String] {
         parameters(ArraySlice(query.utf8))
     }
 
-    public static func parameters(_ query: ArraySlice<UInt8>) -> [String: String] {
+    package static func parameters(_ query: ArraySlice<UInt8>) -> [String: String] {
         var result: [String: String] = [:]
         for (name, value) in rawPairs(query) {
             let decodedName = decode(name)
@@ -18,25 +18,25 @@ public enum QueryString {
     }
 
     /// The still-encoded value of `name` where `parameters` would take it from (the last occurrence).
-    public static func rawValue(_ name: String, in query: String) -> String? {
+    package static func rawValue(_ name: String, in query: String) -> String? {
         let pairs = rawPairs(ArraySlice(query.utf8))
         guard let pair = pairs.last(where: { decode($0.name) == name }) else { return nil }
         return String(decoding: pair.value, as: UTF8.self)
     }
 
     /// The pairs in order, undecoded. A pair without `=` has an empty value.
-    public static func rawPairs(_ query: ArraySlice<UInt8>) -> [(name: ArraySlice<UInt8>, value: ArraySlice<UInt8>)] {
+    package static func rawPairs(_ query: ArraySlice<UInt8>) -> [(name: ArraySlice<UInt8>, value: ArraySlice<UInt8>)] {
         query.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true).map { pair in
             guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { return (pair, pair[pair.endIndex...]) }
             return (pair[..<equals], pair[(equals + 1)...])
         }
     }
 
-    public static func decode(_ component: String) -> String {
+    package static func decode(_ component: String) -> String {
         decode(ArraySlice(component.utf8))
     }
 
-    public static func decode(_ component: ArraySlice<UInt8>) -> String {
+    package static func decode(_ component: ArraySlice<UInt8>) -> String {
         let raw = String(decoding: component, as: UTF8.self)
         var output: [UInt8] = []
         output.reserveCapacity(component.count)

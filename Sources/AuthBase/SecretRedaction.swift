@@ -2,14 +2,14 @@
 /// body, a store message) before it goes into an error or a log line: Portal grants (`pg_…`) and
 /// session tokens (`pst_…`), JWTs (`eyJ….…`: user JWTs, OIDC tokens, Turnkey sessions), and any long
 /// opaque run of 32 or more characters without a dot (PKCE verifiers, private keys in hex, provider
-/// codes). A compressed P-256 public key (66 hex digits, `02`/`03` first) and a UUID are public and stay.
+/// codes). A compressed P-256 package key (66 hex digits, `02`/`03` first) and a UUID are package and stay.
 ///
 /// Works on runs of token characters (`A-Z a-z 0-9 _ - .`) in one linear pass over the bytes, so a
 /// hostile input costs no more than its length. Over-redacting a harmless word is fine; leaking is not.
-public enum SecretRedaction {
-    public static let placeholder = "[redacted]"
+package enum SecretRedaction {
+    package static let placeholder = "[redacted]"
 
-    public static func redact(_ text: String) -> String {
+    package static func redact(_ text: String) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)
         var runStart: Int?
@@ -32,7 +32,7 @@ public enum SecretRedaction {
         return String(decoding: output, as: UTF8.self)
     }
 
-    public static func containsSecret(_ text: String) -> Bool {
+    package static func containsSecret(_ text: String) -> Bool {
         redact(text) != text
     }
 

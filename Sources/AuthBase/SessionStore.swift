@@ -28,6 +28,7 @@ extension PortalSessionStore {
 /// A store could not do what was asked: which failure, as a fact. The app and the CLI turn it
 /// into words (for example: unlock the login keyring). Never contains the secret.
 public struct SessionStoreError: LocalizedError, Sendable, Equatable, CustomStringConvertible {
+    /// Which failure it was.
     public enum Kind: String, Sendable {
         /// No Secret Service (or no session bus) is running.
         case noService
@@ -41,21 +42,26 @@ public struct SessionStoreError: LocalizedError, Sendable, Equatable, CustomStri
         case notKept
         /// The delete seemed to succeed but the item is still there.
         case notRemoved
+        /// Anything else; `detail` has the library's words.
         case other
     }
 
+    /// Which failure it was.
     public var kind: Kind
     /// The storage library's own words, for logs (never the secret).
     public var detail: String
 
+    /// A failure of `kind`, with the storage library's `detail`.
     public init(_ kind: Kind, detail: String = "") {
         self.kind = kind
         self.detail = detail
     }
 
+    /// `SessionStoreError.kind(detail)`, with anything shaped like a secret redacted.
     public var description: String {
         SecretRedaction.redact("SessionStoreError.\(kind.rawValue)\(detail.isEmpty ? "" : "(\(detail))")")
     }
 
+    /// The same as `description`: a log line, not words for a person.
     public var errorDescription: String? { description }
 }

@@ -2,7 +2,7 @@
 /// emulator read it. Adding a provider is a case of `SignInProvider`, its row here, its words in the
 /// app and its fake page in the emulator (docs/ARCHITECTURE.md, "Adding a provider").
 extension SignInProvider {
-    public var entry: ProviderEntry {
+    package var entry: ProviderEntry {
         switch self {
         case .google:
             ProviderEntry(

@@ -3,8 +3,16 @@
 /// word is nil, never another provider. Everything else about a provider is its entry in the table
 /// (`SignInProvider+Table.swift`); Portal's `AuthMethod` and `TurnkeyProvider` are views of it.
 public enum SignInProvider: String, Sendable, CaseIterable, Codable, Comparable {
-    case google, apple, discord, x
+    /// Google: OAuth on Portal, OpenID Connect on Turnkey.
+    case google
+    /// Apple: OAuth on Portal, OpenID Connect on Turnkey.
+    case apple
+    /// Discord: OAuth 2.0 with PKCE, on Turnkey.
+    case discord
+    /// X (Twitter): OAuth 2.0 with PKCE, on Turnkey.
+    case x
 
+    /// Whether `lhs` comes before `rhs` on the sign-in page.
     public static func < (lhs: Self, rhs: Self) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
@@ -12,65 +20,65 @@ public enum SignInProvider: String, Sendable, CaseIterable, Codable, Comparable 
     /// The brand's own name, the same in every language.
     public var displayName: String { entry.displayName }
     /// The brand mark's icon name in the app's GResource.
-    public var mark: String { entry.mark }
-    public var brandStyle: BrandStyle { entry.brandStyle }
+    package var mark: String { entry.mark }
+    package var brandStyle: BrandStyle { entry.brandStyle }
     /// The backends that offer this provider, in `Backend` order.
     public var backends: [Backend] { Backend.allCases.filter { offer(on: $0) != nil } }
 
     /// How `backend` signs in with this provider, or nil when it does not offer it.
-    public func offer(on backend: Backend) -> ProviderOffer? {
+    package func offer(on backend: Backend) -> ProviderOffer? {
         entry.offers.first { $0.backend == backend }
     }
 
     /// The provider whose Auth Proxy exchange (`oauth2_authenticate`) names it `authProxyProvider`.
-    public init?(authProxyProvider: TurnkeyWire.OAuth2Provider) {
+    package init?(authProxyProvider: TurnkeyWire.OAuth2Provider) {
         guard let provider = Self.allCases.first(where: { $0.authProxyProvider == authProxyProvider }) else { return nil }
         self = provider
     }
 
     /// The `provider` of `oauth2_authenticate`, for the providers whose Turnkey flow is PKCE.
-    public var authProxyProvider: TurnkeyWire.OAuth2Provider? {
+    package var authProxyProvider: TurnkeyWire.OAuth2Provider? {
         guard case .oauth2PKCE(_, _, let name)? = offer(on: .turnkey)?.flow else { return nil }
         return TurnkeyWire.OAuth2Provider(uncheckedName: name)
     }
 
     /// `names` as an English sentence lists them (`google, apple, discord or x`), for the help and
     /// usage texts of the CLI and the emulator, which are English only.
-    public static func englishList(_ names: [String], _ conjunction: String) -> String {
+    package static func englishList(_ names: [String], _ conjunction: String) -> String {
         guard let last = names.last, names.count > 1 else { return names.last ?? "" }
         return names.dropLast().joined(separator: ", ") + " \(conjunction) " + last
     }
 
     /// Where the emulator serves this provider's fake sign-in page: `/idp/<identifier>/authorize`.
-    public var emulatorAuthorizePath: String { "/idp/\(rawValue)/authorize" }
+    package var emulatorAuthorizePath: String { "/idp/\(rawValue)/authorize" }
 
     /// The provider whose fake page the emulator serves at `path`, or nil.
-    public init?(emulatorAuthorizePath path: String) {
+    package init?(emulatorAuthorizePath path: String) {
         guard let provider = Self.allCases.first(where: { $0.emulatorAuthorizePath == path }) else { return nil }
         self = provider
     }
 }
 
 /// One row of the provider table.
-public struct ProviderEntry: Sendable, Equatable {
-    public let displayName: String
-    public let mark: String
-    public let brandStyle: BrandStyle
+package struct ProviderEntry: Sendable, Equatable {
+    package let displayName: String
+    package let mark: String
+    package let brandStyle: BrandStyle
     /// One per backend that offers the provider.
-    public let offers: [ProviderOffer]
+    package let offers: [ProviderOffer]
 }
 
 /// How one backend signs in with a provider.
-public struct ProviderOffer: Sendable, Equatable {
-    public let backend: Backend
+package struct ProviderOffer: Sendable, Equatable {
+    package let backend: Backend
     /// The backend's own name for the provider: Portal's auth method (`GOOGLE`), Turnkey's
     /// `providerName` (`twitter` for X).
-    public let name: String
-    public let flow: ProviderFlow
+    package let name: String
+    package let flow: ProviderFlow
 }
 
 /// The protocol a sign-in with a provider follows.
-public enum ProviderFlow: Sendable, Equatable {
+package enum ProviderFlow: Sendable, Equatable {
     /// Portal's hosted OAuth: Portal hands out the provider's authorize URL and redirects back to
     /// the app with a grant.
     case portalHostedOAuth
@@ -86,12 +94,12 @@ public enum ProviderFlow: Sendable, Equatable {
 /// How a provider's sign-in button is drawn, by the brand's rules. Every button has the same size,
 /// shape, label pattern and focus ring; the colours are the style class's rules in the app's
 /// stylesheets (light and dark).
-public struct BrandStyle: Sendable, Equatable {
+package struct BrandStyle: Sendable, Equatable {
     /// The style class that carries the brand's colours.
-    public let styleClass: String
-    public let markColouring: MarkColouring
+    package let styleClass: String
+    package let markColouring: MarkColouring
 
-    public enum MarkColouring: Sendable, Equatable {
+    package enum MarkColouring: Sendable, Equatable {
         /// The mark is never recoloured (Google's four-colour G): a full-colour icon.
         case ownColours
         /// The mark is drawn in the button's text colour (Apple, X, Discord): a symbolic icon.

@@ -3,27 +3,27 @@
 /// answer. Loopback is shared by every user of the computer, so a connection to the redirect port
 /// proves nothing until its owner is known. The socket calls are the platform layer's; this part is
 /// pure, so it is fuzzed (`script/fuzz loopback`). Layouts: linux/netlink.h, linux/inet_diag.h.
-public struct SocketOwnerQuery: Equatable, Sendable {
+package struct SocketOwnerQuery: Equatable, Sendable {
     /// An IPv4 endpoint: the address's four bytes in network order, and the port.
-    public struct Endpoint: Equatable, Sendable {
-        public let address: [UInt8]
-        public let port: UInt16
+    package struct Endpoint: Equatable, Sendable {
+        package let address: [UInt8]
+        package let port: UInt16
 
-        public init(address: [UInt8], port: UInt16) {
+        package init(address: [UInt8], port: UInt16) {
             precondition(address.count == 4, "an IPv4 address is four bytes")
             self.address = address
             self.port = port
         }
 
-        public static func loopback(port: UInt16) -> Endpoint { Endpoint(address: [127, 0, 0, 1], port: port) }
+        package static func loopback(port: UInt16) -> Endpoint { Endpoint(address: [127, 0, 0, 1], port: port) }
     }
 
     /// The socket asked about: bound to `source`, connected to `destination`.
-    public let source: Endpoint
-    public let destination: Endpoint
-    public let sequence: UInt32
+    package let source: Endpoint
+    package let destination: Endpoint
+    package let sequence: UInt32
 
-    public init(source: Endpoint, destination: Endpoint, sequence: UInt32) {
+    package init(source: Endpoint, destination: Endpoint, sequence: UInt32) {
         self.source = source
         self.destination = destination
         self.sequence = sequence
@@ -41,7 +41,7 @@ public struct SocketOwnerQuery: Equatable, Sendable {
     static let idOffset = 4
 
     /// `nlmsghdr` + `inet_diag_req_v2` for exactly this socket, in any TCP state.
-    public var message: [UInt8] {
+    package var message: [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Self.messageHeaderBytes + Self.requestBytes)
         Self.appendNative(UInt32(Self.messageHeaderBytes + Self.requestBytes), to: &bytes)
@@ -69,7 +69,7 @@ public struct SocketOwnerQuery: Equatable, Sendable {
 
     /// The owner's uid in the kernel's answer to `message`, or nil when there is no such socket (it
     /// closed meanwhile), the answer is an error, or it is not the answer to this very query.
-    public func owner(inAnswer answer: [UInt8]) -> UInt32? {
+    package func owner(inAnswer answer: [UInt8]) -> UInt32? {
         guard answer.count >= Self.messageHeaderBytes,
             let length = Self.readNative(UInt32.self, answer, at: 0), Int(length) <= answer.count,
             Int(length) >= Self.messageHeaderBytes,

@@ -4,7 +4,7 @@
 extension StringProtocol {
     /// Without leading and trailing white space and line breaks, as Foundation's
     /// `trimmingCharacters(in: .whitespacesAndNewlines)` trims them.
-    public var trimmed: String {
+    package var trimmed: String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !isSpaceOrLineBreak($0) }) else { return "" }
         let last = scalars.lastIndex(where: { !isSpaceOrLineBreak($0) })!
@@ -12,12 +12,12 @@ extension StringProtocol {
     }
 
     /// Empty once spaces, tabs and line breaks are trimmed: a value given but blank counts as unset.
-    public var isBlank: Bool {
+    package var isBlank: Bool {
         unicodeScalars.allSatisfy(isSpaceOrLineBreak)
     }
 
     /// The value trimmed, or nil when it is blank.
-    public var nonBlank: String? {
+    package var nonBlank: String? {
         let trimmed = self.trimmed
         return trimmed.isEmpty ? nil : trimmed
     }

@@ -3,55 +3,55 @@ import FoundationEssentials
 /// Turnkey's Auth Proxy and API on the wire (docs/TURNKEY.md), shared by the
 /// `TurnkeyAuth` core and the emulator: paths, headers, the JSON bodies. Optional fields are left out
 /// of the JSON when nil; response fields are `@Lenient` (a field of the wrong type counts as missing).
-public enum TurnkeyWire {
+package enum TurnkeyWire {
     /// Auth Proxy paths, under the Auth Proxy URL (`https://authproxy.turnkey.com`; the emulator's
     /// `/turnkey/auth-proxy`). Every endpoint is a POST.
-    public enum AuthProxyPath {
-        public static let walletKitConfig = "/v1/wallet_kit_config"
-        public static let account = "/v1/account"
-        public static let oauth2Authenticate = "/v1/oauth2_authenticate"
-        public static let oauthLogin = "/v1/oauth_login"
-        public static let signup = "/v1/signup_v2"
+    package enum AuthProxyPath {
+        package static let walletKitConfig = "/v1/wallet_kit_config"
+        package static let account = "/v1/account"
+        package static let oauth2Authenticate = "/v1/oauth2_authenticate"
+        package static let oauthLogin = "/v1/oauth_login"
+        package static let signup = "/v1/signup_v2"
     }
 
     /// API paths, under the API URL (`https://api.turnkey.com`; the emulator's `/turnkey/api`).
     /// Requests are stamped (`X-Stamp`).
-    public enum APIPath {
-        public static let whoami = "/public/v1/query/whoami"
-        public static let getUser = "/public/v1/query/get_user"
-        public static let stampLogin = "/public/v1/submit/stamp_login"
-        public static let getActivity = "/public/v1/query/get_activity"
-        public static let listWallets = "/public/v1/query/list_wallets"
-        public static let listWalletAccounts = "/public/v1/query/list_wallet_accounts"
+    package enum APIPath {
+        package static let whoami = "/package/v1/query/whoami"
+        package static let getUser = "/package/v1/query/get_user"
+        package static let stampLogin = "/package/v1/submit/stamp_login"
+        package static let getActivity = "/package/v1/query/get_activity"
+        package static let listWallets = "/package/v1/query/list_wallets"
+        package static let listWalletAccounts = "/package/v1/query/list_wallet_accounts"
     }
 
-    public enum Header {
-        public static let authProxyConfigId = "X-Auth-Proxy-Config-ID"
-        public static let stamp = "X-Stamp"
-        public static let clientVersion = "X-Client-Version"
+    package enum Header {
+        package static let authProxyConfigId = "X-Auth-Proxy-Config-ID"
+        package static let stamp = "X-Stamp"
+        package static let clientVersion = "X-Client-Version"
     }
 
     /// The emulator's paths for the hosted pages and its base paths (DESIGN.md, Turnkey section).
-    public enum EmulatorPath {
-        public static let authProxyBase = "/turnkey/auth-proxy"
-        public static let apiBase = "/turnkey/api"
-        public static let oauthOrigin = "/turnkey/oauth-origin"
-        public static let oauthRedirect = "/turnkey/oauth-redirect"
-        public static let admin = "/emulator/v1/turnkey"
+    package enum EmulatorPath {
+        package static let authProxyBase = "/turnkey/auth-proxy"
+        package static let apiBase = "/turnkey/api"
+        package static let oauthOrigin = "/turnkey/oauth-origin"
+        package static let oauthRedirect = "/turnkey/oauth-redirect"
+        package static let admin = "/emulator/v1/turnkey"
         /// The generic OIDC issuer ("any OIDC provider"): discovery under it, `/authorize`, `/token`, `/jwks`.
-        public static let oidcIssuer = "/idp/oidc"
+        package static let oidcIssuer = "/idp/oidc"
     }
 
-    public static let stampScheme = "SIGNATURE_SCHEME_TK_API_P256"
-    public static let stampLoginActivity = "ACTIVITY_TYPE_STAMP_LOGIN"
-    public static let oidcTokenFilter = "OIDC_TOKEN"
+    package static let stampScheme = "SIGNATURE_SCHEME_TK_API_P256"
+    package static let stampLoginActivity = "ACTIVITY_TYPE_STAMP_LOGIN"
+    package static let oidcTokenFilter = "OIDC_TOKEN"
 
     /// A provider name `oauth2_authenticate` takes (`OAUTH2_PROVIDER_DISCORD`): the `authProxyName`
     /// of a PKCE provider's row in the provider table; any other name is nil, and does not decode.
-    public struct OAuth2Provider: RawRepresentable, Codable, Sendable, Hashable {
-        public let rawValue: String
+    package struct OAuth2Provider: RawRepresentable, Codable, Sendable, Hashable {
+        package let rawValue: String
 
-        public init?(rawValue: String) {
+        package init?(rawValue: String) {
             guard let provider = SignInProvider.allCases.first(where: { $0.authProxyProvider?.rawValue == rawValue }) else {
                 return nil
             }
@@ -63,12 +63,12 @@ public enum TurnkeyWire {
     }
 
     /// `{"code":…,"message":…,"details":[…]}`, every Turnkey error body (google.rpc.Status).
-    public struct ErrorBody: Codable, Sendable {
-        @Lenient public private(set) var code: Int?
-        @Lenient public private(set) var message: String?
-        @Lenient public private(set) var details: [JSONValue]?
+    package struct ErrorBody: Codable, Sendable {
+        @Lenient package private(set) var code: Int?
+        @Lenient package private(set) var message: String?
+        @Lenient package private(set) var details: [JSONValue]?
 
-        public init(code: Int, message: String, details: [JSONValue] = []) {
+        package init(code: Int, message: String, details: [JSONValue] = []) {
             self.code = code
             self.message = message
             self.details = details
@@ -76,24 +76,24 @@ public enum TurnkeyWire {
     }
 
     /// `{}`, the request of `wallet_kit_config`.
-    public struct Empty: Codable, Sendable {
-        public init() {}
+    package struct Empty: Codable, Sendable {
+        package init() {}
     }
 
     // MARK: Auth Proxy
 
-    public struct WalletKitConfig: Codable, Sendable {
-        @Lenient public private(set) var enabledProviders: [String]?
+    package struct WalletKitConfig: Codable, Sendable {
+        @Lenient package private(set) var enabledProviders: [String]?
         /// Seconds, as a string (int64 in proto JSON).
-        @Lenient public private(set) var sessionExpirationSeconds: String?
-        @Lenient public private(set) var organizationId: String?
+        @Lenient package private(set) var sessionExpirationSeconds: String?
+        @Lenient package private(set) var organizationId: String?
         /// Provider name (`google`, `apple`, `x`, `discord`) to client ID.
-        @Lenient public private(set) var oauthClientIds: [String: String]?
-        @Lenient public private(set) var oauthRedirectUrl: String?
-        @Lenient public private(set) var otpAlphanumeric: Bool?
-        @Lenient public private(set) var otpLength: String?
+        @Lenient package private(set) var oauthClientIds: [String: String]?
+        @Lenient package private(set) var oauthRedirectUrl: String?
+        @Lenient package private(set) var otpAlphanumeric: Bool?
+        @Lenient package private(set) var otpLength: String?
 
-        public init(
+        package init(
             enabledProviders: [String], sessionExpirationSeconds: String, organizationId: String,
             oauthClientIds: [String: String]? = nil, oauthRedirectUrl: String? = nil,
             otpAlphanumeric: Bool? = nil, otpLength: String? = nil
@@ -108,30 +108,30 @@ public enum TurnkeyWire {
         }
     }
 
-    public struct AccountRequest: Codable, Sendable {
-        public let filterType: String
-        public let filterValue: String
-        public init(oidcToken: String) {
+    package struct AccountRequest: Codable, Sendable {
+        package let filterType: String
+        package let filterValue: String
+        package init(oidcToken: String) {
             filterType = TurnkeyWire.oidcTokenFilter
             filterValue = oidcToken
         }
     }
 
-    public struct AccountResponse: Codable, Sendable {
-        @Lenient public private(set) var organizationId: String?
-        public init(organizationId: String?) { self.organizationId = organizationId }
+    package struct AccountResponse: Codable, Sendable {
+        @Lenient package private(set) var organizationId: String?
+        package init(organizationId: String?) { self.organizationId = organizationId }
     }
 
-    public struct OAuth2AuthenticateRequest: Codable, Sendable {
-        public let authCode: String
-        public let clientId: String
-        public let codeVerifier: String
+    package struct OAuth2AuthenticateRequest: Codable, Sendable {
+        package let authCode: String
+        package let clientId: String
+        package let codeVerifier: String
         /// Optional in Turnkey's API; the token Turnkey mints carries it. This product always sends it.
-        public let nonce: String?
-        public let provider: OAuth2Provider
-        public let redirectUri: String
+        package let nonce: String?
+        package let provider: OAuth2Provider
+        package let redirectUri: String
 
-        public init(
+        package init(
             authCode: String, clientId: String, codeVerifier: String, nonce: String?,
             provider: OAuth2Provider, redirectUri: String
         ) {
@@ -144,18 +144,18 @@ public enum TurnkeyWire {
         }
     }
 
-    public struct OAuth2AuthenticateResponse: Codable, Sendable {
-        @Lenient public private(set) var oidcToken: String?
-        public init(oidcToken: String) { self.oidcToken = oidcToken }
+    package struct OAuth2AuthenticateResponse: Codable, Sendable {
+        @Lenient package private(set) var oidcToken: String?
+        package init(oidcToken: String) { self.oidcToken = oidcToken }
     }
 
-    public struct OAuthLoginRequest: Codable, Sendable {
-        public let invalidateExisting: Bool
-        public let oidcToken: String
-        public let organizationId: String?
-        public let publicKey: String
+    package struct OAuthLoginRequest: Codable, Sendable {
+        package let invalidateExisting: Bool
+        package let oidcToken: String
+        package let organizationId: String?
+        package let publicKey: String
 
-        public init(invalidateExisting: Bool, oidcToken: String, organizationId: String?, publicKey: String) {
+        package init(invalidateExisting: Bool, oidcToken: String, organizationId: String?, publicKey: String) {
             self.invalidateExisting = invalidateExisting
             self.oidcToken = oidcToken
             self.organizationId = organizationId
@@ -163,37 +163,37 @@ public enum TurnkeyWire {
         }
     }
 
-    public struct OAuthLoginResponse: Codable, Sendable {
+    package struct OAuthLoginResponse: Codable, Sendable {
         /// The session JWT.
-        @Lenient public private(set) var session: String?
-        public init(session: String) { self.session = session }
+        @Lenient package private(set) var session: String?
+        package init(session: String) { self.session = session }
     }
 
     /// One entry of `signup_v2.oauthProviders`: the primary provider with its token, or a
     /// secondary client ID as claims (`aud` = that client ID, `iss` and `sub` from the primary token).
-    public struct OAuthProviderParams: Codable, Sendable, Equatable {
-        public let providerName: String
-        public let oidcToken: String?
-        public let oidcClaims: OIDCClaims?
+    package struct OAuthProviderParams: Codable, Sendable, Equatable {
+        package let providerName: String
+        package let oidcToken: String?
+        package let oidcClaims: OIDCClaims?
 
-        public init(providerName: String, oidcToken: String) {
+        package init(providerName: String, oidcToken: String) {
             self.providerName = providerName
             self.oidcToken = oidcToken
             self.oidcClaims = nil
         }
 
-        public init(providerName: String, oidcClaims: OIDCClaims) {
+        package init(providerName: String, oidcClaims: OIDCClaims) {
             self.providerName = providerName
             self.oidcToken = nil
             self.oidcClaims = oidcClaims
         }
     }
 
-    public struct OIDCClaims: Codable, Sendable, Equatable {
-        public let aud: String
-        public let iss: String
-        public let sub: String
-        public init(aud: String, iss: String, sub: String) {
+    package struct OIDCClaims: Codable, Sendable, Equatable {
+        package let aud: String
+        package let iss: String
+        package let sub: String
+        package init(aud: String, iss: String, sub: String) {
             self.aud = aud
             self.iss = iss
             self.sub = sub
@@ -202,20 +202,20 @@ public enum TurnkeyWire {
 
     /// `signup_v2`'s body as Turnkey's swagger has it: the three arrays always present (empty when
     /// unused), every other field left out when nil.
-    public struct SignupRequest: Codable, Sendable, Equatable {
-        public let apiKeys: [JSONValue]
-        public let authenticators: [JSONValue]
-        public let oauthProviders: [OAuthProviderParams]
-        public let organizationName: String?
-        public let userName: String?
-        public let userEmail: String?
-        public let userPhoneNumber: String?
-        public let userTag: String?
-        public let verificationToken: String?
+    package struct SignupRequest: Codable, Sendable, Equatable {
+        package let apiKeys: [JSONValue]
+        package let authenticators: [JSONValue]
+        package let oauthProviders: [OAuthProviderParams]
+        package let organizationName: String?
+        package let userName: String?
+        package let userEmail: String?
+        package let userPhoneNumber: String?
+        package let userTag: String?
+        package let verificationToken: String?
         /// The wallet the sub-organization is created with.
-        public let wallet: WalletParams?
+        package let wallet: WalletParams?
 
-        public init(
+        package init(
             oauthProviders: [OAuthProviderParams], organizationName: String?, userName: String?, userEmail: String? = nil,
             userPhoneNumber: String? = nil, userTag: String? = nil, verificationToken: String? = nil,
             wallet: WalletParams? = nil
@@ -233,52 +233,52 @@ public enum TurnkeyWire {
         }
 
         /// The names the body may have; Turnkey refuses any other.
-        public static let fieldNames: Set<String> = [
+        package static let fieldNames: Set<String> = [
             "apiKeys", "authenticators", "clientSignature", "oauthProviders", "organizationName", "userName", "userEmail",
             "userPhoneNumber", "userTag", "verificationToken", "wallet"
         ]
     }
 
     /// v1WalletParams: a wallet's name, its accounts (an empty array when none) and the mnemonic length.
-    public struct WalletParams: Codable, Sendable, Equatable {
-        public let walletName: String
-        public let accounts: [WalletAccountParams]
+    package struct WalletParams: Codable, Sendable, Equatable {
+        package let walletName: String
+        package let accounts: [WalletAccountParams]
         /// 12 (Turnkey's default when left out), 15, 18, 21 or 24.
-        public let mnemonicLength: Int?
+        package let mnemonicLength: Int?
 
-        public init(walletName: String, accounts: [WalletAccountParams], mnemonicLength: Int? = nil) {
+        package init(walletName: String, accounts: [WalletAccountParams], mnemonicLength: Int? = nil) {
             self.walletName = walletName
             self.accounts = accounts
             self.mnemonicLength = mnemonicLength
         }
 
-        public static let fieldNames: Set<String> = ["walletName", "accounts", "mnemonicLength"]
+        package static let fieldNames: Set<String> = ["walletName", "accounts", "mnemonicLength"]
     }
 
     /// v1WalletAccountParams: how one account is derived (`CURVE_SECP256K1`, `PATH_FORMAT_BIP32`,
     /// `m/44'/60'/0'/0/0`, `ADDRESS_FORMAT_ETHEREUM`).
-    public struct WalletAccountParams: Codable, Sendable, Equatable {
-        public let curve: String
-        public let pathFormat: String
-        public let path: String
-        public let addressFormat: String
+    package struct WalletAccountParams: Codable, Sendable, Equatable {
+        package let curve: String
+        package let pathFormat: String
+        package let path: String
+        package let addressFormat: String
 
-        public init(curve: String, pathFormat: String, path: String, addressFormat: String) {
+        package init(curve: String, pathFormat: String, path: String, addressFormat: String) {
             self.curve = curve
             self.pathFormat = pathFormat
             self.path = path
             self.addressFormat = addressFormat
         }
 
-        public static let fieldNames: Set<String> = ["curve", "pathFormat", "path", "addressFormat"]
+        package static let fieldNames: Set<String> = ["curve", "pathFormat", "path", "addressFormat"]
     }
 
-    public struct SignupResponse: Codable, Sendable {
-        @Lenient public private(set) var organizationId: String?
-        @Lenient public private(set) var userId: String?
+    package struct SignupResponse: Codable, Sendable {
+        @Lenient package private(set) var organizationId: String?
+        @Lenient package private(set) var userId: String?
         /// `{"walletId":…,"addresses":[…]}` when the request asked for a wallet.
-        @Lenient public private(set) var wallet: WalletResult?
-        public init(organizationId: String, userId: String, wallet: WalletResult? = nil) {
+        @Lenient package private(set) var wallet: WalletResult?
+        package init(organizationId: String, userId: String, wallet: WalletResult? = nil) {
             self.organizationId = organizationId
             self.userId = userId
             self.wallet = wallet
@@ -286,10 +286,10 @@ public enum TurnkeyWire {
     }
 
     /// v1WalletResult: the wallet signup made, with its accounts' addresses in request order.
-    public struct WalletResult: Codable, Sendable, Equatable {
-        public let walletId: String
-        public let addresses: [String]
-        public init(walletId: String, addresses: [String]) {
+    package struct WalletResult: Codable, Sendable, Equatable {
+        package let walletId: String
+        package let addresses: [String]
+        package init(walletId: String, addresses: [String]) {
             self.walletId = walletId
             self.addresses = addresses
         }
@@ -297,31 +297,31 @@ public enum TurnkeyWire {
 
     // MARK: API (stamped)
 
-    /// `X-Stamp` before base64url: the compressed public key (hex), the scheme, the DER signature (hex).
-    public struct Stamp: Codable, Sendable, Equatable {
-        public let publicKey: String
-        public let scheme: String
-        public let signature: String
+    /// `X-Stamp` before base64url: the compressed package key (hex), the scheme, the DER signature (hex).
+    package struct Stamp: Codable, Sendable, Equatable {
+        package let publicKey: String
+        package let scheme: String
+        package let signature: String
 
-        public init(publicKey: String, signature: String) {
+        package init(publicKey: String, signature: String) {
             self.publicKey = publicKey
             scheme = TurnkeyWire.stampScheme
             self.signature = signature
         }
     }
 
-    public struct WhoamiRequest: Codable, Sendable {
-        public let organizationId: String
-        public init(organizationId: String) { self.organizationId = organizationId }
+    package struct WhoamiRequest: Codable, Sendable {
+        package let organizationId: String
+        package init(organizationId: String) { self.organizationId = organizationId }
     }
 
-    public struct WhoamiResponse: Codable, Sendable {
-        @Lenient public private(set) var organizationId: String?
-        @Lenient public private(set) var organizationName: String?
-        @Lenient public private(set) var userId: String?
-        @Lenient public private(set) var username: String?
+    package struct WhoamiResponse: Codable, Sendable {
+        @Lenient package private(set) var organizationId: String?
+        @Lenient package private(set) var organizationName: String?
+        @Lenient package private(set) var userId: String?
+        @Lenient package private(set) var username: String?
 
-        public init(organizationId: String, organizationName: String, userId: String, username: String) {
+        package init(organizationId: String, organizationName: String, userId: String, username: String) {
             self.organizationId = organizationId
             self.organizationName = organizationName
             self.userId = userId
@@ -329,43 +329,43 @@ public enum TurnkeyWire {
         }
     }
 
-    public struct GetUserRequest: Codable, Sendable {
-        public let organizationId: String
-        public let userId: String
-        public init(organizationId: String, userId: String) {
+    package struct GetUserRequest: Codable, Sendable {
+        package let organizationId: String
+        package let userId: String
+        package init(organizationId: String, userId: String) {
             self.organizationId = organizationId
             self.userId = userId
         }
     }
 
     /// `{"user": {...}}` of `get_user`; the fields are read as JSON (the core shows a few).
-    public struct GetUserResponse: Codable, Sendable {
-        public let user: JSONValue?
-        public init(user: JSONValue) { self.user = user }
+    package struct GetUserResponse: Codable, Sendable {
+        package let user: JSONValue?
+        package init(user: JSONValue) { self.user = user }
     }
 
-    public struct StampLoginRequest: Codable, Sendable {
-        public struct Parameters: Codable, Sendable {
+    package struct StampLoginRequest: Codable, Sendable {
+        package struct Parameters: Codable, Sendable {
             /// Seconds, as a string.
-            public let expirationSeconds: String
-            public let invalidateExisting: Bool
-            /// The new session key's compressed public key (hex).
-            public let publicKey: String
+            package let expirationSeconds: String
+            package let invalidateExisting: Bool
+            /// The new session key's compressed package key (hex).
+            package let publicKey: String
 
-            public init(expirationSeconds: String, invalidateExisting: Bool, publicKey: String) {
+            package init(expirationSeconds: String, invalidateExisting: Bool, publicKey: String) {
                 self.expirationSeconds = expirationSeconds
                 self.invalidateExisting = invalidateExisting
                 self.publicKey = publicKey
             }
         }
 
-        public let type: String
+        package let type: String
         /// Milliseconds since 1970, as a string.
-        public let timestampMs: String
-        public let organizationId: String
-        public let parameters: Parameters
+        package let timestampMs: String
+        package let organizationId: String
+        package let parameters: Parameters
 
-        public init(timestampMs: String, organizationId: String, parameters: Parameters) {
+        package init(timestampMs: String, organizationId: String, parameters: Parameters) {
             type = TurnkeyWire.stampLoginActivity
             self.timestampMs = timestampMs
             self.organizationId = organizationId
@@ -373,10 +373,10 @@ public enum TurnkeyWire {
         }
     }
 
-    public struct GetActivityRequest: Codable, Sendable {
-        public let organizationId: String
-        public let activityId: String
-        public init(organizationId: String, activityId: String) {
+    package struct GetActivityRequest: Codable, Sendable {
+        package let organizationId: String
+        package let activityId: String
+        package init(organizationId: String, activityId: String) {
             self.organizationId = organizationId
             self.activityId = activityId
         }
@@ -384,39 +384,39 @@ public enum TurnkeyWire {
 
     /// `{"activity": v1Activity}` of `stamp_login` and `get_activity`. The session of a finished
     /// stamp login is `activity.result.stampLoginResult.session`.
-    public struct ActivityResponse: Codable, Sendable {
-        public let activity: JSONValue?
-        public init(activity: JSONValue) { self.activity = activity }
+    package struct ActivityResponse: Codable, Sendable {
+        package let activity: JSONValue?
+        package init(activity: JSONValue) { self.activity = activity }
 
-        public var status: String? { activity?["status"]?.stringValue }
-        public var activityId: String? { activity?["id"]?.stringValue }
-        public var stampLoginSession: String? { activity?["result"]?["stampLoginResult"]?["session"]?.stringValue }
+        package var status: String? { activity?["status"]?.stringValue }
+        package var activityId: String? { activity?["id"]?.stringValue }
+        package var stampLoginSession: String? { activity?["result"]?["stampLoginResult"]?["session"]?.stringValue }
     }
 
     /// `list_wallets` (and `list_wallet_accounts` without a wallet ID): the organization's.
-    public struct ListWalletsRequest: Codable, Sendable {
-        public let organizationId: String
-        public init(organizationId: String) { self.organizationId = organizationId }
+    package struct ListWalletsRequest: Codable, Sendable {
+        package let organizationId: String
+        package init(organizationId: String) { self.organizationId = organizationId }
     }
 
     /// `{"wallets":[v1Wallet]}`; each wallet is read as JSON (the core reads the fields it shows).
-    public struct ListWalletsResponse: Codable, Sendable {
-        public let wallets: [JSONValue]?
-        public init(wallets: [JSONValue]) { self.wallets = wallets }
+    package struct ListWalletsResponse: Codable, Sendable {
+        package let wallets: [JSONValue]?
+        package init(wallets: [JSONValue]) { self.wallets = wallets }
     }
 
-    public struct ListWalletAccountsRequest: Codable, Sendable {
-        public let organizationId: String
-        public let walletId: String?
-        public init(organizationId: String, walletId: String?) {
+    package struct ListWalletAccountsRequest: Codable, Sendable {
+        package let organizationId: String
+        package let walletId: String?
+        package init(organizationId: String, walletId: String?) {
             self.organizationId = organizationId
             self.walletId = walletId
         }
     }
 
     /// `{"accounts":[v1WalletAccount]}`.
-    public struct ListWalletAccountsResponse: Codable, Sendable {
-        public let accounts: [JSONValue]?
-        public init(accounts: [JSONValue]) { self.accounts = accounts }
+    package struct ListWalletAccountsResponse: Codable, Sendable {
+        package let accounts: [JSONValue]?
+        package init(accounts: [JSONValue]) { self.accounts = accounts }
     }
 }

@@ -1,15 +1,15 @@
 /// Which URLs the apps may open or talk to: `https:` anywhere, plain `http:` only to this machine.
 /// Anything else (`file:`, `smb:`, `apt:`, `http:` to a remote host, credentials in the authority) is
 /// refused before a browser starts or a request leaves.
-public enum URLPolicy {
+package enum URLPolicy {
     /// Whether `host` (without port) names this machine.
-    public static func isLoopbackHost(_ host: String) -> Bool {
+    package static func isLoopbackHost(_ host: String) -> Bool {
         let lowered = host.lowercased()
         return lowered == "localhost" || lowered == "127.0.0.1" || lowered == "[::1]" || lowered == "::1"
     }
 
     /// `https:` with a host, or `http:` to a loopback host.
-    public static func isSecureOrLoopback(_ url: String) -> Bool {
+    package static func isSecureOrLoopback(_ url: String) -> Bool {
         let text = URLText(url)
         guard let scheme = text.schemeName, let authorityRange = text.authority else { return false }
         let authority = text.bytes[authorityRange]

@@ -3,20 +3,20 @@
 /// Byte-level on purpose: any app on the desktop can send the app a URL, and Swift's `Character`
 /// view would let a combining mark (U+0301) glue itself to a `?`, `#`, `&` or `=` so it stops being
 /// a delimiter, and would call canonically equivalent strings equal. Every function is one linear pass.
-public struct URLText: Sendable {
-    public let bytes: [UInt8]
+package struct URLText: Sendable {
+    package let bytes: [UInt8]
     /// Byte ranges into `bytes`; `authority` is nil without `//`, `query` and `fragment` without their marker.
-    public let scheme: Range<Int>?
-    public let authority: Range<Int>?
-    public let path: Range<Int>
-    public let query: Range<Int>?
-    public let fragment: Range<Int>?
+    package let scheme: Range<Int>?
+    package let authority: Range<Int>?
+    package let path: Range<Int>
+    package let query: Range<Int>?
+    package let fragment: Range<Int>?
 
-    public init(_ text: String) {
+    package init(_ text: String) {
         self.init(bytes: Array(text.utf8))
     }
 
-    public init(bytes: [UInt8]) {
+    package init(bytes: [UInt8]) {
         self.bytes = bytes
         let end = bytes.count
         let fragmentMark = bytes.firstIndex(of: UInt8(ascii: "#"))
@@ -44,19 +44,19 @@ public struct URLText: Sendable {
         path = cursor..<beforeQuery
     }
 
-    public func text(_ range: Range<Int>) -> String {
+    package func text(_ range: Range<Int>) -> String {
         String(decoding: bytes[range], as: UTF8.self)
     }
 
     /// The lowercased scheme, or nil when the URL has none.
-    public var schemeName: String? {
+    package var schemeName: String? {
         scheme.map { String(decoding: bytes[$0].map(Self.asciiLowercased), as: UTF8.self) }
     }
 
     /// The URL without query and fragment, ASCII whitespace trimmed, trailing `/` (and whitespace) removed, scheme and
     /// authority lowercased (ASCII only: U+212A KELVIN SIGN is not a `k`), the path exactly as it came.
     /// Two URLs target the same place when their normalised bytes are equal.
-    public var normalizedTarget: [UInt8] {
+    package var normalizedTarget: [UInt8] {
         let head = bytes[..<(query.map { $0.lowerBound - 1 } ?? fragment.map { $0.lowerBound - 1 } ?? bytes.count)]
         var start = head.startIndex
         var end = head.endIndex
@@ -70,12 +70,12 @@ public struct URLText: Sendable {
     }
 
     /// Whether `self` and `other` target the same place (see `normalizedTarget`).
-    public func sameTarget(as other: URLText) -> Bool {
+    package func sameTarget(as other: URLText) -> Bool {
         normalizedTarget == other.normalizedTarget
     }
 
     /// The query parameters (see `QueryString.parameters`), or none without a query.
-    public var queryParameters: [String: String] {
+    package var queryParameters: [String: String] {
         query.map { QueryString.parameters(bytes[$0]) } ?? [:]
     }
 
@@ -99,7 +99,7 @@ public struct URLText: Sendable {
         byte == 0x20 || (0x09...0x0D).contains(byte)
     }
 
-    public static func asciiLowercased(_ byte: UInt8) -> UInt8 {
+    package static func asciiLowercased(_ byte: UInt8) -> UInt8 {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
     }
 }

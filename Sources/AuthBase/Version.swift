@@ -1,5 +1,5 @@
 /// The one place the version number lives. Scripts read it from this file
 /// (`script/lib/version.sh`); the data checks compare the metainfo's newest release with it.
-public enum ProductVersion {
-    public static let current = "0.2.0"
+package enum ProductVersion {
+    package static let current = "0.2.0"
 }

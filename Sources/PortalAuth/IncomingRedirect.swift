@@ -28,7 +28,7 @@ public struct IncomingRedirect: OfferedRedirect, Equatable, CustomStringConverti
 
 extension PortalAuth: BrowserSignInCore {
     /// The browser sign-in `signInWith*` runs, waiting for its redirect (nil when none runs).
-    public var browserSignIn: BrowserSignInSession<IncomingRedirect>? { browserSignIns.session }
+    package var browserSignIn: BrowserSignInSession<IncomingRedirect>? { browserSignIns.session }
 
     public var browserSignInPage: URL? { browserSignIns.session?.authorizeURL }
 

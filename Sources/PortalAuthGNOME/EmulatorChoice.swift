@@ -7,13 +7,13 @@ import FoundationEssentials
 /// the place of each service's production defaults, for Portal and Turnkey alike; a value set
 /// explicitly (a flag, a variable, a setting) still wins. Nothing chooses it by default: an
 /// install with no configuration never opens a connection to the emulator's port.
-public enum EmulatorChoice {
-    public static let defaultHost = Setting.emulatorHost.defaultValue
+package enum EmulatorChoice {
+    package static let defaultHost = Setting.emulatorHost.defaultValue
     /// The emulator's auth environment (Portal) and Auth Proxy config (Turnkey).
-    public static let environmentId = "local-dev"
+    package static let environmentId = "local-dev"
 
     /// `HOST:PORT` (or `https://HOST:PORT`) of the chosen emulator, or nil when nobody chose it. Blank values count as unset.
-    public static func host(flags: [String: String], environment: [String: String], settings: [String: String]) -> String? {
+    package static func host(flags: [String: String], environment: [String: String], settings: [String: String]) -> String? {
         if let host = Setting.emulator.value(flags: flags, environment: environment, settings: [:]) { return host }
         guard Setting.emulator.value(flags: [:], environment: [:], settings: settings) != nil else { return nil }
         return Setting.emulatorHost.value(flags: [:], environment: [:], settings: settings) ?? defaultHost
@@ -32,7 +32,7 @@ public enum EmulatorChoice {
 
     /// The emulator's origin: `http://HOST:PORT` (it speaks plain http on this computer), or the
     /// host as written when it already names a scheme (an emulator serving https in a test).
-    public static func origin(of host: String) -> String {
+    package static func origin(of host: String) -> String {
         var host = host.trimmed
         while host.hasSuffix("/") { host.removeLast() }
         let lowered = host.lowercased()

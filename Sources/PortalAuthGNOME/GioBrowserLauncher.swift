@@ -6,8 +6,11 @@ import PortalAuth
 /// Opens URLs in the user's default browser: through GIO's default handler, or in a Flatpak sandbox
 /// through the OpenURI portal (`OpenURIPortal`).
 public final class GioBrowserLauncher: BrowserLauncher, Sendable {
+    /// A launcher for the session this process runs in (inside or outside a Flatpak sandbox).
     public init() {}
 
+    /// Opens `url` in the default browser without a parent window.
+    /// - Throws: `BrowserLaunchError` when no browser could be started.
     public func open(_ url: URL) async throws {
         try await open(url, from: nil)
     }
@@ -45,7 +48,9 @@ public final class GioBrowserLauncher: BrowserLauncher, Sendable {
 
 /// No browser could be started for the URL; `reason` is GIO's own words.
 public struct BrowserLaunchError: Error, Sendable, CustomStringConvertible {
+    /// GIO's (or the OpenURI portal's) explanation.
     public let reason: String
+    /// `BrowserLaunchError(reason)`, for logs.
     public var description: String { "BrowserLaunchError(\(reason))" }
 }
 

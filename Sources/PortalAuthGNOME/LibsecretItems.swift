@@ -6,12 +6,12 @@ import GLibSupport
 /// D-Bus), chosen once per process: outside a sandbox the Secret Service API
 /// (`SecretServiceItems`, the default collection), inside a Flatpak sandbox libsecret's password API
 /// (`SecretPortalItems`, the app's own keyring file opened with the Secret portal's key).
-public enum LibsecretItems {
+package enum LibsecretItems {
     /// Whether this process runs in a Flatpak sandbox (`/.flatpak-info`, the test libsecret itself makes).
     static let inSandbox = FlatpakSandbox.isInside
 
     /// Items of a schema of string attributes, on the backend this process uses.
-    public static func make(schemaName: String, attributeNames: [String]) -> any SecretItems {
+    package static func make(schemaName: String, attributeNames: [String]) -> any SecretItems {
         let schema = LibsecretSchema(name: schemaName, attributeNames: attributeNames)
         return inSandbox ? SecretPortalItems(schema: schema) : SecretServiceItems(schema: schema)
     }
@@ -137,7 +137,7 @@ enum KeyringErrors {
     /// session) or refused to open it, so that a new connection and session may well succeed.
     /// libsecret strips the D-Bus error's name from most replies, leaving GIO's "remote error" and
     /// the service's words: gnome-keyring says "The session wrapping the secret does not exist",
-    /// kwalletd5 "Can't find session …", and "Client public key size is invalid" when libsecret's
+    /// kwalletd5 "Can't find session …", and "Client package key size is invalid" when libsecret's
     /// Diffie-Hellman key happens to start with a zero byte (about one session in 256); where the
     /// name survives it is NoSession (or kwalletd5's UnknownObject).
     static func isLostSession(_ error: GLibError) -> Bool {
@@ -146,7 +146,7 @@ enum KeyringErrors {
                 || (error.remoteName == "org.freedesktop.DBus.Error.UnknownObject" && error.message.contains("session"))
         }
         let words = error.message.lowercased()
-        return error.matches(g_io_error_quark(), G_IO_ERROR_DBUS_ERROR) && (words.contains("session") || words.contains("public key size"))
+        return error.matches(g_io_error_quark(), G_IO_ERROR_DBUS_ERROR) && (words.contains("session") || words.contains("package key size"))
     }
 
     private static let noServiceCodes: [GDBusError] = [

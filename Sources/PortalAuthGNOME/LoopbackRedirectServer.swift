@@ -23,12 +23,18 @@ public final class LoopbackRedirectServer: LoopbackRedirectListening, Sendable {
     /// The pages the browser shows: the redirect arrived, or it came after its sign-in ended. No
     /// script, no external resource.
     public struct Page: Sendable {
+        /// The pages' language (`<html lang>`), a BCP 47 tag such as `en` or `de`.
         public let language: String
+        /// The title of the page shown when the sign-in took the redirect.
         public let title: String
+        /// The text of that page: the person can go back to the app.
         public let message: String
+        /// The title of the page shown for a redirect that came after its sign-in ended.
         public let endedTitle: String
+        /// The text of that page: nothing was signed in.
         public let endedMessage: String
 
+        /// Pages in the app's language; the text is escaped, never read as HTML.
         public init(language: String, title: String, message: String, endedTitle: String, endedMessage: String) {
             self.language = language
             self.title = title
@@ -37,6 +43,7 @@ public final class LoopbackRedirectServer: LoopbackRedirectListening, Sendable {
             self.endedMessage = endedMessage
         }
 
+        /// The pages in English, the default.
         public static let english = Page(
             language: "en", title: "Sign-in finished",
             message: "You can close this tab and go back to the app.",
@@ -47,10 +54,14 @@ public final class LoopbackRedirectServer: LoopbackRedirectListening, Sendable {
 
     private let page: Page
 
+    /// A listener whose browser pages are `page`.
     public init(page: Page = .english) {
         self.page = page
     }
 
+    /// Binds 127.0.0.1:`port` (any free port for 0) and returns the wait for the sign-in's request; see
+    /// `LoopbackRedirectListening.listen(port:holdingPortFor:classify:)`.
+    /// - Throws: `LoopbackListenError` (`.portInUse` when another socket holds the port).
     public func listen(
         port: UInt16, holdingPortFor hold: Duration, classify: @escaping @Sendable (String) -> LoopbackRequestVerdict
     ) async throws
@@ -62,7 +73,7 @@ public final class LoopbackRedirectServer: LoopbackRedirectListening, Sendable {
 
     /// The ports this process holds for ended sign-ins, with when each is let go. For a program that
     /// is about to exit (the CLI on Ctrl+C): once it exits, a held port is anybody's again.
-    public static func heldPorts() async -> [UInt16: ContinuousClock.Instant] {
+    package static func heldPorts() async -> [UInt16: ContinuousClock.Instant] {
         (try? await MainLoopBridge.value { LoopbackPort.heldPorts() }) ?? [:]
     }
 }

@@ -7,8 +7,11 @@ import PortalAuth
 /// app's memory), so a quit, a kill or a crash that leaves it behind lets nothing through. The record
 /// holds no secret; the file is private to the user anyway (0600 in a 0700 folder).
 public final class PortalPendingSignInFile: PortalPendingSignInStore, Sendable {
+    /// The record's file.
     public let url: URL
 
+    /// The file of `authEnvironmentId`'s pending sign-in, under `XDG_STATE_HOME` (else `~/.local/state`)
+    /// as `environment` has them.
     public init(authEnvironmentId: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
         let state =
             environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
@@ -24,11 +27,13 @@ public final class PortalPendingSignInFile: PortalPendingSignInStore, Sendable {
             .appendingPathComponent("pending-sign-in-\(safeName).json")
     }
 
+    /// The record left by the last run, or nil when there is none (or it does not read).
     public func load() -> PortalPendingSignIn? {
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
         return try? JSONDecoder().decode(PortalPendingSignIn.self, from: data)
     }
 
+    /// Writes `record` (0600, in a 0700 folder), or removes the file for nil.
     public func save(_ record: PortalPendingSignIn?) {
         guard let record else {
             try? FileManager.default.removeItem(at: url)

@@ -6,11 +6,15 @@ import GLibSupport
 /// custom scheme and so collect every grant; the app checks that it is the default handler and can
 /// make itself the default again.
 public struct SchemeHandler: Sendable {
+    /// The Portal Sign-In app's custom URL scheme (its redirect URL is `io.github.portalauth.signin://…`).
     public static let scheme = "io.github.portalauth.signin"
+    /// The Portal Sign-In app's desktop file, which declares the scheme's MIME type.
     public static let appDesktopId = "io.github.portalauth.SignIn.desktop"
 
+    /// The desktop file ID of the app that should handle the scheme.
     public let desktopId: String
 
+    /// The scheme's handler as the app with `desktopId` sees it.
     public init(desktopId: String = SchemeHandler.appDesktopId) {
         self.desktopId = desktopId
     }
@@ -40,7 +44,10 @@ public struct SchemeHandler: Sendable {
     }
 }
 
+/// The app could not be made the scheme's default handler.
 public struct SchemeHandlerError: Error, Sendable, CustomStringConvertible {
+    /// Why: the desktop file is not installed, or GIO's words.
     public let reason: String
+    /// `SchemeHandlerError(reason)`, for logs.
     public var description: String { "SchemeHandlerError(\(reason))" }
 }

@@ -1,12 +1,12 @@
 import AuthBase
 
 /// One Secret Service item as a search sees it, without unlocking anything.
-public struct SecretItemSummary: Sendable, Equatable {
-    public let attributes: [String: String]
+package struct SecretItemSummary: Sendable, Equatable {
+    package let attributes: [String: String]
     /// Its collection is locked, so its secret cannot be read now.
-    public let isLocked: Bool
+    package let isLocked: Bool
 
-    public init(attributes: [String: String], isLocked: Bool) {
+    package init(attributes: [String: String], isLocked: Bool) {
         self.attributes = attributes
         self.isLocked = isLocked
     }
@@ -15,7 +15,7 @@ public struct SecretItemSummary: Sendable, Equatable {
 /// Whether the default collection is locked, as the service answers now, and whether it still lists
 /// its items while locked: gnome-keyring does (a search tells a locked item from none); KeePassXC
 /// lists none, and raises its unlock dialog on every service-wide search.
-public enum CollectionLock: Sendable, Equatable {
+package enum CollectionLock: Sendable, Equatable {
     case unlocked
     case locked(listsItems: Bool)
 }
@@ -23,7 +23,7 @@ public enum CollectionLock: Sendable, Equatable {
 /// The raw Secret Service calls for one schema, behind a small protocol so the stores' logic (save
 /// and read back, locked collections) is tested without a daemon. Every failure is a
 /// `SessionStoreError` saying which one it was.
-public protocol SecretItems: Sendable {
+package protocol SecretItems: Sendable {
     /// The secret of the item matching `attributes`, or nil when there is none (or it cannot be read).
     func lookup(_ attributes: [String: String]) async throws -> String?
     /// Creates or replaces the item matching `attributes`, in the default collection.
@@ -43,7 +43,7 @@ public protocol SecretItems: Sendable {
 }
 
 extension SecretItems {
-    public func prepare() {}
-    public func defaultCollectionLock() async throws -> CollectionLock { .unlocked }
-    public func unlockDefaultCollection() async throws -> Bool { true }
+    package func prepare() {}
+    package func defaultCollectionLock() async throws -> CollectionLock { .unlocked }
+    package func unlockDefaultCollection() async throws -> Bool { true }
 }

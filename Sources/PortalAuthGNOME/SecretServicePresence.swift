@@ -17,6 +17,7 @@ import Synchronization
 /// the desktop portal offers the Secret portal (`SecretPortalPresence`). With `SECRET_BACKEND=file`
 /// outside a sandbox libsecret needs no service: the answer is yes.
 public enum SecretServicePresence {
+    /// The Secret Service's well-known name on the session bus.
     public static let busName = "org.freedesktop.secrets"
     /// How long a service being started may take before it counts as missing.
     private static let startTimeoutMilliseconds: Int32 = 10_000
@@ -137,6 +138,7 @@ public enum SecretServicePresence {
 public final class SecretServiceWatch: Sendable {
     private let watcher = Watcher()
 
+    /// Starts watching; `onChange` runs on GLib's main context, first at once.
     public init(onChange: @escaping @Sendable () -> Void) {
         let watcher = self.watcher
         let box = MainContextPointer(Unmanaged.passRetained(ChangeBox(onChange)).toOpaque())

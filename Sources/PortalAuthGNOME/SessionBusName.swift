@@ -10,8 +10,8 @@ import Glibc
 /// user that sets out to deceive: such code can run this very executable with a library preloaded,
 /// or replace the install in the home folder, and no check from inside the session can stop it. In a
 /// Flatpak sandbox the owner's process is outside the sandbox's process list, so no check is made.
-public struct SessionBusName: Sendable {
-    public enum Owner: Sendable, Equatable {
+package struct SessionBusName: Sendable {
+    package enum Owner: Sendable, Equatable {
         case nobody
         /// Another instance of this program: forwarding to it is what a second start is for.
         case thisApp
@@ -19,15 +19,15 @@ public struct SessionBusName: Sendable {
         case foreign(description: String)
     }
 
-    public let name: String
+    package let name: String
 
-    public init(_ name: String) {
+    package init(_ name: String) {
         self.name = name
     }
 
     /// Asks the bus (`GetConnectionUnixProcessID`) and compares executables. `nobody` when there is no
     /// session bus or the bus cannot say: then GApplication finds no owner to forward to either.
-    public func owner() -> Owner {
+    package func owner() -> Owner {
         if FlatpakSandbox.isInside { return .nobody }
         guard let pid = ownerPid() else { return .nobody }
         let ownExecutable = Self.executable(of: "self")

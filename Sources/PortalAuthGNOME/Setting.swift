@@ -5,50 +5,50 @@ import AuthBase
 /// io.github.portalauth.SignIn), its default, whom it serves and what it is for. The rows are in
 /// `Setting+Table.swift`; the resolvers, the CLI's options and help, Preferences and
 /// docs/CONFIGURATION.md all read them, so a name is written once.
-public struct Setting: Sendable, Hashable {
+package struct Setting: Sendable, Hashable {
     /// Which backend's sign-in it changes.
-    public enum Serves: String, Sendable, Hashable {
+    package enum Serves: String, Sendable, Hashable {
         case portal, turnkey, both
     }
 
     /// Which programs read it.
-    public struct ReadBy: OptionSet, Sendable, Hashable {
-        public let rawValue: Int
-        public init(rawValue: Int) { self.rawValue = rawValue }
+    package struct ReadBy: OptionSet, Sendable, Hashable {
+        package let rawValue: Int
+        package init(rawValue: Int) { self.rawValue = rawValue }
         /// The app `portal-sign-in`: environment and GSettings.
-        public static let app = ReadBy(rawValue: 1)
+        package static let app = ReadBy(rawValue: 1)
         /// The command-line client `portal-auth`: flags and environment.
-        public static let cli = ReadBy(rawValue: 2)
+        package static let cli = ReadBy(rawValue: 2)
     }
 
     /// The GSettings type of its key: a string (`s`) or a switch (`b`).
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         case text, boolean
     }
 
     /// What is used when no source gives a value.
-    public enum Default: Sendable, Hashable, ExpressibleByStringLiteral {
+    package enum Default: Sendable, Hashable, ExpressibleByStringLiteral {
         case value(String)
         /// No value; the words say what happens then: `off`, `none, required`.
         case none(String)
 
-        public init(stringLiteral value: String) { self = .value(value) }
+        package init(stringLiteral value: String) { self = .value(value) }
     }
 
     /// Without its `--`.
-    public let flag: String?
-    public let variable: String?
+    package let flag: String?
+    package let variable: String?
     /// Older variable names, still read after `variable` (which wins when both are set).
-    public let aliases: [String]
-    public let settingsKey: String?
-    public let kind: Kind
+    package let aliases: [String]
+    package let settingsKey: String?
+    package let kind: Kind
     /// What its value is, as the help and the docs write it: `HOST`, `URL`, `ID`.
-    public let valueName: String
-    public let `default`: Default
-    public let serves: Serves
-    public let readBy: ReadBy
+    package let valueName: String
+    package let `default`: Default
+    package let serves: Serves
+    package let readBy: ReadBy
     /// One line, for `--help` and the docs.
-    public let summary: String
+    package let summary: String
 
     init(
         flag: String? = nil, variable: String? = nil, aliases: [String] = [], settingsKey: String? = nil,
@@ -69,13 +69,13 @@ public struct Setting: Sendable, Hashable {
 
     /// The flag as a command line gives it: `--api-host HOST`; `--emulator[=HOST:PORT]`, whose value
     /// never comes from the next argument.
-    public var flagUsage: String? {
+    package var flagUsage: String? {
         flag.map { self == .emulator ? "--\($0)[=\(valueName)]" : "--\($0) \(valueName)" }
     }
 
     /// The default as the help writes it: `default api.portalhq.io`, `default "default"` (a word
     /// alone is quoted, so it does not read as part of the sentence), `default: off`.
-    public var defaultWords: String {
+    package var defaultWords: String {
         switch self.default {
         case .value(let value) where value.allSatisfy(\.isLetter): "default \"\(value)\""
         case .value(let value): "default \(value)"
@@ -84,19 +84,19 @@ public struct Setting: Sendable, Hashable {
     }
 
     /// The settings the CLI reads for `backend` (`.portal` or `.turnkey`), in the table's order.
-    public static func readByCLI(serving backend: Serves) -> [Setting] {
+    package static func readByCLI(serving backend: Serves) -> [Setting] {
         all.filter { $0.readBy.contains(.cli) && ($0.serves == backend || $0.serves == .both) }
     }
 
     /// The default's value, or "" when it has none.
-    public var defaultValue: String {
+    package var defaultValue: String {
         if case .value(let value) = self.default { value } else { "" }
     }
 
     /// Every non-blank value given, highest first, each trimmed and with the name it was given
     /// under: the flag, the variable, its aliases, then the GSettings key (a switch only when on,
     /// since off is GSettings' default and means "not set").
-    public func givenValues(
+    package func givenValues(
         flags: [String: String], environment: [String: String], settings: [String: String]
     ) -> [(source: String, value: String)] {
         var sources: [(String, String?)] = []
@@ -111,12 +111,12 @@ public struct Setting: Sendable, Hashable {
 
     /// The value of the highest source that gives one (flags, then environment, then GSettings),
     /// or nil: then the caller's default applies (the emulator's, when it was chosen, or `default`).
-    public func value(flags: [String: String], environment: [String: String], settings: [String: String]) -> String? {
+    package func value(flags: [String: String], environment: [String: String], settings: [String: String]) -> String? {
         givenValues(flags: flags, environment: environment, settings: settings).first?.value
     }
 
     /// The value from the environment alone: the variable, then its aliases.
-    public func value(environment: [String: String]) -> String? {
+    package func value(environment: [String: String]) -> String? {
         value(flags: [:], environment: environment, settings: [:])
     }
 }

@@ -2,10 +2,10 @@ import CAuthPlatform
 
 /// The headers of a libsoup message (client or server side) as a dictionary; the one loop over
 /// `SoupMessageHeaders`, for the transport and the emulator's server.
-public enum SoupHeaders {
+package enum SoupHeaders {
     /// Repeated headers are joined with ", " as HTTP allows (Set-Cookie aside, which no reader here
     /// needs). Names as they came, or lowercased (then `Accept` and `accept` are one header).
-    public static func fields(of headers: OpaquePointer?, lowercasingNames: Bool = false) -> [String: String] {
+    package static func fields(of headers: OpaquePointer?, lowercasingNames: Bool = false) -> [String: String] {
         var fields: [String: String] = [:]
         var iterator = SoupMessageHeadersIter()
         soup_message_headers_iter_init(&iterator, headers)

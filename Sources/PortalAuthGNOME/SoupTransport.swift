@@ -22,6 +22,7 @@ import Synchronization
 /// anyway, and asking the default resolver costs a short process ~5 ms: it loads GIO's proxy modules
 /// (libproxy, the GNOME one, dconf) and reads the settings over D-Bus (docs/PERFORMANCE.md).
 public final class SoupTransport: HTTPTransport, Sendable {
+    /// The CA file, time limit and size limit this transport uses.
     public let configuration: TransportConfiguration
     /// Seconds the whole request may take before `timedOut`.
     public var timeoutSeconds: UInt32 { configuration.timeoutSeconds }
@@ -33,10 +34,12 @@ public final class SoupTransport: HTTPTransport, Sendable {
 
     private enum Route { case direct, desktopProxy }
 
+    /// A transport with the system's CAs only, and `timeoutSeconds` for each request.
     public convenience init(timeoutSeconds: UInt32 = TransportConfiguration.defaultTimeoutSeconds) {
         self.init(configuration: TransportConfiguration(timeoutSeconds: timeoutSeconds))
     }
 
+    /// A transport as `configuration` says (see `TransportConfiguration.resolve`).
     public init(configuration: TransportConfiguration) {
         self.configuration = configuration
     }
@@ -50,6 +53,10 @@ public final class SoupTransport: HTTPTransport, Sendable {
         }
     }
 
+    /// Sends `request` with libsoup on GLib's main context, through the desktop's proxy settings
+    /// (never for loopback hosts), and returns the response whatever its status. Cancelling the
+    /// calling task cancels the request.
+    /// - Throws: `TransportError` when no response arrived.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let cancellable = Cancellable()
         return try await withTaskCancellationHandler {

@@ -6,13 +6,13 @@ import Synchronization
 /// SIGINT and SIGTERM as events on the main context instead of the end of the process, for as long
 /// as this lives: a command that must finish something first (give up a sign-in but keep holding its
 /// loopback port) hears them through `next()`. GLib's unix signal sources (`g_unix_signal_add`).
-public final class TerminationSignals: Sendable {
+package final class TerminationSignals: Sendable {
     private let stream: AsyncStream<Int32>
     private let continuation: AsyncStream<Int32>.Continuation
     private let sources = SourceIDs()
 
     /// Starts listening (on the main context, where GLib dispatches the signals).
-    public init() {
+    package init() {
         (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
         let continuation = self.continuation
         let sources = self.sources
@@ -39,7 +39,7 @@ public final class TerminationSignals: Sendable {
     }
 
     /// The next signal (SIGINT or SIGTERM), or nil when the waiting task is cancelled.
-    public func next() async -> Int32? {
+    package func next() async -> Int32? {
         var iterator = stream.makeAsyncIterator()
         return await iterator.next()
     }

@@ -6,7 +6,7 @@ import FoundationEssentials
 /// flags, environment variables, the app's GSettings, then the defaults (`Setting.caFile`,
 /// `Setting.httpTimeoutSeconds`). Blank values count as unset.
 public struct TransportConfiguration: Sendable, Equatable {
-    // The table's default is a whole number (its test checks).
+    /// 30 seconds, unless configured. (The table's default is a whole number; its test checks.)
     public static let defaultTimeoutSeconds = UInt32(Setting.httpTimeoutSeconds.defaultValue)!
     /// A sign-in answer is a few hundred bytes; a provider page a few KiB.
     public static let defaultMaxResponseBytes = 1 << 20
@@ -20,6 +20,7 @@ public struct TransportConfiguration: Sendable, Equatable {
     /// A larger answer is refused (`TransportError.responseTooLarge`) without being read to its end.
     public var maxResponseBytes: Int
 
+    /// A configuration; a time or size limit below 1 counts as 1.
     public init(
         caFile: String? = nil, timeoutSeconds: UInt32 = defaultTimeoutSeconds,
         maxResponseBytes: Int = defaultMaxResponseBytes
@@ -29,6 +30,9 @@ public struct TransportConfiguration: Sendable, Equatable {
         self.maxResponseBytes = max(1, maxResponseBytes)
     }
 
+    /// The configuration from (highest first) `flags` (`ca-file`), `environment` (`PORTAL_AUTH_CA_FILE`,
+    /// `PORTAL_AUTH_HTTP_TIMEOUT_SECONDS`) and `settings` (the GSettings key `ca-file`), then the
+    /// defaults. A timeout that is not a whole number from 1 to 86400 seconds is ignored.
     public static func resolve(
         flags: [String: String], environment: [String: String],
         settings: [String: String]

@@ -4,6 +4,7 @@ import TurnkeyAuth
 extension TurnkeyConfiguration {
     /// Turnkey's production services, as Turnkey's SDK has them.
     public static let defaultAuthProxyUrl = Setting.authProxyUrl.defaultValue
+    /// Turnkey's production API.
     public static let defaultApiUrl = Setting.apiUrl.defaultValue
 
     /// An Auth Proxy config ID is known: a sign-in can work. Without one the CLI says what to set

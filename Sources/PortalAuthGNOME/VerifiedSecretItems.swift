@@ -7,31 +7,31 @@ import AuthBase
 /// - a delete counts only once nothing matching is left, and never touches (or prompts for) a locked item;
 /// - a locked collection is unlocked through the service's own prompt before a write, and before a
 ///   read or listing when it hides its items while locked; a dismissed prompt is `.dismissed`.
-public struct VerifiedSecretItems: Sendable {
-    public let items: any SecretItems
+package struct VerifiedSecretItems: Sendable {
+    package let items: any SecretItems
 
-    public init(_ items: any SecretItems) {
+    package init(_ items: any SecretItems) {
         self.items = items
     }
 
     /// Connects ahead of a save (see `SecretItems.prepare`).
-    public func prepare() { items.prepare() }
+    package func prepare() { items.prepare() }
 
-    public func load(_ attributes: [String: String]) async throws -> String? {
+    package func load(_ attributes: [String: String]) async throws -> String? {
         try await unlockIfHidingItems()
         if let secret = try await items.lookup(attributes) { return secret }
         if try await items.search(attributes).contains(where: \.isLocked) { throw SessionStoreError(.locked) }
         return nil
     }
 
-    public func save(_ secret: String, label: String, attributes: [String: String]) async throws {
+    package func save(_ secret: String, label: String, attributes: [String: String]) async throws {
         try await unlockForSave()
         try await items.store(secret, label: label, attributes: attributes)
         guard try await items.lookup(attributes) != secret else { return }
         throw SessionStoreError(try await items.search(attributes).contains(where: \.isLocked) ? .locked : .notKept)
     }
 
-    public func delete(_ attributes: [String: String]) async throws {
+    package func delete(_ attributes: [String: String]) async throws {
         // A locked item is left alone and reported, without a prompt: libsecret's clear would ask to
         // unlock, and gnome-keyring may then unlock the login keyring by itself with the login
         // password even after the person dismissed the prompt, so whether a sign-out deleted
@@ -46,7 +46,7 @@ public struct VerifiedSecretItems: Sendable {
     }
 
     /// The values of `attribute` over the items matching `attributes`, locked or not, sorted.
-    public func values(of attribute: String, where attributes: [String: String]) async throws -> [String] {
+    package func values(of attribute: String, where attributes: [String: String]) async throws -> [String] {
         try await unlockIfHidingItems()
         return Set(try await items.search(attributes).compactMap { $0.attributes[attribute] }).sorted()
     }
@@ -55,7 +55,7 @@ public struct VerifiedSecretItems: Sendable {
     /// before every save: a locked default collection is unlocked now, through the service's own
     /// prompt, rather than by the write (KeePassXC's create-item prompt, dismissed, reads as
     /// success). Dismissed, nothing is written.
-    public func unlockForSave() async throws {
+    package func unlockForSave() async throws {
         if case .locked = try await items.defaultCollectionLock() { try await unlock() }
     }
 

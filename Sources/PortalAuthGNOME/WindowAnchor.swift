@@ -19,6 +19,7 @@ public final class WindowAnchor: PresentationAnchor, @unchecked Sendable {
     // @unchecked: the weak reference is thread-safe (GWeakRef); GTK is only touched on the main context.
     private let reference: OpaquePointer
 
+    /// An anchor for `gtkWindow`, held weakly: the window's lifetime stays the app's.
     /// - Parameter gtkWindow: a `GtkWindow *` (any GObject pointer type).
     public init(gtkWindow: UnsafeMutableRawPointer) {
         // A GTK app's main-actor tasks run under g_application_run only with Swift's main queue
@@ -29,8 +30,10 @@ public final class WindowAnchor: PresentationAnchor, @unchecked Sendable {
 
     deinit { platform_window_anchor_free(reference) }
 
+    /// False once the GTK window has been destroyed.
     public var isAvailable: Bool { platform_window_anchor_is_alive(reference) != 0 }
 
+    /// The window's handle for xdg-desktop-portal (`x11:XID` or `wayland:HANDLE`), or "" when it has none.
     public func parentWindow() async -> String {
         await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
             MainLoopBridge.invoke { [self] in
@@ -45,6 +48,7 @@ public final class WindowAnchor: PresentationAnchor, @unchecked Sendable {
         }
     }
 
+    /// An activation token from the window's display for the browser, or nil when it makes none.
     public func activationToken() async -> String? {
         try? await MainLoopBridge.value { [self] in
             guard let token = platform_window_anchor_activation_token(reference) else { return nil }

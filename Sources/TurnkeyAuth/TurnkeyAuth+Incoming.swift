@@ -52,7 +52,7 @@ public struct TurnkeyPendingSignIn: Sendable, Equatable {
 
 extension TurnkeyAuth: BrowserSignInCore {
     /// The browser sign-in `handle*OAuth` runs, waiting for its callback (nil when none runs).
-    public var browserSignIn: BrowserSignInSession<TurnkeyIncomingCallback>? { browserSignIns.session }
+    package var browserSignIn: BrowserSignInSession<TurnkeyIncomingCallback>? { browserSignIns.session }
 
     public var browserSignInPage: URL? { browserSignIns.session?.authorizeURL }
 

@@ -21,8 +21,8 @@ struct OwnOIDCFlow {
             Discovery.self, HTTPRequest(method: "GET", url: url(issuer + "/.well-known/openid-configuration")))
 
         // The redirect comes back to a port only this process holds (any free one).
-        let state = Base64URL.encode(try crypto.randomBytes(16))
-        let verifier = Base64URL.encode(try crypto.randomBytes(32))
+        let state = base64url(try crypto.randomBytes(16))
+        let verifier = base64url(try crypto.randomBytes(32))
         let listener = try await LoopbackRedirectServer().listen(port: 0, holdingPortFor: .seconds(60)) { url in
             guard let query = URLComponents(string: url), query.path == "/callback" else { return .notFound }
             return query.queryItems?.contains { $0.name == "state" && $0.value == state } == true ? .take : .notASignIn
@@ -35,7 +35,7 @@ struct OwnOIDCFlow {
             URLQueryItem(name: "response_type", value: "code"), URLQueryItem(name: "client_id", value: clientId),
             URLQueryItem(name: "redirect_uri", value: redirectUri), URLQueryItem(name: "scope", value: "openid email"),
             URLQueryItem(name: "state", value: state), URLQueryItem(name: "nonce", value: nonce),
-            URLQueryItem(name: "code_challenge", value: Base64URL.encode(crypto.sha256(Array(verifier.utf8)))),
+            URLQueryItem(name: "code_challenge", value: base64url(crypto.sha256(Array(verifier.utf8)))),
             URLQueryItem(name: "code_challenge_method", value: "S256")
         ]
         try await GioBrowserLauncher().open(authorize.url!, from: anchor)
@@ -81,6 +81,11 @@ struct OwnOIDCFlow {
         guard response.status == 200 else { throw FlowError("\(request.url.path) answered \(response.status)") }
         return try JSONDecoder().decode(type, from: response.body)
     }
+}
+
+/// RFC 4648 §5 without padding, as PKCE (RFC 7636) and `state` want it.
+func base64url(_ bytes: [UInt8]) -> String {
+    Data(bytes).base64EncodedString().replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
 }
 
 struct FlowError: Error, CustomStringConvertible {
