@@ -61,6 +61,7 @@ public struct TransportError: LocalizedError, Sendable, Equatable, CustomStringC
     }
 
     public var kind: Kind
+    /// The server as `HOST:PORT` (an IPv6 host in brackets), as the message for a person names it.
     public var host: String
     /// The HTTP or TLS library's own words, for logs and bug reports.
     public var detail: String
