@@ -79,7 +79,7 @@ public struct TransportError: LocalizedError, Sendable, Equatable, CustomStringC
 
     /// What went wrong.
     public var kind: Kind
-    /// The host the request was for (never its path or query).
+    /// The server as `HOST:PORT` (an IPv6 host in brackets), as the message for a person names it.
     public var host: String
     /// The HTTP or TLS library's own words, for logs and bug reports.
     public var detail: String

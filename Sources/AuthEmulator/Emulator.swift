@@ -13,6 +13,8 @@ final class Emulator {
     let turnkey: TurnkeyBackend
     let administration: Administration
     private let router: Router
+    /// Set by `--state-file`: what the emulator made is kept there for its next start.
+    var stateKeeper: StateKeeper?
 
     /// Throws only when libcrypto cannot make the signing keys.
     init(config: EmulatorConfig, adminToken: AdminToken = .random(), dashboardKey: DashboardKey = .random()) throws {
@@ -37,5 +39,9 @@ final class Emulator {
     }
 
     /// Entry point for every request.
-    func handle(_ request: EmulatorRequest) -> RequestOutcome { router.handle(request) }
+    func handle(_ request: EmulatorRequest) -> RequestOutcome {
+        let outcome = router.handle(request)
+        stateKeeper?.save(self)
+        return outcome
+    }
 }

@@ -10,7 +10,7 @@ public enum EmulatorCommand {
     public static let usage = """
         Usage: portal-auth-emulator [--port PORT] [--config FILE] [--tls-cert FILE --tls-key FILE]
                                     [--idle-timeout SECONDS] [--exit-with-pid PID]
-                                    [--admin-token-file FILE]
+                                    [--admin-token-file FILE] [--state-file FILE]
 
         A local Portal client-auth environment (v3 API) and a local Turnkey (Auth Proxy, stamped API,
         hosted OAuth pages), with fake \(sentence(SignInProvider.allCases.map(\.displayName))) sign-in pages, for development and
@@ -29,6 +29,14 @@ public enum EmulatorCommand {
                           where to write the admin token (default
                           $XDG_RUNTIME_DIR/portal-auth-emulator/PORT.token, or
                           ~/.cache/portal-auth-emulator/PORT.token without XDG_RUNTIME_DIR)
+          --state-file FILE
+                          keep end users (with their TOTP secrets), sessions and Turnkey
+                          sub-organizations in FILE, and start from what it holds, so a session an
+                          app restores from its keyring is still live after a restart (script/run
+                          uses ${XDG_STATE_HOME:-~/.local/state}/portal-auth-emulator/PORT.json).
+                          FILE is written mode 0600; its folder is made mode 0700 and, like the
+                          file, must be yours alone. Session tokens are kept as digests only.
+                          POST /emulator/v1/reset empties it.
           --help          show this help
 
         Once ready it prints, in one write:
@@ -134,6 +142,7 @@ public enum EmulatorCommand {
         var tlsKey: String?
         var idleSeconds: UInt32 = 30
         var adminTokenFile: String?
+        var stateFile: String?
         var showHelp = false
     }
 
@@ -156,6 +165,10 @@ public enum EmulatorCommand {
                 let path = try value()
                 guard !path.isEmpty else { throw UsageError(message: "--admin-token-file needs a file path") }
                 options.adminTokenFile = path
+            case "--state-file":
+                let path = try value()
+                guard !path.isEmpty else { throw UsageError(message: "--state-file needs a file path") }
+                options.stateFile = path
             case "--tls-cert": options.tlsCertificate = try value()
             case "--tls-key": options.tlsKey = try value()
             case "--idle-timeout":
@@ -223,6 +236,9 @@ public enum EmulatorCommand {
         let emulator: Emulator
         do {
             emulator = try Emulator(config: config, adminToken: adminToken)
+            if let path = options.stateFile {
+                emulator.stateKeeper = try StateKeeper(file: StateFile(path: URL(fileURLWithPath: path).path), restoringInto: emulator)
+            }
         } catch {
             printError("portal-auth-emulator: \(error)")
             return 1
@@ -261,6 +277,7 @@ public enum EmulatorCommand {
 
                 """.utf8))
         g_main_loop_run(loop)
+        emulator.stateKeeper?.save(emulator)
         host.stop()
         g_main_loop_unref(loop)
         printError("portal-auth-emulator: stopped")

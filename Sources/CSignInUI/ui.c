@@ -130,7 +130,7 @@ G_GNUC_END_IGNORE_DEPRECATIONS
 
 void portal_ui_present_about(GtkWindow *parent, const char *application_name, const char *application_icon,
                              const char *version, const char *developer_name, const char *comments,
-                             GtkLicense license) {
+                             const char *website, const char *issue_url, GtkLicense license) {
 #if ADW_CHECK_VERSION(1, 5, 0)
     AdwAboutDialog *about = ADW_ABOUT_DIALOG(adw_about_dialog_new());
     adw_about_dialog_set_application_name(about, application_name);
@@ -138,6 +138,8 @@ void portal_ui_present_about(GtkWindow *parent, const char *application_name, co
     adw_about_dialog_set_version(about, version);
     adw_about_dialog_set_developer_name(about, developer_name);
     adw_about_dialog_set_comments(about, comments);
+    adw_about_dialog_set_website(about, website);
+    adw_about_dialog_set_issue_url(about, issue_url);
     adw_about_dialog_set_license_type(about, license);
     adw_dialog_present(ADW_DIALOG(about), parent != NULL ? GTK_WIDGET(parent) : NULL);
 #else
@@ -147,6 +149,8 @@ void portal_ui_present_about(GtkWindow *parent, const char *application_name, co
     adw_about_window_set_version(about, version);
     adw_about_window_set_developer_name(about, developer_name);
     adw_about_window_set_comments(about, comments);
+    adw_about_window_set_website(about, website);
+    adw_about_window_set_issue_url(about, issue_url);
     adw_about_window_set_license_type(about, license);
     if (parent != NULL) gtk_window_set_transient_for(GTK_WINDOW(about), parent);
     gtk_window_present(GTK_WINDOW(about));

@@ -77,16 +77,18 @@ public final class SoupTransport: HTTPTransport, Sendable {
         continuation: CheckedContinuation<HTTPResponse, any Error>
     ) {
         let host = request.url.host ?? "the server"
+        let port = request.url.port ?? (request.url.scheme?.lowercased() == "https" ? 443 : 80)
+        let address = TransportErrors.address(host: host, port: port)
         let authorities: UnsafeMutablePointer<GTlsDatabase>?
         switch loadExtraAuthorities() {
         case .failed(let detail):
-            continuation.resume(throwing: TransportError(.caFileUnreadable, host: host, detail: detail))
+            continuation.resume(throwing: TransportError(.caFileUnreadable, host: address, detail: detail))
             return
         case .loaded(let database): authorities = database.pointer
         case nil: authorities = nil
         }
         guard let message = soup_message_new(request.method, request.url.absoluteString) else {
-            continuation.resume(throwing: TransportError(.invalidRequest, host: host))
+            continuation.resume(throwing: TransportError(.invalidRequest, host: address))
             return
         }
         let headers = soup_message_get_request_headers(message)
@@ -102,7 +104,6 @@ public final class SoupTransport: HTTPTransport, Sendable {
         }
         soup_message_set_flags(message, SoupMessageFlags(rawValue: flags))
 
-        let port = request.url.port ?? (request.url.scheme?.lowercased() == "https" ? 443 : 80)
         let pending = PendingRequest(
             message: message, host: host, port: port, authorities: authorities,
             maxResponseBytes: configuration.maxResponseBytes, cancellable: cancellable,
@@ -193,6 +194,10 @@ private final class PendingRequest {
     private var certificateProblem: String?
 
     static let chunkBytes = 16 * 1024
+
+    /// `HOST:PORT`, as errors name the server: which of several local services did not answer is
+    /// in the port.
+    var address: String { TransportErrors.address(host: host, port: port) }
 
     init(
         message: OpaquePointer, host: String, port: Int, authorities: UnsafeMutablePointer<GTlsDatabase>?, maxResponseBytes: Int,
@@ -293,7 +298,7 @@ private final class PendingRequest {
         if let declared = Int(exactly: soup_message_headers_get_content_length(soup_message_get_response_headers(message))),
             declared > maxResponseBytes
         {
-            finish(.failure(TransportError(.responseTooLarge, host: host, detail: "\(declared) bytes declared")))
+            finish(.failure(TransportError(.responseTooLarge, host: address, detail: "\(declared) bytes declared")))
             return
         }
         readNextChunk()
@@ -328,7 +333,7 @@ private final class PendingRequest {
             finish(.success(HTTPResponse(status: status, headers: responseHeaders(), body: body)))
         } else if body.count > maxResponseBytes {
             // The rest is never read: releasing the stream closes the connection.
-            finish(.failure(TransportError(.responseTooLarge, host: host, detail: "more than \(maxResponseBytes) bytes")))
+            finish(.failure(TransportError(.responseTooLarge, host: address, detail: "more than \(maxResponseBytes) bytes")))
         } else {
             readNextChunk()
         }
@@ -337,9 +342,9 @@ private final class PendingRequest {
     private func fail(_ failure: GLibError) {
         let error: TransportError
         if let reason = stoppedBecause, failure.matches(g_io_error_quark(), G_IO_ERROR_CANCELLED) {
-            error = TransportError(reason, host: host, detail: reason == .timedOut ? "no complete answer in time" : "")
+            error = TransportError(reason, host: address, detail: reason == .timedOut ? "no complete answer in time" : "")
         } else {
-            error = TransportErrors.classify(failure, host: host, certificateProblem: certificateProblem)
+            error = TransportErrors.classify(failure, host: address, certificateProblem: certificateProblem)
         }
         finish(.failure(error))
     }
@@ -361,6 +366,11 @@ private final class PendingRequest {
 
 /// Which `TransportError` a GLib/libsoup failure is: policy, so it lives in Swift.
 enum TransportErrors {
+    /// `HOST:PORT`, an IPv6 host in brackets.
+    static func address(host: String, port: Int) -> String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+
     static func classify(_ error: GLibError, host: String, certificateProblem: String? = nil) -> TransportError {
         let kind: TransportError.Kind
         var detail = error.message

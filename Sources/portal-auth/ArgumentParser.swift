@@ -1,8 +1,9 @@
 import PortalAuthGNOME
 
-/// What a command line asked for: the help, or a command with its configuration flags and its job.
+/// What a command line asked for: the help, the version, or a command with its configuration flags and its job.
 enum Invocation<Core: BackendCore> {
     case help
+    case version
     case run(Command<Core>, flags: [String: String], job: Job<Core>)
 }
 
@@ -20,6 +21,7 @@ extension CommandBackend {
             let argument = arguments[index]
             index += 1
             if argument == "--help" || argument == "-h" { return .help }
+            if argument == "--version" { return .version }
             if optionWords.contains(argument) {
                 positional.append(argument)
                 continue

@@ -10,6 +10,9 @@ struct ErrorReport: Error {
     let message: String
     let exitCode: ExitCode
 
+    /// The emulator's `HOST:PORT` while a command runs against it (`--emulator`, `PORTAL_AUTH_EMULATOR_HOST`).
+    @TaskLocal static var emulatorHost: String?
+
     /// The `{"error":…,"message":…}` line on stdout, and the message for a person on stderr.
     func emit() {
         Output.line([("error", .string(caseName)), ("message", .string(message))])
@@ -87,7 +90,7 @@ struct ErrorReport: Error {
                 }
             self.init(caseName: name, message: Messages.text(error), exitCode: .unavailable)
         case let error as TransportError:
-            self.init(caseName: error.kind.rawValue, message: Messages.text(error), exitCode: .transport)
+            self.init(caseName: error.kind.rawValue, message: Messages.text(error, emulator: Self.emulatorHost), exitCode: .transport)
         case let error as SessionStoreError:
             self.init(caseName: "sessionStorageFailure", message: Messages.text(error), exitCode: .sessionStorage)
         default:

@@ -70,7 +70,9 @@ enum Help {
         }
         return
             (["Options (each also read from the environment, then its default):"] + withFlag
-            + entryLine("  -h, --help", "Show this help") + ["", "Also read from the environment:"] + environmentOnly)
+            + entryLine("  -h, --help", "Show this help") + entryLine("  --version", "Show the version of portal-auth") + [
+                "", "Also read from the environment:"
+            ] + environmentOnly)
             .joined(separator: "\n")
     }
 

@@ -8,6 +8,17 @@ import TurnkeyAuth
 enum Messages {
     static let unexpected = "Something unexpected went wrong. Try again."
 
+    /// send-magic-link's word is not an address: said before anything is sent.
+    static func notAnEmail(_ text: String) -> String {
+        "\(EmailAddress.shown(text)) is not an email address, so no sign-in link was sent. Give the address to send it to, like name@example.com."
+    }
+
+    /// The host of `HOST:PORT` (`[::1]` of `[::1]:8790`).
+    private static func hostName(of address: String) -> String {
+        if address.hasPrefix("["), let close = address.firstIndex(of: "]") { return String(address[...close]) }
+        return String(address.split(separator: ":").first ?? "")
+    }
+
     static func text(_ error: PortalAuthError) -> String {
         switch error {
         case .invalidArgument(let name):
@@ -109,10 +120,21 @@ enum Messages {
         }
     }
 
-    static func text(_ error: TransportError) -> String {
+    /// `emulator` is the emulator's address when the command ran against it.
+    static func text(_ error: TransportError, emulator: String? = nil) -> String {
         let host = Terminal.clean(error.host)
         switch error.kind {
-        case .cannotConnect: return "Could not connect to \(host). Check that it is running and that you are online, then try again."
+        case .cannotConnect:
+            if emulator != nil {
+                let port = host.split(separator: ":").last.map(String.init) ?? "PORT"
+                return
+                    "Nothing answered at \(host): the local test environment (the auth emulator) is not running there. Start it with script/run in the source tree, or run portal-auth-emulator --port \(port), then try again."
+            }
+            if URLPolicy.isLoopbackHost(hostName(of: error.host)) {
+                return
+                    "Nothing answered at \(host) on this computer. Check that the server there is running and that the API host setting names it, then try again."
+            }
+            return "Could not connect to \(host). Check that you are online and that the API host setting is right, then try again."
         case .timedOut: return "\(host) did not answer in time. Try again in a moment."
         case .connectionLost: return "The connection to \(host) closed before an answer arrived. Try again."
         case .cancelled: return "The request to \(host) was cancelled."

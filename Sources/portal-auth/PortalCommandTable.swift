@@ -109,6 +109,9 @@ extension CommandBackend<PortalCLI> {
                 ) { given in
                     try given.expectWords(1)
                     let email = given.words[0]
+                    guard EmailAddress.looksValid(email) else {
+                        throw ErrorReport(caseName: "invalidArgument", message: Messages.notAnEmail(email), exitCode: .usage)
+                    }
                     return succeeds { try await $0.sendMagicLink(email) }
                 },
                 Command(

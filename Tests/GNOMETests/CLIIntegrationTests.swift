@@ -1,3 +1,4 @@
+import AuthBase
 import AuthTestSupport
 import Foundation
 import PortalAuth
@@ -328,6 +329,53 @@ extension GNOMEIntegration {
             let result = run(["--api-host", "127.0.0.1:1", "methods"])
             #expect(result.status == 7)
             #expect(result.last["error"] as? String == "cannotConnect")
+        }
+
+        @Test func anEmulatorThatIsNotRunningIsNamedWithHowToStartIt() {
+            let stopped = CLI(apiHost: "127.0.0.1:1").run(["methods"])
+            #expect(stopped.status == 7)
+            #expect(stopped.last["error"] as? String == "cannotConnect")
+            let message = stopped.last["message"] as? String ?? ""
+            #expect(message.contains("127.0.0.1:1"), "the address is not named: \(message)")
+            #expect(message.contains("the local test environment (the auth emulator) is not running"))
+            #expect(message.contains("script/run") && message.contains("portal-auth-emulator --port 1"))
+            #expect(!message.contains("online"), "an emulator on this computer needs no network: \(message)")
+            #expect(stopped.stderr.contains(message))
+        }
+
+        @Test func aLocalServerThatIsNotTheEmulatorIsNamedWithItsPort() {
+            var local = CLI(apiHost: "127.0.0.1:1")
+            local.environment = ["PORTAL_AUTH_EMULATOR_HOST": "", "PORTAL_AUTH_ENVIRONMENT_ID": "local-dev"]
+            let result = local.run(["methods"])
+            #expect(result.status == 7)
+            let message = result.last["message"] as? String ?? ""
+            #expect(message.hasPrefix("Nothing answered at 127.0.0.1:1 on this computer."), "\(message)")
+            #expect(!message.contains("emulator"))
+        }
+
+        @Test func versionIsThePackageVersion() {
+            for arguments in [["--version"], ["turnkey", "--version"], ["--version", "methods"]] {
+                let result = run(arguments)
+                #expect(result.status == 0)
+                #expect(result.stdout == "portal-auth \(ProductVersion.current)\n", "\(arguments)")
+            }
+            #expect(run(["--help"]).stdout.contains("--version"))
+        }
+
+        @Test func anAddressThatIsNotAnEmailIsRefusedBeforeAnythingIsSent() async throws {
+            for word in ["not-an-email", "two@at@example.com", "alice@localhost", "al ice@example.com", "@example.com"] {
+                let result = run(["send-magic-link", word])
+                #expect(result.status == 2, "\(word)")
+                #expect(result.last["error"] as? String == "invalidArgument")
+                #expect((result.last["message"] as? String)?.contains("is not an email address, so no sign-in link was sent") == true)
+            }
+            // Something pasted by mistake is not repeated.
+            let grant = "pg_" + String(repeating: "Q7", count: 16)
+            let pasted = run(["send-magic-link", "io.github.portalauth.signin://auth/callback?token=\(grant)"])
+            #expect(pasted.status == 2)
+            #expect(!(pasted.stdout + pasted.stderr).contains(grant))
+            #expect(try await emulator.requests("POST", "/api/v3/auth/magic-links").isEmpty, "a link request was sent")
+            #expect(run(["send-magic-link", "alice@example.com"]).status == 0)
         }
 
         @Test func tooManyMagicLinksAreRateLimited() {

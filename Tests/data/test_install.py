@@ -80,6 +80,10 @@ def test_exec_names_an_installed_program(installed, layout):
     assert program and os.access(installed.prefix / "bin" / program, os.X_OK)
 
 
+def test_the_installed_desktop_file_says_the_app_sends_notifications(installed, layout):
+    assert checks.desktop_key(installed.prefix / layout["PORTAL_DESKTOP_FILE"], "X-GNOME-UsesNotifications") == "true"
+
+
 def test_the_desktop_file_asks_for_dbus_activation(installed, layout):
     assert checks.desktop_key(installed.prefix / layout["PORTAL_DESKTOP_FILE"], "DBusActivatable") == "true"
 

@@ -194,6 +194,11 @@ def test_the_flatpaks_exported_exec_runs_the_app_in_the_sandbox_and_forwards_the
     assert problems is None, problems
 
 
+def test_the_flatpaks_exported_desktop_file_says_the_app_sends_notifications(flatpak, layout):
+    desktop = exported(flatpak).exports() / "applications" / layout["PORTAL_DESKTOP_NAME"]
+    assert checks.desktop_key(desktop, "X-GNOME-UsesNotifications") == "true"
+
+
 def test_the_flatpaks_exported_desktop_file_asks_for_dbus_activation(flatpak, layout):
     desktop = exported(flatpak).exports() / "applications" / layout["PORTAL_DESKTOP_NAME"]
     assert checks.desktop_key(desktop, "DBusActivatable") == "true"

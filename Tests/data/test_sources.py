@@ -128,3 +128,40 @@ def test_every_metainfo_screenshot_has_a_caption_under_50_characters(metainfo_sr
 def test_the_licence_is_mit_as_the_metainfo_says(metainfo_src):
     assert re.search(r"^MIT License", (REPO / "LICENSE").read_text(), re.MULTILINE)
     assert "<project_license>MIT</project_license>" in metainfo_src.read_text()
+
+
+def app_sends_notifications():
+    """Whether the app's sources send a desktop notification (GNotification)."""
+    return any("g_application_send_notification" in path.read_text() for path in (REPO / "Sources" / "SignInApp").rglob("*.swift"))
+
+
+def test_the_desktop_file_says_whether_the_app_sends_notifications(desktop_src):
+    """GNOME lists an app under Settings → Notifications only when its desktop file says it sends them."""
+    says = checks.desktop_key(desktop_src, "X-GNOME-UsesNotifications") == "true"
+    assert app_sends_notifications(), "the app no longer sends notifications: drop X-GNOME-UsesNotifications"
+    assert says, "the app sends notifications, but the desktop file lacks X-GNOME-UsesNotifications=true"
+
+
+def test_the_content_rating_says_sign_in_shares_who_you_are(metainfo_src):
+    """Signing in hands the account the person chose (and its email address or user name) to Portal
+    or Turnkey: OARS 1.1's social-info and social-contacts, at their only level that says so."""
+    rating = ElementTree.parse(metainfo_src).getroot().find("content_rating")
+    assert rating is not None and rating.get("type") == "oars-1.1"
+    attributes = {node.get("id"): (node.text or "").strip() for node in rating.findall("content_attribute")}
+    assert attributes.get("social-info") == "intense", attributes
+    assert attributes.get("social-contacts") == "intense", attributes
+
+
+def about_facts():
+    """The constants of Sources/SignInApp/App/AboutFacts.swift, what About shows."""
+    text = (REPO / "Sources" / "SignInApp" / "App" / "AboutFacts.swift").read_text()
+    return dict(re.findall(r'static let (\w+) = "([^"]*)"', text))
+
+
+def test_about_names_the_metainfos_developer_homepage_and_bug_tracker(metainfo_src):
+    root = ElementTree.parse(metainfo_src).getroot()
+    facts = about_facts()
+    assert facts.get("developerName") == root.findtext("developer/name").strip()
+    urls = {url.get("type"): url.text.strip() for url in root.findall("url")}
+    assert facts.get("website") == urls["homepage"]
+    assert facts.get("issueTracker") == urls["bugtracker"]

@@ -108,6 +108,12 @@ def test_the_menu_opens_an_about_window_with_the_app_id_and_version(session):
         subprocess.run(["xdotool", "mousemove", "--window", wid, str(x + width // 2), str(y + height // 2),
                         "click", "1"], check=True)
     window.wait_for("label", contains="io.github.portalauth.SignIn")
+    # Who makes it and where to reach them: the metainfo's developer, homepage and bug tracker
+    # (Tests/data checks the words agree); one AT-SPI dump of what About shows, for the failure.
+    shown = [f"{role}: {name}" for _, role, name in window.snapshot() if name]
+    assert any("The Portal Sign-In for Linux authors" in line for line in shown), shown
+    assert any("Website" in line for line in shown), shown
+    assert any("Report an Issue" in line for line in shown), shown
     # AdwAboutWindow (libadwaita 1.2) is a window of its own; the dialog shows in the main window.
     session.screenshot("about", title="^About" if desktop.window_id("^About") else None)
 

@@ -235,3 +235,13 @@ def test_restoring_without_a_secret_service(session, emulator, tmp_path):
     assert emulator.requests("GET", CLIENT) == [], "no session was read, so none may be checked"
     session.quit_app()
     assert session.stored_session() == stored, "the session in the real keyring was lost"
+
+
+def test_a_local_test_environment_that_is_not_running_is_named_with_how_to_start_it(session):
+    # Port 1 on loopback: nothing listens there. The emulator is chosen, as script/run chooses it.
+    window = session.launch(PORTAL_AUTH_EMULATOR_HOST="127.0.0.1:1", PORTAL_API_HOST="127.0.0.1:1")
+    window.wait_for_text(SIGN_IN)
+    window.click("Continue with Google")
+    words = banner(window, "Nothing answered at 127.0.0.1:1 on this computer")
+    assert "script/run" in words and "portal-auth-emulator" in words, words
+    assert "network connection" not in words, words

@@ -20,7 +20,8 @@ final class EndUser {
     /// Unix seconds of recent wrong codes, for throttling.
     var failedTotpAttempts: [Int] = []
 
-    init(environmentId: String, email: String, name: String, needsTotp: Bool, hasWallets: Bool = false) {
+    /// `totpSecret` is given only when a saved user comes back (`--state-file`); otherwise a new one is made.
+    init(environmentId: String, email: String, name: String, needsTotp: Bool, hasWallets: Bool = false, totpSecret: [UInt8]? = nil) {
         self.environmentId = environmentId
         self.email = email
         self.name = name
@@ -28,7 +29,7 @@ final class EndUser {
         self.hasWallets = hasWallets
         endUserId = EndUser.derivedId(kind: "end-user", environmentId: environmentId, email: email)
         clientId = EndUser.derivedId(kind: "client", environmentId: environmentId, email: email)
-        totpSecret = Crypto.randomBytes(Totp.secretBytes)
+        self.totpSecret = totpSecret ?? Crypto.randomBytes(Totp.secretBytes)
     }
 
     var totpSecretBase32: String { Crypto.base32(totpSecret) }
@@ -70,6 +71,12 @@ final class UserDirectory {
         let created = EndUser(environmentId: environmentId, email: normalized, name: "", needsTotp: false)
         add(created)
         return created
+    }
+
+    /// A saved user back after a restart, in place of the seeded one of the same email.
+    func restore(_ user: EndUser) {
+        ordered.removeAll { $0.environmentId == user.environmentId && $0.email == user.email }
+        add(user)
     }
 
     private func add(_ user: EndUser) {

@@ -146,6 +146,26 @@ final class TurnkeyDirectory {
         return organization
     }
 
+    /// A saved sub-organization back after a restart (`--state-file`), found again by its identities.
+    func restore(_ organization: SubOrganization, identities: [OAuthProviderRecord]) {
+        guard self.organization(organization.organizationId) == nil else { return }
+        for identity in identities {
+            organization.user.register(identity)
+            byIdentity[Self.identityKey(organization.parentOrganizationId, identity.issuer, identity.audience, identity.subject)] =
+                organization
+        }
+        organizations.append(organization)
+    }
+
+    /// Every session, expired or not, oldest first: what the state file keeps.
+    var allSessions: [EmulatedTurnkeySession] { sessionOrder.compactMap { sessions[$0] } }
+
+    /// A saved session back after a restart.
+    func restore(_ session: EmulatedTurnkeySession) {
+        if sessions[session.publicKey] == nil { sessionOrder.append(session.publicKey) }
+        sessions[session.publicKey] = session
+    }
+
     // MARK: sessions
 
     /// Starts (or replaces) the session of `publicKey`; `invalidateExisting` ends the user's others first.

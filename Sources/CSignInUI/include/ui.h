@@ -42,4 +42,4 @@ void portal_ui_present_with_startup_id(GtkWindow *window, const char *startup_id
  * this picks one when the app is built, so the Swift side is the same on every libadwaita. */
 void portal_ui_present_about(GtkWindow *parent, const char *application_name, const char *application_icon,
                              const char *version, const char *developer_name, const char *comments,
-                             GtkLicense license);
+                             const char *website, const char *issue_url, GtkLicense license);

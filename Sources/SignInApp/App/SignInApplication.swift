@@ -163,10 +163,10 @@ public final class SignInApplication {
     private func showAbout() {
         portal_ui_present_about(
             window?.window.widget.cast(), tr("Portal Sign-In"), Self.applicationId, Self.version,
-            tr("The Portal Sign-In developers"),
+            AboutFacts.developerName,
             fill(
                 tr("Sign in to Portal or Turnkey with Google, Apple, Discord, X or an email link. Application ID: %s"), Self.applicationId),
-            GTK_LICENSE_MIT_X11)
+            AboutFacts.website, AboutFacts.issueTracker, GTK_LICENSE_MIT_X11)
     }
 }
 

@@ -201,6 +201,13 @@ enum UserFacingErrors {
                 message: tr(
                     "The file of extra certificate authorities could not be read, so nothing was sent. Check its path in the settings."),
                 nextStep: .dismiss)
+        case .cannotConnect where URLPolicy.isLoopbackHost(hostName(of: error.host)):
+            // A service on this computer: the network is not the problem, the program is not running.
+            return UserFacingError(
+                message: fill(
+                    tr(
+                        "Nothing answered at %s on this computer. If it is the local test environment, start it (script/run, or portal-auth-emulator), then try again."
+                    ), error.host), nextStep: .tryAgain)
         default:
             switch service {
             case .portal:
@@ -211,6 +218,12 @@ enum UserFacingErrors {
                     message: tr("Turnkey could not be reached. Check your network connection, then try again."), nextStep: .tryAgain)
             }
         }
+    }
+
+    /// The host of `HOST:PORT` (`[::1]` of `[::1]:8790`), as transport errors name the server.
+    private static func hostName(of address: String) -> String {
+        if address.hasPrefix("["), let close = address.firstIndex(of: "]") { return String(address[...close]) }
+        return String(address.split(separator: ":").first ?? "")
     }
 
     /// The keyring's failure inside either backend's error, if that is what it was.
