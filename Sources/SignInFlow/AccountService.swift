@@ -26,6 +26,9 @@ public protocol AccountService: AnyObject {
     func offer(_ uri: String) -> RedirectVerdict
     /// Exchanges a redirect `offer` returned as `.exchange` or `.ask` (once asked).
     func complete(_ redirect: HeldRedirect) async throws -> SignInOutcome
+    /// Who the account is, what it signed in to and its wallet addresses, fetched from the backend
+    /// (after sign-in and restore). A failure leaves the session as it is.
+    func profile(of account: SignedInAccount) async throws -> AccountProfile
     /// Checks a session with the backend (a rejection reports `.ended`).
     func checkSession(_ account: SignedInAccount) async throws
     /// Signs out of one account: its session (and key) leave the keyring.

@@ -36,11 +36,14 @@ public struct SignedInPageState: Sendable, Equatable {
     public var current: SignedInAccount
     /// Another account can be added (Turnkey's several sessions).
     public var canAddAccounts: Bool
+    /// Who, where and which wallets, for the account shown.
+    public var profile: ProfileLookup
 
-    public init(accounts: [SignedInAccount], current: SignedInAccount, canAddAccounts: Bool) {
+    public init(accounts: [SignedInAccount], current: SignedInAccount, canAddAccounts: Bool, profile: ProfileLookup = .loading) {
         self.accounts = accounts
         self.current = current
         self.canAddAccounts = canAddAccounts
+        self.profile = profile
     }
 }
 

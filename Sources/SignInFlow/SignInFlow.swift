@@ -37,6 +37,8 @@ public final class SignInFlow {
     /// Signed-in accounts, oldest first, and the one shown.
     private var accounts: [SignedInAccount] = []
     private var currentId: String?
+    /// Who, where and which wallets, per account id: fetched the first time the account is shown.
+    private var profiles: [String: ProfileLookup] = [:]
     private var waiting: WaitingSignIn?
     private var challenge: CodeChallenge?
     /// The redirect shown on "Finish signing in?", and the page to return to on Ignore.
@@ -134,6 +136,7 @@ public final class SignInFlow {
         listen(to: newService)
         accounts = []
         currentId = nil
+        profiles = [:]
         challenge = nil
         confirming = nil
         restored = false
@@ -361,6 +364,30 @@ public final class SignInFlow {
         show(signedIn)
     }
 
+    /// Try Again where the account's details could not be fetched.
+    public func reloadProfile() {
+        guard case .signedIn(let state) = page, case .failed = state.profile else { return }
+        profiles[state.current.id] = nil
+        show(signedInPage() ?? signInPage())
+    }
+
+    /// Fetches who, where and which wallets for an account shown the first time. A failure is
+    /// shown on the page; the session stays.
+    private func loadProfile(_ account: SignedInAccount) {
+        profiles[account.id] = .loading
+        Task {
+            let lookup: ProfileLookup
+            do {
+                lookup = .loaded(try await service.profile(of: account))
+            } catch {
+                lookup = .failed(message: describe(error).message)
+            }
+            guard accounts.contains(where: { $0.id == account.id }) else { return }
+            profiles[account.id] = lookup
+            if case .signedIn = page { show(signedInPage() ?? signInPage()) }
+        }
+    }
+
     // MARK: - Two-factor code
 
     public func submitCode(_ code: String) {
@@ -457,6 +484,7 @@ public final class SignInFlow {
 
     private func remove(_ id: String) {
         accounts.removeAll { $0.id == id }
+        profiles[id] = nil
         if currentId == id { currentId = accounts.first?.id }
     }
 
@@ -571,7 +599,10 @@ public final class SignInFlow {
 
     private func signedInPage() -> Page? {
         guard let current = currentAccount else { return nil }
-        return .signedIn(SignedInPageState(accounts: accounts, current: current, canAddAccounts: service.keepsSeveralAccounts))
+        return .signedIn(
+            SignedInPageState(
+                accounts: accounts, current: current, canAddAccounts: service.keepsSeveralAccounts,
+                profile: profiles[current.id] ?? .loading))
     }
 
     private func describe(_ error: any Error) -> UserFacingError { desktop.describe(error, backend: service.backend) }
@@ -590,6 +621,7 @@ public final class SignInFlow {
     private func show(_ newPage: Page) {
         page = newPage
         changed()
+        if case .signedIn(let state) = newPage, profiles[state.current.id] == nil { loadProfile(state.current) }
     }
 
     private func changed() { onChange?() }

@@ -54,6 +54,15 @@ final class FakeAccountService: EmailLinkSignIn, TwoFactorSignIn, AccountDesktop
 
     func signInChoices() async -> SignInChoices { SignInChoices(providers: providerList, emailLinks: offersEmailLinks) }
 
+    var profileResult: Result<AccountProfile, any Error> = .success(AccountProfile())
+    /// The accounts whose profile was fetched, in order (apart from `calls`: no sign-in step).
+    private(set) var profilesFetched: [String] = []
+
+    func profile(of account: SignedInAccount) async throws -> AccountProfile {
+        profilesFetched.append(account.id)
+        return try profileResult.get()
+    }
+
     func restore() async throws -> [SignedInAccount] {
         calls.append("restore")
         return try restoreResult.get()

@@ -27,8 +27,12 @@ final class SignInFlowTests {
         .signIn(SignInPageState(providers: [.google, .apple], offersEmailLinks: true, busy: false))
     }
 
-    private func signedIn(_ account: SignedInAccount, among accounts: [SignedInAccount]? = nil) -> Page {
-        .signedIn(SignedInPageState(accounts: accounts ?? [account], current: account, canAddAccounts: service.keepsSeveralAccounts))
+    private func signedIn(
+        _ account: SignedInAccount, among accounts: [SignedInAccount]? = nil, profile: ProfileLookup = .loaded(AccountProfile())
+    ) -> Page {
+        .signedIn(
+            SignedInPageState(
+                accounts: accounts ?? [account], current: account, canAddAccounts: service.keepsSeveralAccounts, profile: profile))
     }
 
     private func started() async {
