@@ -37,7 +37,7 @@ def test_the_app_signs_in_restores_and_signs_out_and_the_recycled_session_stays_
     window = session.launch()
     window.wait_for_text(SIGNED_IN)
     assert len(emulator.requests("GET", CLIENT)) >= 1, "the restored session was not checked with Portal"
-    window.click("Sign Out")
+    window.sign_out()
     window.wait_for_text(SIGN_IN)
     assert session.stored_session() is None, "the session is still found after signing out"
     # KeePassXC keeps what was deleted in its recycle bin; no lookup of ours may find it there.
@@ -167,7 +167,7 @@ def test_signing_out_of_a_locked_database_asks_nothing_and_keeps_the_session(ses
     window.wait_for_text(SIGNED_IN)
     stored = session.stored_session()
     keepassxc.lock()
-    window.click("Sign Out")
+    window.sign_out()
     said = banner(window, "You are still signed in", timeout=PROMPT_ANSWERED_WITHIN)
     assert "locked" in said, said
     assert keepassxc.unlock_dialog_showing() is None, "signing out raised KeePassXC's unlock dialog"

@@ -22,7 +22,7 @@ def test_the_wallet_itself_lists_the_session_while_signed_in_and_not_after(sessi
     window.wait_for_text("You're signed in")
     desktop.wait_until(lambda: session_entries(key), timeout=20, what="the session in the wallet's own list")
     assert session_entries(key) == [f"Portal Sign-In session (local-dev, {key})"], kwallet.entries()
-    window.click("Sign Out")
+    window.sign_out()
     window.wait_for_text("Sign in to Portal")
     assert session_entries(key) == [], "the wallet still lists the session after signing out"
     assert session.stored_session() is None

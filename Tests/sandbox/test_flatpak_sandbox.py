@@ -144,7 +144,7 @@ def test_the_session_is_restored_inside_the_sandbox_after_a_restart(session, emu
     window.wait_for_text("You're signed in", timeout=45)
     assert len(emulator.requests("GET", "/api/v3/clients/me")) >= 1, "the restored session was not checked with Portal"
     assert len(emulator.requests("POST", "/api/v3/auth/oauth/tokens")) == 1, "the restart signed in again"
-    window.click("Sign Out")
+    window.sign_out()
     window.wait_for_text("Sign in to Portal")
     env = dict(session.env, **extra)
     assert sandbox_lookup(wrapper, env, session.env["PORTAL_SESSION_KEY"]) is None, "signing out left the session in the file"

@@ -60,7 +60,7 @@ def test_the_app_signs_in_restores_and_signs_out(session, emulator):
     window = session.launch()
     window.wait_for_text(SIGNED_IN)
     assert len(emulator.requests("GET", CLIENT)) >= 1, "the restored session was not checked with Portal"
-    window.click("Sign Out")
+    window.sign_out()
     window.wait_for_text(SIGN_IN)
     assert session.stored_session() is None, "the session is still found after signing out"
     session.quit_app()
@@ -102,7 +102,7 @@ def test_the_app_keeps_turnkey_sessions_and_keys(turnkey_session, emulator):
 
     window = turnkey_session.launch()
     window.wait_for_text(SIGNED_IN)
-    window.click("Sign Out")
+    window.sign_out()
     window.wait_for_text("Sign in to Turnkey")
     assert turnkey_session.turnkey_items(SESSIONS) == [] and turnkey_session.turnkey_items(KEYS) == [], \
         "the session or its key is still found after signing out"

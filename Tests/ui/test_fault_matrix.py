@@ -212,7 +212,7 @@ def test_signing_out_with_the_unlock_prompt_dismissed(session, emulator):
     sign_in(session, window, emulator)
     stored = session.stored_session()
     with keyring.locked(session.root, "dismiss"):
-        window.click("Sign Out")
+        window.sign_out()
         # Waiting for these words, not just "keyring" (the signed-in page already says "saved in
         # your keyring"): the keyring must unlock only after the sign-out has been refused.
         said = banner(window, "You are still signed in")

@@ -80,7 +80,7 @@ def test_a_keyring_restarted_while_the_app_runs_still_keeps_the_next_sign_in(ses
     window = session.launch(wrapper=bare_bus.wrapper)
     window.click("Continue with Google")
     window.wait_for_text("You're signed in")
-    window.click("Sign Out")
+    window.sign_out()
     window.wait_for_text("Sign in to Portal")
 
     bare_bus.restart_keyring()

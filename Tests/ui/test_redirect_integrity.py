@@ -15,8 +15,7 @@ CONFIRM = "Finish signing in?"
 
 def signed_in_end_user(window):
     window.wait_for_text("You're signed in")
-    labels = window.labels()
-    return labels[labels.index("End user") + 1]
+    return window.detail("End user")
 
 
 def end_user_id(emulator, email):

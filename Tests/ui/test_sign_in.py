@@ -23,8 +23,7 @@ def user(emulator, email):
 def signed_in_end_user(window):
     """The end user ID the Signed in page shows (the label after the "End user" heading)."""
     window.wait_for_text("You're signed in")
-    labels = window.labels()
-    return labels[labels.index("End user") + 1]
+    return window.detail("End user")
 
 
 @pytest.mark.journey
@@ -150,7 +149,7 @@ def test_sign_out_and_restore_after_restart(session, emulator):
     assert len(emulator.requests("GET", "/api/v3/clients/me")) == checks_before + 1
     assert len(session.browser_events("opened")) == 1, "the restart opened the browser again"
 
-    window.click("Sign Out")
+    window.sign_out()
     window.wait_for_text("Sign in to Portal")
     session.quit_app()
 

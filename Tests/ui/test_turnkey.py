@@ -24,8 +24,7 @@ NAMES = {"google": "Google", "apple": "Apple", "discord": "Discord", "x": "X"}
 
 def detail(window, heading):
     """The value the Signed in page shows under `heading`."""
-    labels = window.labels()
-    return labels[labels.index(heading) + 1]
+    return window.detail(heading)
 
 
 def newest_user(emulator):
@@ -130,7 +129,7 @@ def test_signup_then_login_reaches_the_same_organization(turnkey_session, emulat
     window = turnkey_session.launch()
     sign_in(turnkey_session, window, "google")
     first = detail(window, "Organization")
-    window.click("Sign Out")
+    window.sign_out()
     window.wait_for_text("Sign in to Turnkey")
     sign_in(turnkey_session, window, "google")
     assert detail(window, "Organization") == first
@@ -221,14 +220,14 @@ def test_two_sessions_are_listed_and_switched_and_sign_out_removes_one_with_its_
     window.wait_for("push button", name=x_title)
     if shown_account(window) != discord_title:
         window.click(discord_title)
-    window.click(f"Sign Out of {discord_title}")
+    window.sign_out()
     window.wait_for("label", name=bob["userName"])
     assert [item["session-key"] for item in turnkey_session.turnkey_items(SESSIONS)] == ["default-2"]
     bobs_keys = {s["publicKey"] for s in live_sessions(emulator) if s["userId"] == bob["userId"]}
     remaining = [item["public-key"] for item in turnkey_session.turnkey_items(KEYS)]
     assert len(remaining) == 1 and remaining[0] in bobs_keys, "the key left is not the X session's"
 
-    window.click("Sign Out")
+    window.sign_out()
     window.wait_for_text("Sign in to Turnkey")
     assert turnkey_session.turnkey_items(SESSIONS) == [] and turnkey_session.turnkey_items(KEYS) == [], \
         "sign-out left a session or key in the keyring"

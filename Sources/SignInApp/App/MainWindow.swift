@@ -56,10 +56,14 @@ final class MainWindow {
         }
     }
     private lazy var signedInPage: SignedInPage = install(SignedInPage(), .signedIn) { page in
-        page.onSignOut = { [weak self] in self?.flow.signOut() }
+        page.onSignOut = { [weak self] account in self?.askToSignOut(account) }
         page.onAddAccount = { [weak self] in self?.flow.addAccount() }
         page.onSwitch = { [weak self] id in self?.flow.switchAccount(to: id) }
+        page.onCopyAddress = { [weak self] address in self?.copyAddress(address) }
+        page.onReloadProfile = { [weak self] in self?.flow.reloadProfile() }
     }
+    /// "Sign out of …?" while it is asked.
+    private var signOutDialog: SignOutDialog?
     private var keys: GObjectRef!
     private var stackRef: GObjectRef!
     private var roots: [PageName: UnsafeMutablePointer<GtkWidget>] = [:]
@@ -145,6 +149,11 @@ final class MainWindow {
         schemeBanner.show(owner: flow.foreignSchemeHandler, busNameOwner: busNameOwner)
         if roots[.signedIn] != nil { signedInPage.setBusy(flow.isSigningOut) }
         let page = flow.page
+        if case .signedIn = page {
+        } else if let dialog = signOutDialog {
+            dialog.close() // the account it asked about is no longer shown
+            signOutDialog = nil
+        }
         guard page != shown else { return }
         let previous = shown
         shown = page
@@ -235,6 +244,10 @@ final class MainWindow {
             onSignInFinished?(Self.finish(finish, backend: flow.backend))
             return
         }
+        showToast(title)
+    }
+
+    private func showToast(_ title: String) {
         if let previous = currentToast {
             adw_toast_dismiss(previous)
             g_object_unref(UnsafeMutableRawPointer(previous))
@@ -250,6 +263,24 @@ final class MainWindow {
         banner.onAction = { [weak self] in self?.flow.bannerAction() }
         banner.onClose = { [weak self] in self?.flow.dismissBanner() }
         schemeBanner.onMakeDefault = { [weak self] in self?.flow.claimSchemeHandler() }
+    }
+
+    /// Sign Out asks first: the session stays in the keyring until the person says Sign Out.
+    private func askToSignOut(_ account: SignedInAccount) {
+        signOutDialog?.close()
+        var name: String?
+        if case .signedIn(let state) = flow.page, case .loaded(let profile) = state.profile {
+            name = profile.person ?? profile.appName
+        }
+        signOutDialog = SignOutDialog(over: window.widget, name: name) { [weak self] in
+            guard let self, case .signedIn(let state) = self.flow.page, state.current.id == account.id else { return }
+            self.flow.signOut()
+        }
+    }
+
+    private func copyAddress(_ address: String) {
+        gdk_clipboard_set_text(gtk_widget_get_clipboard(window.widget), address)
+        showToast(tr("Address copied"))
     }
 
     private func copyLink() {
