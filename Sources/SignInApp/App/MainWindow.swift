@@ -85,7 +85,8 @@ final class MainWindow {
         window = Widget(adw_application_window_new(application))
         gtk_window_set_title(window.widget.cast(), tr("Portal Sign-In"))
         gtk_window_set_default_size(window.widget.cast(), 420, 640)
-        gtk_widget_set_size_request(window.widget, 360, 480)
+        // GNOME's smallest (phone) size: every page fits it, scrolling where it is taller.
+        gtk_widget_set_size_request(window.widget, 360, 294)
 
         stack = gtk_stack_new()!
         gtk_stack_set_transition_type(stack.cast(), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
