@@ -23,6 +23,12 @@ public final class SignInFlow {
     public private(set) var foreignSchemeHandler: String?
     /// Sign-out is running: the signed-in page's button is disabled.
     public private(set) var isSigningOut = false
+    /// Resend on "Check your email" is sending.
+    public private(set) var isResending = false
+    /// The backend asked to wait before another link (its rate limit): Resend waits until then.
+    public private(set) var resendAllowedAfter: Date?
+    /// Resend can be pressed now.
+    public var canResend: Bool { !isResending && resendAllowedAfter == nil }
 
     /// Called after every change of `page`, `banner`, `foreignSchemeHandler` or `isSigningOut`.
     public var onChange: (@MainActor () -> Void)?
@@ -53,6 +59,10 @@ public final class SignInFlow {
     private var lastSessionCheck = Date.distantPast
     /// No Secret Service was found: sign-in waits for one.
     private var keyringMissing = false
+    /// The page the "No keyring" page replaced, when it has something to keep (a code challenge).
+    private var pageBeforeKeyring: Page?
+    /// The provider of the session that just ended, for Sign In Again.
+    private var endedProvider: SignInProvider?
     /// The banner says no keyring is running (it goes once one is found).
     private var bannerIsKeyringAdvice = false
     /// The saved sessions were read (or their reading failed): a keyring that appears later only
@@ -442,6 +452,42 @@ public final class SignInFlow {
         }
     }
 
+    /// Resend on "Check your email": another link to the same address. While it is sent, and after
+    /// Portal's "too many" until the wait it names is over, Resend waits.
+    public func resendMagicLink() {
+        guard case .emailSent(let email) = page, !isResending, resendAllowedAfter.map({ Date() >= $0 }) ?? true,
+            let links = service as? any EmailLinkSignIn
+        else { return }
+        isResending = true
+        banner = nil
+        changed()
+        Task {
+            do {
+                try await links.sendMagicLink(to: email)
+                isResending = false
+                changed()
+                onNotice?(.linkSent)
+            } catch {
+                isResending = false
+                if let seconds = desktop.retryAfter(error) { holdResend(for: seconds) }
+                report(error, retry: nil)
+            }
+        }
+    }
+
+    /// Resend is held back `seconds` (the backend's rate limit), then offered again.
+    private func holdResend(for seconds: Double) {
+        let until = Date().addingTimeInterval(seconds)
+        resendAllowedAfter = until
+        changed()
+        Task { [weak self] in
+            try? await Task.sleep(for: .seconds(seconds))
+            guard let self, self.resendAllowedAfter == until else { return }
+            self.resendAllowedAfter = nil
+            self.changed()
+        }
+    }
+
     public func backFromEmail() {
         guard case .emailSent = page else { return }
         show(signInPage())
@@ -469,11 +515,19 @@ public final class SignInFlow {
         }
     }
 
+    /// The backend ended a session: with other accounts left, they stay shown and a notice says
+    /// so; otherwise the "Session ended" page, whose Sign In Again signs in with the same provider.
     private func sessionInvalidated(_ id: String) {
-        guard accounts.contains(where: { $0.id == id }) else { return }
+        guard let account = accounts.first(where: { $0.id == id }) else { return }
         remove(id)
-        if case .signedIn = page { show(signedInPage() ?? signInPage()) }
-        report(SessionEndedError(), retry: nil)
+        let message = describe(SessionEndedError()).message
+        guard case .signedIn = page, signedInPage() == nil else {
+            // Another account stays shown, or the person is elsewhere (adding an account): a notice.
+            if case .signedIn = page, let others = signedInPage() { show(others) }
+            return onNotice?(.sessionEnded(message: message)) ?? ()
+        }
+        banner = nil
+        show(.blocked(BlockedPageState(.sessionEnded(provider: account.provider), message: message)))
     }
 
     private func accountUpdated(_ account: SignedInAccount) {
@@ -510,32 +564,60 @@ public final class SignInFlow {
     /// No Secret Service: the page waits for one, with the advice (Try Again checks again).
     private func waitForKeyring() {
         keyringMissing = true
-        show(signedInPage() ?? signInPage())
-        report(KeyringUnavailableError()) { [weak self] in self?.recheckKeyring() }
+        banner = nil
+        // A code page keeps its challenge: it comes back once the keyring does.
+        if case .code = page { pageBeforeKeyring = page }
+        show(.blocked(BlockedPageState(.noKeyring, message: describe(KeyringUnavailableError()).message)))
     }
 
     /// Try Again, or the Secret Service's bus name came or went: once a keyring is there, what
     /// waited for it goes on (the saved sessions first, if they were never read).
-    private func recheckKeyring() {
+    private func recheckKeyring(pressed: Bool = false) {
         guard keyringMissing else { return }
         Task {
             guard keyringMissing else { return }
             guard await desktop.keyringAvailable() else {
-                if banner == nil { report(KeyringUnavailableError()) { [weak self] in self?.recheckKeyring() } }
+                if pressed { onNotice?(.keyringStillMissing) }
                 return
             }
             guard keyringMissing else { return }
             keyringMissing = false
+            defer { pageBeforeKeyring = nil }
             if bannerIsKeyringAdvice {
                 banner = nil
                 retry = nil
             }
             if restored {
-                if case .signIn = page { show(signInPage()) } else { changed() }
+                switch page {
+                case .signIn: show(signedInPage() ?? signInPage())
+                case .blocked(let state) where state.blocker == .noKeyring:
+                    show(pageBeforeKeyring ?? signedInPage() ?? signInPage())
+                default: changed()
+                }
                 settle()
             } else {
                 start()
             }
+        }
+    }
+
+    // MARK: - Blocking pages
+
+    /// The one action of a blocking page: Try Again, Unlock, Sign In Again.
+    public func blockedAction() {
+        guard case .blocked(let state) = page else { return }
+        switch state.blocker {
+        case .noKeyring:
+            recheckKeyring(pressed: true)
+        case .keyringLocked:
+            let action = retry
+            retry = nil
+            show(signedInPage() ?? signInPage())
+            action?()
+        case .sessionEnded(let provider):
+            endedProvider = nil
+            show(signInPage())
+            if let provider, providers.contains(provider) { signIn(with: provider) }
         }
     }
 
@@ -609,7 +691,28 @@ public final class SignInFlow {
 
     private func report(_ error: any Error, retry: (@MainActor () -> Void)?) {
         let problem = describe(error)
-        guard problem.kind != .cancelled else { return }
+        switch problem.kind {
+        case .cancelled:
+            return
+        case .cancelledAtProvider:
+            // Not an alarm: the sign-in page (shown already) is the next step.
+            banner = nil
+            changed()
+            return onNotice?(.signInCancelled) ?? ()
+        case .sessionEnded:
+            banner = nil
+            let provider = endedProvider
+            endedProvider = nil
+            return show(.blocked(BlockedPageState(.sessionEnded(provider: provider), message: problem.message)))
+        case .keyringMissing:
+            return waitForKeyring()
+        case .keyringLocked where retry != nil:
+            banner = nil
+            self.retry = retry
+            return show(.blocked(BlockedPageState(.keyringLocked, message: problem.message)))
+        default:
+            break
+        }
         bannerIsKeyringAdvice = error is KeyringUnavailableError
         self.retry = retry
         banner =

@@ -96,7 +96,7 @@ def test_a_dismissed_unlock_at_start_says_the_keyring_stayed_locked_and_try_agai
     assert keepassxc.is_locked() and keepassxc.entries(), "the database was closed or emptied"
     assert emulator.requests("GET", CLIENT) == [], "no session was read, so none may be checked"
 
-    window.click("Try Again")
+    window.click("Unlock")
     keepassxc.answer_unlock_dialog(accept=True)
     window.wait_for_text(SIGNED_IN, timeout=40)
     assert session.stored_session() == stored, "the session changed behind the locked database"
@@ -120,7 +120,7 @@ def test_a_dismissed_unlock_at_sign_in_spends_no_grant_and_try_again_signs_in(se
     assert session.stored_session() is None and window.find("label", name=SIGNED_IN) is None
     assert session.env["PORTAL_SESSION_KEY"] not in " ".join(keepassxc.entries()), "something was half-saved into the database"
 
-    window.click("Try Again")
+    window.click("Unlock")
     keepassxc.answer_unlock_dialog(accept=True)
     window.wait_for_text(SIGNED_IN, timeout=40)
     assert len(emulator.requests("POST", TOKENS)) == 1

@@ -80,7 +80,7 @@ def test_after_the_app_ends_mid_sign_in_its_redirect_is_asked_about_and_nothing_
     window.wait_for_text(CONFIRM)
     assert window.find("label", contains="from Google") is not None, "the question does not name the provider"
     assert exchanges(emulator) == [], "the grant was sent before the person chose"
-    window.click("Ignore")
+    window.click("Discard Link")
     window.wait_for_text("Sign in to Portal")
     assert exchanges(emulator) == []
     assert session.stored_session() is None
@@ -93,7 +93,7 @@ def test_continue_after_a_restart_still_finishes_the_sign_in(session, emulator):
     window = session.attach()
     window.wait_for_text(CONFIRM)
     assert window.find("label", contains="closed") is not None, "the question does not say the app was closed"
-    window.click("Continue")
+    window.click("Sign In")
     window.wait_for_text("You're signed in")
     assert exchanges(emulator) == [200]
 
@@ -109,7 +109,7 @@ def test_a_turnkey_callback_after_the_app_ended_is_asked_about_and_nothing_is_se
     assert window.find("label", contains="from Discord") is not None, "the question does not name the provider"
     assert emulator.requests("POST", f"{AUTH_PROXY}/oauth2_authenticate") == [], "the code was redeemed unasked"
     # The sign-in's key and verifier are still in the keyring: Continue finishes it.
-    window.click("Continue")
+    window.click("Sign In")
     window.wait_for_text("You're signed in")
     assert [entry["status"] for entry in emulator.requests("POST", f"{AUTH_PROXY}/oauth2_authenticate")] == [200]
 

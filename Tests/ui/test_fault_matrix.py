@@ -165,9 +165,10 @@ def test_clients_me_at_start(session, emulator, fault):
     inject(emulator, CLIENT, fault)
     window = launch(session)
     if fault == "401":
-        # Portal no longer knows the session: it is forgotten, app and keyring alike.
-        banner(window, "Your session has ended")
-        window.wait_for_text(SIGN_IN)
+        # Portal no longer knows the session: it is forgotten, app and keyring alike, and a page
+        # of its own (announced) says so.
+        window.wait_for("alert", name="Session Ended")
+        assert window.find("label", contains="Your session has ended") is not None
         assert session.stored_session() is None
     else:
         # A failure that says nothing about the session keeps it; Try Again restores it.
@@ -197,14 +198,17 @@ def test_saving_with_the_unlock_prompt_dismissed(session, emulator):
     session.browse(email="alice@example.com", action="continue")
     with keyring.locked(session.root, "dismiss") as prompts:
         window.click("Continue with Google")
-        # Not just "keyring": the signed-in page says the session is "saved in your keyring".
-        said = banner(window, "stayed locked")
-        assert "unlock it when it asks" in said, said
+        # A page of its own (announced), said as locked, whose one action is Unlock.
+        window.wait_for("alert", name="Keyring Locked")
+        said = window.wait_for("label", contains="stayed locked").name
+        assert "enter its password" in said, said
+        assert window.find("push button", name="Unlock") is not None
         assert "password" in prompts(), "the daemon never asked for the keyring password"
         assert keyring.is_locked(), "a dismissed prompt leaves the keyring locked"
     # The keyring is unlocked before the grant is spent: dismissed, nothing was sent.
     assert emulator.requests("POST", TOKENS) == [], "the grant was spent although the keyring stayed locked"
-    no_session_shown_or_stored(session, window)
+    assert window.find("label", name=SIGNED_IN) is None
+    assert session.stored_session() is None, "the keyring holds a session the app does not show"
 
 
 def test_signing_out_with_the_unlock_prompt_dismissed(session, emulator):
@@ -230,8 +234,8 @@ def test_restoring_without_a_secret_service(session, emulator, tmp_path):
     stored = session.stored_session()
 
     window = session.launch(wrapper=keyring.without_secret_service(tmp_path), PORTAL_HTTP_TIMEOUT_SECONDS="2")
-    banner(window, "No keyring service is running")
-    window.wait_for_text(SIGN_IN)
+    window.wait_for("alert", name="No Keyring")
+    assert window.find("label", contains="No keyring service is running") is not None
     assert emulator.requests("GET", CLIENT) == [], "no session was read, so none may be checked"
     session.quit_app()
     assert session.stored_session() == stored, "the session in the real keyring was lost"

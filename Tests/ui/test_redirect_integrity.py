@@ -54,12 +54,12 @@ def test_an_unsolicited_redirect_asks_first_and_sends_nothing_until_continue(ses
     window.wait_for_text(CONFIRM)
     assert window.find("label", contains="from Google") is not None, "the page does not name the provider"
     assert window.find("label", contains="not started from Portal Sign-In") is not None
-    assert window.find("push button", name="Continue") is not None
-    assert window.find("push button", name="Ignore") is not None
+    assert window.find("push button", name="Sign In") is not None
+    assert window.find("push button", name="Discard Link") is not None
     assert exchanges(emulator) == [], "the grant was sent before the person chose Continue"
     session.screenshot("finish-signing-in")
 
-    window.click("Continue")
+    window.click("Sign In")
     assert signed_in_end_user(window) == end_user_id(emulator, "alice@example.com")
     assert exchanges(emulator) == [200]
 
@@ -70,7 +70,7 @@ def test_ignore_drops_the_link_and_leaves_the_grant_unspent(session, emulator, p
     window.wait_for_text("Sign in to Portal")
     session.gio_open(redirect)
     window.wait_for_text(CONFIRM)
-    window.click("Ignore")
+    window.click("Discard Link")
     window.wait_for_text("Sign in to Portal")
     assert window.find("label", name=CONFIRM) is None
     assert exchanges(emulator) == []
@@ -110,7 +110,7 @@ def test_a_redirect_while_signed_in_asks_before_replacing_the_account(session, e
     session.gio_open(bob)
     window.wait_for_text(CONFIRM)
     assert window.find("label", contains=f"replaces the account you are signed in with ({alice})") is not None
-    window.click("Ignore")
+    window.click("Discard Link")
     assert signed_in_end_user(window) == alice
     assert exchanges(emulator) == [200], "the second account's grant was sent"
 
@@ -153,7 +153,7 @@ def test_a_cold_start_by_dbus_activation_asks_about_a_sign_in_started_before_and
     window = session.attach()
     window.wait_for_text(CONFIRM)
     assert exchanges(emulator) == [], "a sign-in whose app has quit finished without asking"
-    window.click("Continue")
+    window.click("Sign In")
     assert signed_in_end_user(window) == end_user_id(emulator, "alice@example.com")
     assert command_lines_holding(grant_of(redirect)) == [], "a command line holds the grant"
     # Started by the session bus itself (D-Bus activation marks the services it starts), not by a

@@ -76,21 +76,21 @@ def test_apple_with_hide_my_email_signs_in_a_relay_user(session, emulator):
     session.screenshot()
 
 
-def test_cancel_at_the_provider_shows_an_error_with_a_next_step(session, emulator):
+def test_cancel_at_the_provider_is_a_notice_and_the_sign_in_page_is_the_next_step(session, emulator):
     session.browse(email="alice@example.com", action="cancel")
     window = session.launch()
     window.click("Continue with Google")
 
-    window.wait_for("label", contains="cancelled or refused in the browser")
-    assert window.find("push button", name="Try Again") is not None, "the banner offers no next step"
+    window.wait_for("label", name="Sign-in cancelled in the browser")
+    assert window.find("push button", name="Dismiss") is None, "a cancel raised the error banner"
     assert window.has_text("Sign in to Portal"), "not back on the Sign in page"
     assert emulator.requests("POST", TOKENS) == [], "a grant was exchanged after Cancel"
     assert [e["has_error"] for e in session.browser_events("delivered")] == [True]
     session.screenshot()
 
-    # "Try Again" starts a new browser sign-in.
+    # The provider buttons start a new browser sign-in.
     session.browse(email="alice@example.com", action="continue")
-    window.click("Try Again")
+    window.click("Continue with Google")
     assert signed_in_end_user(window) == user(emulator, "alice@example.com")["endUserId"]
 
 
@@ -158,7 +158,7 @@ def test_sign_out_and_restore_after_restart(session, emulator):
     assert window.find("label", name="You're signed in") is None
 
 
-def test_a_session_portal_no_longer_accepts_returns_to_sign_in_with_a_message(session, emulator):
+def test_a_session_portal_no_longer_accepts_shows_session_ended_and_signs_in_again(session, emulator):
     window = session.launch()
     window.click("Continue with Google")
     signed_in_end_user(window)
@@ -166,10 +166,14 @@ def test_a_session_portal_no_longer_accepts_returns_to_sign_in_with_a_message(se
 
     emulator.admin("reset", {})   # Portal forgets every session
     window = session.launch()
-    window.wait_for("label", contains="Your session has ended")
-    assert window.has_text("Sign in to Portal")
+    window.wait_for("alert", name="Session Ended")   # a page of its own, announced
+    assert window.find("label", contains="Your session has ended") is not None
     assert [e["status"] for e in emulator.requests("GET", "/api/v3/clients/me")] == [401]
     session.screenshot()
+
+    # Sign In Again starts a sign-in: the provider is unknown after a restart, so the sign-in page.
+    window.click("Sign In Again")
+    window.wait_for_text("Sign in to Portal")
 
 
 @pytest.mark.journey

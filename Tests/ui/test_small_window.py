@@ -84,7 +84,7 @@ def test_the_portal_pages_fit_the_mobile_size(session, emulator):
     window.wait_for_text("Finish signing in?")
     assert_fits(window, "finish signing in")
     columns["finish signing in"] = column_width(window, "Finish signing in?")
-    window.click("Continue")
+    window.click("Sign In")
     window.wait_for_text("You're signed in")
     window.expand_details()
     window.wait_for_text("End user")

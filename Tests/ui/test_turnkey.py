@@ -233,15 +233,15 @@ def test_two_sessions_are_listed_and_switched_and_sign_out_removes_one_with_its_
         "sign-out left a session or key in the keyring"
 
 
-def test_a_session_turnkey_ended_returns_to_the_sign_in_page_with_a_message(turnkey_session, emulator):
+def test_a_session_turnkey_ended_shows_the_session_ended_page(turnkey_session, emulator):
     window = turnkey_session.launch()
     sign_in(turnkey_session, window, "apple")
     turnkey_session.quit_app()
     # Turnkey's clock passes the session's expiry (this computer's clock has not yet).
     emulator.admin("clock", {"advanceSeconds": 901})
     window = turnkey_session.launch()
-    window.wait_for("label", name="Your session has ended. Sign in again to continue.")
-    assert window.has_text("Sign in to Turnkey")
+    window.wait_for("alert", name="Session Ended")
+    assert window.has_text("Your session has ended. Sign in again to continue.")
     assert turnkey_session.turnkey_items(SESSIONS) == [] and turnkey_session.turnkey_items(KEYS) == []
 
 

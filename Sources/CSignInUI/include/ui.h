@@ -19,6 +19,11 @@ void portal_ui_add_action(GActionMap *map, const char *name, PortalUIActionHandl
 void portal_ui_set_accessible_label(GtkWidget *widget, const char *label);
 void portal_ui_set_accessible_description(GtkWidget *widget, const char *description);
 
+/* A new widget of `type` with the accessible role "alert" (a construct-only property, set through the
+ * variadic g_object_new): a screen reader announces what it shows. GTK 4.8 has no
+ * gtk_accessible_announce (4.14) and no live regions. */
+GtkWidget *portal_ui_new_alert(GType type);
+
 /* A QR code for `text` (EC level M, 4-module quiet zone), dark modules on white, each module
  * `pixels_per_module` pixels wide. NULL if the text cannot be encoded. Caller owns the texture. */
 GdkTexture *portal_ui_qr_texture(const char *text, int pixels_per_module);

@@ -13,6 +13,7 @@ final class MainWindow {
         case browser, confirm, code, email
         case signedIn = "signed-in"
         case setUp = "set-up"
+        case blocked
     }
 
     let window: Widget
@@ -48,6 +49,10 @@ final class MainWindow {
     }
     private lazy var emailPage: EmailSentPage = install(EmailSentPage(), .email) { page in
         page.onBack = { [weak self] in self?.flow.backFromEmail() }
+        page.onResend = { [weak self] in self?.flow.resendMagicLink() }
+    }
+    private lazy var blockedPage: BlockedPage = install(BlockedPage(), .blocked) { page in
+        page.onAction = { [weak self] in self?.flow.blockedAction() }
     }
     private lazy var setUpPage: SetUpPage = install(SetUpPage(), .setUp) { page in
         page.onContinue = { [weak self] choice in
@@ -149,6 +154,7 @@ final class MainWindow {
         banner.show(flow.banner)
         schemeBanner.show(owner: flow.foreignSchemeHandler, busNameOwner: busNameOwner)
         if roots[.signedIn] != nil { signedInPage.setBusy(flow.isSigningOut) }
+        if roots[.email] != nil { emailPage.setCanResend(flow.canResend) }
         let page = flow.page
         if case .signedIn = page {
         } else if let dialog = signOutDialog {
@@ -182,6 +188,8 @@ final class MainWindow {
             signedInPage.show(state)
         case .setUp(let state):
             setUpPage.show(backend: state.backend, canSave: state.canSave)
+        case .blocked(let state):
+            blockedPage.show(state.blocker, message: state.message)
         }
         let name = Self.pageName(page)
         if previous.map(Self.pageName) != name { switchTo(name) }
@@ -209,6 +217,7 @@ final class MainWindow {
         case .emailSent: return .email
         case .signedIn: return .signedIn
         case .setUp: return .setUp
+        case .blocked: return .blocked
         }
     }
 
@@ -226,6 +235,7 @@ final class MainWindow {
         case .email: emailPage.focusFirst()
         case .signedIn: signedInPage.focusFirst()
         case .setUp: setUpPage.focusFirst()
+        case .blocked: blockedPage.focusFirst()
         case .status: break
         }
     }
@@ -239,7 +249,11 @@ final class MainWindow {
         let title: String
         switch notice {
         case .linkCopied: title = tr("Link copied")
+        case .linkSent: title = tr("New link sent")
         case .signedOut: title = tr("Signed out")
+        case .signInCancelled: title = tr("Sign-in cancelled in the browser")
+        case .keyringStillMissing: title = tr("Still no keyring service")
+        case .sessionEnded(let message): title = message
         case .redirectIgnored: title = tr("Sign-in link ignored")
         case .signInFinished(let finish):
             onSignInFinished?(Self.finish(finish, backend: flow.backend))
