@@ -101,18 +101,9 @@ final class Label: Widget {
         set { gtk_label_set_text(widget.cast(), newValue) }
     }
 
-    /// A label that is an alert for assistive technology: what it shows is announced.
-    init(alert: Void) {
-        let label = portal_ui_new_alert(gtk_label_get_type())!
-        gtk_label_set_wrap(label.cast(), 1)
-        gtk_label_set_wrap_mode(label.cast(), PANGO_WRAP_WORD_CHAR)
-        super.init(label)
-    }
-
-    /// A banner's message: left-aligned, taking the width beside the banner's buttons; an alert,
-    /// so a screen reader announces it.
+    /// A banner's message: left-aligned, taking the width beside the banner's buttons.
     static func bannerMessage() -> Label {
-        let message = Label(alert: ())
+        let message = Label("", classes: [])
         gtk_label_set_xalign(message.widget.cast(), 0)
         gtk_label_set_justify(message.widget.cast(), GTK_JUSTIFY_LEFT)
         gtk_widget_set_hexpand(message.widget, 1)
