@@ -18,7 +18,7 @@ we play the person on the emulator's fake Google page with plain HTTP to get the
 grant, and deliver the redirect to the running app over D-Bus (org.freedesktop.Application.Open,
 what a second `portal-sign-in URI` or `gio open URI` sends). Sign-out is "Sign Out…" and the dialog's "Sign Out".
 `--unsolicited` skips the click, delivering a redirect the app did not ask for (a grant minted
-from the API's own authorize URL): the app shows "Finish signing in?", the driver clicks "Continue"
+from the API's own authorize URL): the app shows "Finish Signing In?", the driver clicks "Continue"
 there, and the cycle goes on from the Signed-in page.
 
 `cycles … --rss FILE` appends the app's RSS (kB, from /proc/PID/status) to FILE after each cycle,
@@ -52,7 +52,7 @@ APP_BUS_NAME = "io.github.portalauth.SignIn"
 APP_OBJECT_PATH = "/io/github/portalauth/SignIn"
 SESSION_SCHEMA = "io.github.portalauth.Session"
 FIFO_NAME = "browser-urls.fifo"
-CONFIRM_TITLE = "Finish signing in?"
+CONFIRM_TITLE = "Finish Signing In?"
 # The app gives freed memory back 1 s after its last page switch (RestingMemoryRelease): an RSS
 # sample taken earlier holds the transition's freed buffers too.
 AT_REST_SECONDS = 1.5
@@ -246,7 +246,7 @@ def sign_in(app, base_url, browser, keyring, via="dbus", unsolicited=False):
     """One sign-in from the Sign-in page; returns redirect→keyring ms for a solicited one via=dbus, else None."""
     app.on_sign_in_page()
     if unsolicited:
-        # The whole confirmation path: the link arrives, "Finish signing in?", Sign In, Signed in.
+        # The whole confirmation path: the link arrives, "Finish Signing In?", Sign In, Signed in.
         redirect = mint_redirect(base_url)
         if via == "dbus":
             deliver_by_dbus(keyring.bus, redirect)

@@ -4,13 +4,13 @@ public enum Page: Sendable, Equatable {
     /// Restoring the saved session (or handling the URI the app was started with).
     case loading
     case signIn(SignInPageState)
-    /// "Continue in your browser" for a running provider sign-in.
+    /// "Continue in Your Browser" for a running provider sign-in.
     case waitingForBrowser(provider: SignInProvider, pasteProblem: PasteProblem?)
     /// The redirect arrived and is being exchanged; too late to cancel.
     case completing
     case code(CodeChallenge, wrongCode: UserFacingError?)
     case emailSent(email: String)
-    /// "Finish signing in?" for a redirect this app did not start (or one that would replace the
+    /// "Finish Signing In?" for a redirect this app did not start (or one that would replace the
     /// signed-in account).
     case confirmRedirect(ConfirmRedirect)
     case signedIn(SignedInPageState)
@@ -120,7 +120,7 @@ public struct ConfirmRedirect: Sendable, Equatable {
 /// One-off notices: the window shows most briefly (a toast).
 public enum Notice: Sendable, Equatable {
     case linkCopied
-    /// Resend on "Check your email" sent a new link.
+    /// Resend on "Check Your Email" sent a new link.
     case linkSent
     case signedOut
     /// The sign-in was cancelled or refused at the provider: the sign-in page is the next step.

@@ -8,7 +8,7 @@ import FoundationEssentials
 /// page and keeps what the desktop hands over for the service that follows (`use`).
 ///
 /// Redirects are untrusted input: only one this app started finishes without asking; anything
-/// else waits on "Finish signing in?" for the person's Continue (or, when it can never finish here,
+/// else waits on "Finish Signing In?" for the person’s Sign In (or, when it can never finish here,
 /// is refused). URIs that arrive while the flow is busy (loading, exchanging, signing out) wait
 /// their turn, so no two exchanges overlap.
 ///
@@ -23,7 +23,7 @@ public final class SignInFlow {
     public private(set) var foreignSchemeHandler: String?
     /// Sign-out is running: the signed-in page's button is disabled.
     public private(set) var isSigningOut = false
-    /// Resend on "Check your email" is sending.
+    /// Resend on "Check Your Email" is sending.
     public private(set) var isResending = false
     /// The backend asked to wait before another link (its rate limit): Resend waits until then.
     public private(set) var resendAllowedAfter: Date?
@@ -47,7 +47,7 @@ public final class SignInFlow {
     private var profiles: [String: ProfileLookup] = [:]
     private var waiting: WaitingSignIn?
     private var challenge: CodeChallenge?
-    /// The redirect shown on "Finish signing in?", and the page to return to on Ignore.
+    /// The redirect shown on "Finish Signing In?", and the page to return to on Discard Link.
     private var confirming: (redirect: HeldRedirect, previous: Page)?
     /// URIs that arrived while the flow was busy (or before a service was set up).
     private var deferred: [String] = []
@@ -186,7 +186,7 @@ public final class SignInFlow {
         show(.waitingForBrowser(provider: provider, pasteProblem: nil))
     }
 
-    /// Cancel or Escape on "Continue in your browser". Too late once the redirect was handed over.
+    /// Cancel or Escape on "Continue in Your Browser". Too late once the redirect was handed over.
     public func cancelWaiting() {
         guard let current = waiting, !current.redirectDelivered else { return }
         waiting = nil
@@ -258,7 +258,7 @@ public final class SignInFlow {
         }
     }
 
-    /// "Finish signing in?": the person decides.
+    /// "Finish Signing In?": the person decides.
     private func confirm(_ redirect: HeldRedirect) {
         let previous = confirming?.previous ?? page
         confirming = (redirect, previous)
@@ -269,7 +269,7 @@ public final class SignInFlow {
                     method: redirect.method, replacesAccount: replaces, startedBeforeRestart: redirect.standing == .earlierRun)))
     }
 
-    /// "Continue" on "Finish signing in?".
+    /// "Continue" on "Finish Signing In?".
     public func continueConfirmed() {
         guard let (redirect, _) = confirming else { return }
         confirming = nil
@@ -282,7 +282,7 @@ public final class SignInFlow {
         exchange(redirect, as: .ask(redirect))
     }
 
-    /// "Ignore" on "Finish signing in?": nothing is sent, the grant stays unspent.
+    /// "Ignore" on "Finish Signing In?": nothing is sent, the grant stays unspent.
     public func ignoreConfirmed() {
         guard let (_, previous) = confirming else { return }
         confirming = nil
@@ -452,7 +452,7 @@ public final class SignInFlow {
         }
     }
 
-    /// Resend on "Check your email": another link to the same address. While it is sent, and after
+    /// Resend on "Check Your Email": another link to the same address. While it is sent, and after
     /// Portal's "too many" until the wait it names is over, Resend waits.
     public func resendMagicLink() {
         guard case .emailSent(let email) = page, !isResending, resendAllowedAfter.map({ Date() >= $0 }) ?? true,

@@ -14,8 +14,8 @@ import keepassxc
 from any_secret_service import *  # noqa: F401,F403  (what every Secret Service must do, run here too)
 from any_secret_service import browse_to_redirect, cli
 
-SIGN_IN = "Sign in to Portal"
-SIGNED_IN = "You're signed in"
+SIGN_IN = "Sign In to Portal"
+SIGNED_IN = "You’re Signed In"
 CLIENT = "/api/v3/clients/me"
 TOKENS = "/api/v3/auth/oauth/tokens"
 STAYED_LOCKED = "stayed locked"

@@ -16,8 +16,8 @@ MAGIC_LINKS = "/api/v3/auth/magic-links"
 VALIDATIONS = "/api/v3/auth/magic-links/validations"
 TOTP = "/api/v3/auth/totps/validations"
 CLIENT = "/api/v3/clients/me"
-SIGN_IN = "Sign in to Portal"
-SIGNED_IN = "You're signed in"
+SIGN_IN = "Sign In to Portal"
+SIGNED_IN = "You’re Signed In"
 
 # What the banner says for each fault that reaches the app, and the page it leaves the person on.
 WORDS = {
@@ -104,9 +104,9 @@ def test_magic_links(session, emulator, fault):
     window.wait_for_text(SIGN_IN)
     inject(emulator, MAGIC_LINKS, fault)
     window.type_into("Email address", "alice@example.com")
-    window.click("Email me a sign-in link")
+    window.click("Email Me a Sign-In Link")
     banner(window, WORDS[fault])
-    assert window.find("label", name="Check your email") is None, "the app says a mail went out though it could not tell"
+    assert window.find("label", name="Check Your Email") is None, "the app says a mail went out though it could not tell"
     # A dropped answer: the mail went out though the app could not know; refused ones sent none.
     assert len(emulator.admin("outbox")) == (1 if fault == "drop" else 0)
     assert len(emulator.requests("POST", MAGIC_LINKS)) == 1
@@ -118,8 +118,8 @@ def test_magic_link_validations(session, emulator, fault):
     window = launch(session)
     window.wait_for_text(SIGN_IN)
     window.type_into("Email address", "alice@example.com")
-    window.click("Email me a sign-in link")
-    window.wait_for_text("Check your email")
+    window.click("Email Me a Sign-In Link")
+    window.wait_for_text("Check Your Email")
     link = emulator.admin("outbox")[0]["link"]
     inject(emulator, VALIDATIONS, fault)
     assert session.gio_open(link) == 0

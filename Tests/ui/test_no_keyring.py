@@ -43,7 +43,7 @@ def test_without_a_keyring_sign_in_waits_until_one_starts(session, emulator, bar
     assert window.find("label", contains=ADVICE) is None, "the advice stayed after the keyring started"
     session.browse(email="alice@example.com", action="continue")
     window.click("Continue with Google")
-    window.wait_for_text("You're signed in")
+    window.wait_for_text("You’re Signed In")
     assert len(emulator.requests("POST", TOKENS)) == 1
     stored = bare_bus.secret_tool("lookup", "--", "auth-environment-id", "local-dev",
                                   "session-key", session.env["PORTAL_SESSION_KEY"])
@@ -64,7 +64,7 @@ def test_without_a_keyring_a_redirect_from_the_desktop_keeps_its_grant(session, 
     desktop.wait_until(lambda: window.find("label", contains=ADVICE) is None, timeout=20,
                        what="the advice to go once a keyring runs")
     window.click("Sign In")
-    window.wait_for_text("You're signed in")
+    window.wait_for_text("You’re Signed In")
     assert [r["status"] for r in emulator.requests("POST", TOKENS)] == [200]
 
 
@@ -74,14 +74,14 @@ def test_a_keyring_restarted_while_the_app_runs_still_keeps_the_next_sign_in(ses
     bare_bus.start_keyring()
     window = session.launch(wrapper=bare_bus.wrapper)
     window.click("Continue with Google")
-    window.wait_for_text("You're signed in")
+    window.wait_for_text("You’re Signed In")
     window.sign_out()
-    window.wait_for_text("Sign in to Portal")
+    window.wait_for_text("Sign In to Portal")
 
     bare_bus.restart_keyring()
     session.browse(email="alice@example.com", action="continue")
     window.click("Continue with Google")
-    window.wait_for_text("You're signed in")
+    window.wait_for_text("You’re Signed In")
     stored = bare_bus.secret_tool("lookup", "--", "auth-environment-id", "local-dev",
                                   "session-key", session.env["PORTAL_SESSION_KEY"])
     assert stored.returncode == 0 and stored.stdout, "the session is not in the restarted keyring"

@@ -1,5 +1,5 @@
 """Notices and errors as a person meets them: errors announced to a screen reader (role alert),
-Resend on "Check your email" within Portal's rate limit, and verbs on "Finish signing in?"."""
+Resend on "Check Your Email" within Portal's rate limit, and verbs on "Finish Signing In?"."""
 import pyatspi
 
 MAGIC_LINKS = "/api/v3/auth/magic-links"
@@ -9,8 +9,8 @@ TOKENS = "/api/v3/auth/oauth/tokens"
 def test_resend_sends_another_link_and_waits_when_portal_says_too_many(session, emulator):
     window = session.launch()
     window.type_into("Email address", "alice@example.com")
-    window.click("Email me a sign-in link")
-    window.wait_for_text("Check your email")
+    window.click("Email Me a Sign-In Link")
+    window.wait_for_text("Check Your Email")
 
     window.click("Resend Link")
     window.wait_for("label", name="New link sent")
@@ -27,13 +27,13 @@ def test_resend_sends_another_link_and_waits_when_portal_says_too_many(session, 
 
 def test_finish_signing_in_answers_with_verbs(session, emulator):
     window = session.launch()
-    window.wait_for_text("Sign in to Portal")
+    window.wait_for_text("Sign In to Portal")
     session.gio_open(session.mint_redirect("alice@example.com"))
-    window.wait_for_text("Finish signing in?")
+    window.wait_for_text("Finish Signing In?")
     assert window.find("push button", name="Sign In") is not None
     assert window.find("push button", name="Discard Link") is not None
     assert window.find("push button", name="Ignore") is None and window.find("push button", name="Continue") is None
     assert window.focused().name == "Discard Link", "the safe choice is not the default"
     window.click("Discard Link")
-    window.wait_for_text("Sign in to Portal")
+    window.wait_for_text("Sign In to Portal")
     assert emulator.requests("POST", TOKENS) == [], "Discard Link sent the grant"

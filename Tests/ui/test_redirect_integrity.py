@@ -10,11 +10,11 @@ import pytest
 import desktop
 
 TOKENS = "/api/v3/auth/oauth/tokens"
-CONFIRM = "Finish signing in?"
+CONFIRM = "Finish Signing In?"
 
 
 def signed_in_end_user(window):
-    window.wait_for_text("You're signed in")
+    window.wait_for_text("You’re Signed In")
     return window.detail("End user")
 
 
@@ -48,7 +48,7 @@ def grant_of(redirect):
 def test_an_unsolicited_redirect_asks_first_and_sends_nothing_until_continue(session, emulator):
     redirect = session.mint_redirect("alice@example.com")
     window = session.launch()
-    window.wait_for_text("Sign in to Portal")
+    window.wait_for_text("Sign In to Portal")
 
     assert session.gio_open(redirect) == 0
     window.wait_for_text(CONFIRM)
@@ -67,11 +67,11 @@ def test_an_unsolicited_redirect_asks_first_and_sends_nothing_until_continue(ses
 def test_ignore_drops_the_link_and_leaves_the_grant_unspent(session, emulator, prefix):
     redirect = session.mint_redirect("alice@example.com")
     window = session.launch()
-    window.wait_for_text("Sign in to Portal")
+    window.wait_for_text("Sign In to Portal")
     session.gio_open(redirect)
     window.wait_for_text(CONFIRM)
     window.click("Discard Link")
-    window.wait_for_text("Sign in to Portal")
+    window.wait_for_text("Sign In to Portal")
     assert window.find("label", name=CONFIRM) is None
     assert exchanges(emulator) == []
 
@@ -89,16 +89,16 @@ def test_cancel_then_finishing_in_the_browser_asks_instead_of_signing_in(session
     session.browse(email="alice@example.com", action="continue", save_to=str(saved))
     window = session.launch()
     window.click("Continue with Google")
-    window.wait_for_text("Continue in your browser")
+    window.wait_for_text("Continue in Your Browser")
     desktop.wait_until(lambda: session.browser_events("saved"), what="the browser to reach the redirect")
     window.click("Cancel")
-    window.wait_for_text("Sign in to Portal")
+    window.wait_for_text("Sign In to Portal")
 
     # The person finishes in the browser after all: the redirect no longer belongs to a sign-in.
     session.gio_open(session.take_saved(saved))
     window.wait_for_text(CONFIRM)
     assert exchanges(emulator) == []
-    assert window.find("label", name="You're signed in") is None
+    assert window.find("label", name="You’re Signed In") is None
 
 
 def test_a_redirect_while_signed_in_asks_before_replacing_the_account(session, emulator):
@@ -123,18 +123,18 @@ def test_a_stale_error_redirect_is_not_an_alarm(session, emulator):
     session.gio_open("io.github.portalauth.signin://auth/callback?error=oauth_failed")
     window.wait_for("label", name="Sign-in link ignored")   # handled: a passing notice, nothing more
     assert window.find("label", contains="cancelled or refused") is None, "an error banner appeared"
-    assert window.has_text("You're signed in")
+    assert window.has_text("You’re Signed In")
 
 
 def test_garbage_pasted_while_waiting_shows_why_and_keeps_waiting(session, emulator):
     session.browse(action="hold")
     window = session.launch()
     window.click("Continue with Google")
-    window.wait_for_text("Continue in your browser")
+    window.wait_for_text("Continue in Your Browser")
     window.type_into("Redirect link from the browser", "https://example.com/not-a-sign-in?token=x")
     window.click("Continue")
     window.wait_for("label", contains="not a sign-in link for Portal Sign-In")
-    assert window.has_text("Continue in your browser"), "the waiting page was left"
+    assert window.has_text("Continue in Your Browser"), "the waiting page was left"
     assert exchanges(emulator) == []
     session.screenshot("paste-problem")
 

@@ -9,7 +9,7 @@ from test_turnkey import newest_user, sign_in as turnkey_sign_in
 def sign_in_with_google(session, window, email="alice@example.com"):
     session.browse(email=email, action="continue")
     window.click("Continue with Google")
-    window.wait_for_text("You're signed in")
+    window.wait_for_text("You’re Signed In")
 
 
 def end_user_id(emulator, email):
@@ -47,7 +47,7 @@ def test_nothing_that_ends_the_session_has_the_focus(session):
         desktop.press_keys("Return")
         desktop.press_keys("space")
         assert session.stored_session() is not None, "Enter or Space ended the session"
-        assert window.has_text("You're signed in")
+        assert window.has_text("You’re Signed In")
 
 
 @pytest.mark.journey
@@ -59,8 +59,8 @@ def test_sign_out_asks_and_the_session_stays_in_the_keyring_until_the_answer(ses
     assert session.stored_session() is not None, "the session left the keyring before the answer"
     window.click("Cancel")
     window.wait_gone("dialog", contains="Sign Out")
-    assert window.has_text("You're signed in") and session.stored_session() is not None, "Cancel signed out"
+    assert window.has_text("You’re Signed In") and session.stored_session() is not None, "Cancel signed out"
 
     window.sign_out()
-    window.wait_for_text("Sign in to Portal")
+    window.wait_for_text("Sign In to Portal")
     assert session.stored_session() is None, "Sign Out left the session in the keyring"

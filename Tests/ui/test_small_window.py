@@ -60,36 +60,36 @@ def column_width(window, title):
 
 def test_the_portal_pages_fit_the_mobile_size(session, emulator):
     window = session.launch()
-    window.wait_for_text("Sign in to Portal")
+    window.wait_for_text("Sign In to Portal")
     shrink()
     assert_fits(window, "sign in")
-    columns = {"sign in": column_width(window, "Sign in to Portal")}
+    columns = {"sign in": column_width(window, "Sign In to Portal")}
 
     window.type_into("Email address", "someone.with.a.rather.long.address@example.com")
-    window.click("Email me a sign-in link")
-    window.wait_for_text("Check your email")
+    window.click("Email Me a Sign-In Link")
+    window.wait_for_text("Check Your Email")
     assert_fits(window, "check your email")
-    columns["check your email"] = column_width(window, "Check your email")
+    columns["check your email"] = column_width(window, "Check Your Email")
     window.click("Use Another Way to Sign In")
 
     session.browse(email="totp@example.com", action="hold")
     window.click("Continue with Google")
-    window.wait_for_text("Continue in your browser")
+    window.wait_for_text("Continue in Your Browser")
     assert_fits(window, "continue in your browser")
-    columns["continue in your browser"] = column_width(window, "Continue in your browser")
+    columns["continue in your browser"] = column_width(window, "Continue in Your Browser")
     window.click("Cancel")
-    window.wait_for_text("Sign in to Portal")
+    window.wait_for_text("Sign In to Portal")
 
     session.gio_open(session.mint_redirect("alice@example.com"))
-    window.wait_for_text("Finish signing in?")
+    window.wait_for_text("Finish Signing In?")
     assert_fits(window, "finish signing in")
-    columns["finish signing in"] = column_width(window, "Finish signing in?")
+    columns["finish signing in"] = column_width(window, "Finish Signing In?")
     window.click("Sign In")
-    window.wait_for_text("You're signed in")
+    window.wait_for_text("You’re Signed In")
     window.expand_details()
     window.wait_for_text("End user")
     assert_fits(window, "signed in, details open")
-    columns["signed in"] = column_width(window, "You're signed in")
+    columns["signed in"] = column_width(window, "You’re Signed In")
     assert len(set(columns.values())) == 1, f"the content width changes from page to page: {columns}"
 
 

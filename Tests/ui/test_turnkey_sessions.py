@@ -42,7 +42,7 @@ def test_a_session_is_refreshed_on_a_new_key_before_it_expires(turnkey_session, 
     assert [item["session-key"] for item in turnkey_session.turnkey_items(SESSIONS)] == ["default"]
     live_keys = {s["publicKey"] for s in emulator.admin("turnkey")["sessions"]}
     assert keys[0] in live_keys, "the stored key is not a session Turnkey knows"
-    assert window.has_text("You're signed in")
+    assert window.has_text("You’re Signed In")
 
 
 def test_a_refresh_turnkey_refuses_ends_the_session_with_a_message(turnkey_session, emulator):
@@ -57,13 +57,13 @@ def test_a_refresh_turnkey_refuses_ends_the_session_with_a_message(turnkey_sessi
     # Sign In Again starts a sign-in with the same provider.
     turnkey_session.browse(email="alice@example.com", action="continue")
     window.click("Sign In Again")
-    window.wait_for_text("You're signed in")
+    window.wait_for_text("You’re Signed In")
     assert window.detail("Signed in with") == "X"
 
 
 def render(session, scheme):
     window = session.launch(PORTAL_COLOR_SCHEME=scheme)
-    window.wait_for_text("Sign in to Turnkey")
+    window.wait_for_text("Sign In to Turnkey")
     boxes = {name: window.extents(window.wait_for("push button", name=f"Continue with {name}"))
              for name in ("Google", "Apple", "Discord", "X")}
     path = session.screenshot(f"turnkey-sign-in-{scheme}")

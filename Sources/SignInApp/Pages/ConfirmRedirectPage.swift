@@ -1,7 +1,7 @@
 import CSignInUI
 import SignInFlow
 
-/// "Finish signing in?": a sign-in link arrived that this app did not start, or started before it
+/// "Finish Signing In?": a sign-in link arrived that this app did not start, or started before it
 /// last ended (or one that would replace the signed-in account). Nothing is sent until the person chooses Continue; Ignore drops
 /// it and the grant stays unspent.
 @MainActor
@@ -18,7 +18,7 @@ final class ConfirmRedirectPage: StackPage {
     init() {
         scaffold = PageScaffold(
             icon: PageScaffold.icon("dialog-question-symbolic"),
-            title: tr("Finish signing in?"), description: "")
+            title: tr("Finish Signing In?"), description: "")
         root = scaffold.root
         detail = Label("", classes: ["dim-label"])
         ignore = Button(tr("_Discard Link"), classes: ["pill", "suggested-action"]) { [weak self] in self?.onIgnore?() }

@@ -1,6 +1,6 @@
 import CSignInUI
 
-/// "Check your email": the magic link is on its way; opening it on this computer signs in.
+/// "Check Your Email": the magic link is on its way; opening it on this computer signs in.
 @MainActor
 final class EmailSentPage: StackPage {
     let root: UnsafeMutablePointer<GtkWidget>
@@ -14,7 +14,7 @@ final class EmailSentPage: StackPage {
     init() {
         scaffold = PageScaffold(
             icon: PageScaffold.icon("mail-unread-symbolic"),
-            title: tr("Check your email"), description: "")
+            title: tr("Check Your Email"), description: "")
         root = scaffold.root
         let hint = makeLabel(
             tr("The link works once and expires soon. If nothing arrives, check your spam folder or send a new link."),

@@ -31,7 +31,7 @@ final class SignedInPage: StackPage {
     init() {
         scaffold = PageScaffold(
             icon: PageScaffold.icon("emblem-ok-symbolic"),
-            title: tr("You're signed in"),
+            title: tr("You’re Signed In"),
             description: tr("Your session is saved in your keyring, so you stay signed in next time."))
         root = scaffold.root
 

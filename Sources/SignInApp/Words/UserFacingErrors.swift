@@ -146,7 +146,7 @@ enum UserFacingErrors {
                 message: tr("Account abstraction is not available for this service. Turn it off in Preferences, then try again."),
                 nextStep: .dismiss)
         case .malformedResponse, .invalidGrantResponse, .totpQrUnavailable:
-            return UserFacingError(message: tr("Portal's answer could not be used. Start the sign-in again."), nextStep: .tryAgain)
+            return UserFacingError(message: tr("Portal’s answer could not be used. Start the sign-in again."), nextStep: .tryAgain)
         }
     }
 
@@ -155,12 +155,12 @@ enum UserFacingErrors {
         switch check {
         case .shape:
             return tr(
-                "Portal's two-factor step could not be read: its token does not have the three parts of a JWT. Start the sign-in again.")
-        case .base64: return tr("Portal's two-factor step could not be read: its token's claims are not base64. Start the sign-in again.")
+                "Portal’s two-factor step could not be read: its token does not have the three parts of a JWT. Start the sign-in again.")
+        case .base64: return tr("Portal’s two-factor step could not be read: its token’s claims are not base64. Start the sign-in again.")
         case .claimsObject:
-            return tr("Portal's two-factor step could not be read: its token's claims are not a JSON object. Start the sign-in again.")
+            return tr("Portal’s two-factor step could not be read: its token’s claims are not a JSON object. Start the sign-in again.")
         case .endUserId:
-            return tr("Portal's two-factor step could not be read: its token names no account (no endUserId). Start the sign-in again.")
+            return tr("Portal’s two-factor step could not be read: its token names no account (no endUserId). Start the sign-in again.")
         }
     }
 
@@ -256,7 +256,7 @@ enum UserFacingErrors {
         switch failure.kind {
         case .noService where FlatpakSandbox.isInside:
             return tr(
-                "No keyring is there to keep your session: in its sandbox the app keeps it through the desktop's Secret portal, and nothing offers one here. Install a Secret portal backend, such as GNOME Keyring's, then try again."
+                "No keyring is there to keep your session: in its sandbox the app keeps it through the desktop’s Secret portal, and nothing offers one here. Install a Secret portal backend, such as GNOME Keyring’s, then try again."
             )
         case .noService:
             return tr(
