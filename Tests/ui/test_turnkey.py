@@ -275,7 +275,7 @@ def test_cancelling_at_discord_says_so_and_keeps_nothing(turnkey_session, emulat
     turnkey_session.browse(email="alice@example.com", action="cancel")
     window = turnkey_session.launch()
     window.click("Continue with Discord")
-    window.wait_for("label", contains="Discord did not sign you in")
+    window.wait_for("label", name="Sign-in cancelled in the browser")   # a toast, not an alarm
     assert window.has_text("Sign In to Turnkey")
     assert [e["has_error"] for e in turnkey_session.browser_events("delivered")] == [True]
     assert emulator.requests("POST", f"{AUTH_PROXY}/oauth2_authenticate") == [], "a cancelled sign-in reached Turnkey"
