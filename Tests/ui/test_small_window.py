@@ -2,11 +2,9 @@
 long names and translations wrap or ellipsize, and the window never widens itself to fit a page."""
 import subprocess
 
-import pytest
-
 import desktop
-from test_turnkey import sign_in as turnkey_sign_in
 from test_language import launch_with_locale
+from test_no_keyring import bare_bus  # noqa: F401  (the fixture)
 
 WIDTH, HEIGHT = 360, 294
 
@@ -80,6 +78,14 @@ def test_the_portal_pages_fit_the_mobile_size(session, emulator):
     window.click("Cancel")
     window.wait_for_text("Sign In to Portal")
 
+    session.browse(email="totp@example.com", action="continue")
+    window.click("Continue with Google")
+    window.wait_for_text("Set Up Two-Factor Sign-In")
+    assert_fits(window, "set up two-factor sign-in")
+    columns["set up two-factor sign-in"] = column_width(window, "Set Up Two-Factor Sign-In")
+    desktop.press_keys("Escape")
+    window.wait_for_text("Sign In to Portal")
+
     session.gio_open(session.mint_redirect("alice@example.com"))
     window.wait_for_text("Finish Signing In?")
     assert_fits(window, "finish signing in")
@@ -107,3 +113,10 @@ def test_two_turnkey_accounts_with_long_names_fit_in_french(turnkey_session, emu
     assert_fits(window, "two accounts")
     window.expand_details()
     assert_fits(window, "two accounts, details open")
+
+
+def test_the_no_keyring_page_fits_the_mobile_size(session, bare_bus):
+    window = session.launch(wrapper=bare_bus.wrapper)
+    window.wait_for("alert", name="No Keyring")
+    shrink()
+    assert_fits(window, "no keyring")
