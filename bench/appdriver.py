@@ -10,15 +10,15 @@ session of script/with-desktop-session (its D-Bus session bus, keyring, Xvfb and
     appdriver.py wait-in-browser PID              click "Continue with Google"; return once the app waits for the browser
     appdriver.py cancel PID                       click "Cancel" on that page; return once back on Sign in
     appdriver.py sign-in BASE_URL PID             one sign-in as above; return on the Signed-in page
-    appdriver.py sign-out PID                     click "Sign Out"; return on the Sign-in page
+    appdriver.py sign-out PID                     "Sign Out…", then the dialog's "Sign Out"; return on the Sign-in page
 
 A sign-in is a real one, as a person makes it: click "Continue with Google" (through AT-SPI), the
 app opens the authorize URL in the "browser" (a script that hands the URL to us through a FIFO),
 we play the person on the emulator's fake Google page with plain HTTP to get the redirect with its
 grant, and deliver the redirect to the running app over D-Bus (org.freedesktop.Application.Open,
-what a second `portal-sign-in URI` or `gio open URI` sends). Sign-out is a click on "Sign Out".
+what a second `portal-sign-in URI` or `gio open URI` sends). Sign-out is "Sign Out…" and the dialog's "Sign Out".
 `--unsolicited` skips the click, delivering a redirect the app did not ask for (a grant minted
-from the API's own authorize URL): the app shows "Finish signing in?", the driver clicks "Continue"
+from the API's own authorize URL): the app shows "Finish Signing In?", the driver clicks "Continue"
 there, and the cycle goes on from the Signed-in page.
 
 `cycles … --rss FILE` appends the app's RSS (kB, from /proc/PID/status) to FILE after each cycle,
@@ -52,7 +52,7 @@ APP_BUS_NAME = "io.github.portalauth.SignIn"
 APP_OBJECT_PATH = "/io/github/portalauth/SignIn"
 SESSION_SCHEMA = "io.github.portalauth.Session"
 FIFO_NAME = "browser-urls.fifo"
-CONFIRM_TITLE = "Finish signing in?"
+CONFIRM_TITLE = "Finish Signing In?"
 # The app gives freed memory back 1 s after its last page switch (RestingMemoryRelease): an RSS
 # sample taken earlier holds the transition's freed buffers too.
 AT_REST_SECONDS = 1.5
@@ -228,7 +228,7 @@ class App:
         self.wait_for_button("Continue with Google")
 
     def on_signed_in_page(self):
-        self.wait_for_button("Sign Out")
+        self.wait_for_button("Sign Out…")
 
     def on_confirm_page(self):
         wait_until(lambda: self.window.has_text(CONFIRM_TITLE), what=f"the '{CONFIRM_TITLE}' page")
@@ -246,14 +246,14 @@ def sign_in(app, base_url, browser, keyring, via="dbus", unsolicited=False):
     """One sign-in from the Sign-in page; returns redirect→keyring ms for a solicited one via=dbus, else None."""
     app.on_sign_in_page()
     if unsolicited:
-        # The whole confirmation path: the link arrives, "Finish signing in?", Continue, Signed in.
+        # The whole confirmation path: the link arrives, "Finish Signing In?", Sign In, Signed in.
         redirect = mint_redirect(base_url)
         if via == "dbus":
             deliver_by_dbus(keyring.bus, redirect)
         else:
             deliver_by_launch(redirect)
         app.on_confirm_page()
-        app.click("Continue")
+        app.click("Sign In")
         app.on_signed_in_page()
         return None
     app.click("Continue with Google")
@@ -269,6 +269,7 @@ def sign_in(app, base_url, browser, keyring, via="dbus", unsolicited=False):
 
 
 def sign_out(app):
+    app.click("Sign Out…")   # asks first: the dialog's Sign Out ends the session
     app.click("Sign Out")
     app.on_sign_in_page()
 

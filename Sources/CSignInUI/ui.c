@@ -64,6 +64,10 @@ void portal_ui_set_accessible_description(GtkWidget *widget, const char *descrip
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
 }
 
+GtkWidget *portal_ui_new_alert(GType type) {
+    return g_object_new(type, "accessible-role", GTK_ACCESSIBLE_ROLE_ALERT, NULL);
+}
+
 /* ---- memory ---- */
 
 void portal_ui_release_free_memory(void) {

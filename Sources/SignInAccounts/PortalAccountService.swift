@@ -14,6 +14,8 @@ public final class PortalAccountService: EmailLinkSignIn, TwoFactorSignIn {
     private var client: PortalClient?
     private var invalidation: InvalidationSubscription?
     private var challenges: [UUID: TotpRequiredResult] = [:]
+    /// What clients/me said at restore: the page's profile is made from it without asking again.
+    private var restoredClient: ClientInfo?
 
     /// Portal sessions do not change while the app runs: only `.ended` is reported.
     public var onAccountChange: (@MainActor (AccountChange) -> Void)?
@@ -57,6 +59,7 @@ public final class PortalAccountService: EmailLinkSignIn, TwoFactorSignIn {
         let client = try adopt(session)
         do {
             let info = try await client.getClient()
+            restoredClient = info
             return [Self.account(endUserId: session.endUserId, clientId: info.id, isAccountAbstracted: info.isAccountAbstracted)]
         } catch PortalRequestsError.unauthorized {
             // Portal no longer knows this session: forget it, so the next start does not try it again.
@@ -114,6 +117,25 @@ public final class PortalAccountService: EmailLinkSignIn, TwoFactorSignIn {
         return try signedIn(result)
     }
 
+    // MARK: - The signed-in page
+
+    public func profile(of account: SignedInAccount) async throws -> AccountProfile {
+        guard let client else { throw SessionEndedError() }
+        if let info = restoredClient {
+            restoredClient = nil // a reload asks Portal again
+            return Self.profile(from: info)
+        }
+        return Self.profile(from: try await client.getClient())
+    }
+
+    /// SEAM (Portal core): what `GET /api/v3/clients/me` says of the app and the wallets. When
+    /// `ClientInfo` carries them, map `custodian.name` → `appName`, `environment.name` →
+    /// `environment`, and `metadata.namespaces.eip155.address` / `.solana.address` with `wallets[]`
+    /// → `addresses` (`[]` when the client has no wallet). Until then: nothing the page can name.
+    static func profile(from info: ClientInfo) -> AccountProfile {
+        AccountProfile()
+    }
+
     // MARK: - The session
 
     public func checkSession(_ account: SignedInAccount) async throws {
@@ -166,6 +188,7 @@ public final class PortalAccountService: EmailLinkSignIn, TwoFactorSignIn {
     }
 
     private func dropClient() {
+        restoredClient = nil
         invalidation?.cancel()
         invalidation = nil
         client = nil

@@ -118,6 +118,32 @@ public final class TurnkeyAccountService: AccountService {
         facts.removeValue(forKey: account.id)
     }
 
+    // MARK: - The signed-in page
+
+    /// The person (name or email), the organization and the provider, from the facts fetched at
+    /// sign-in or restore (fetched again when they are missing), and the wallet accounts.
+    public func profile(of account: SignedInAccount) async throws -> AccountProfile {
+        let auth = try turnkey()
+        var known = facts[account.id] ?? AccountFacts()
+        if known.whoami == nil { known.whoami = try await auth.whoami(sessionKey: account.id) }
+        if known.user == nil { known.user = try await auth.user(sessionKey: account.id) }
+        if known.provider == nil { known.provider = known.user?.providers.first }
+        facts[account.id] = known
+        return AccountProfile(
+            person: known.user?.userName ?? known.user?.userEmail ?? known.whoami?.username,
+            organization: known.whoami.map { $0.organizationName ?? $0.organizationId },
+            provider: known.provider?.signInProvider,
+            addresses: try await walletAddresses(sessionKey: account.id))
+    }
+
+    /// SEAM (Turnkey core): every wallet account's address, from `list_wallets` then
+    /// `list_wallet_accounts` of each wallet (`ADDRESS_FORMAT_ETHEREUM` → `.evm`,
+    /// `ADDRESS_FORMAT_SOLANA` → `.solana`, others `.other(format)`); `[]` when there is none.
+    /// Until the core offers them: nil, and the page shows no wallet section.
+    private func walletAddresses(sessionKey: String) async throws -> [WalletAddress]? {
+        nil
+    }
+
     // MARK: - Plumbing
 
     /// The signed-in account of a finished sign-in, its refresh scheduled.

@@ -26,6 +26,9 @@ public protocol AccountService: AnyObject {
     func offer(_ uri: String) -> RedirectVerdict
     /// Exchanges a redirect `offer` returned as `.exchange` or `.ask` (once asked).
     func complete(_ redirect: HeldRedirect) async throws -> SignInOutcome
+    /// Who the account is, what it signed in to and its wallet addresses, fetched from the backend
+    /// (after sign-in and restore). A failure leaves the session as it is.
+    func profile(of account: SignedInAccount) async throws -> AccountProfile
     /// Checks a session with the backend (a rejection reports `.ended`).
     func checkSession(_ account: SignedInAccount) async throws
     /// Signs out of one account: its session (and key) leave the keyring.
@@ -83,6 +86,12 @@ public protocol AccountDesktop: AnyObject {
     func openInBrowser(_ url: URL) async throws
     /// The error in the user's words, with the next step the banner offers.
     func describe(_ error: any Error, backend: Backend) -> UserFacingError
+    /// How long the backend asked to wait before asking again, when `error` is its rate limit.
+    func retryAfter(_ error: any Error) -> Double?
+}
+
+extension AccountDesktop {
+    public func retryAfter(_ error: any Error) -> Double? { nil }
 }
 
 /// What a redirect finishes: a provider sign-in or an email link.
@@ -219,7 +228,13 @@ public enum SignInOutcome: Sendable, Equatable {
 /// An error in words for the banner, with the action its button offers.
 public struct UserFacingError: Error, Sendable, Equatable {
     public enum NextStep: Sendable { case tryAgain, signInAgain, dismiss }
-    public enum Kind: Sendable { case general, cancelled, wrongCode, tooManyCodes, sessionEnded }
+    public enum Kind: Sendable {
+        case general, cancelled, wrongCode, tooManyCodes, sessionEnded
+        /// Cancelled or refused at the provider: a notice, the sign-in page is the next step.
+        case cancelledAtProvider
+        /// No keyring service, or a locked keyring: a page of its own until it is resolved.
+        case keyringMissing, keyringLocked
+    }
 
     public let message: String
     public let nextStep: NextStep

@@ -4,18 +4,41 @@ public enum Page: Sendable, Equatable {
     /// Restoring the saved session (or handling the URI the app was started with).
     case loading
     case signIn(SignInPageState)
-    /// "Continue in your browser" for a running provider sign-in.
+    /// "Continue in Your Browser" for a running provider sign-in.
     case waitingForBrowser(provider: SignInProvider, pasteProblem: PasteProblem?)
     /// The redirect arrived and is being exchanged; too late to cancel.
     case completing
     case code(CodeChallenge, wrongCode: UserFacingError?)
     case emailSent(email: String)
-    /// "Finish signing in?" for a redirect this app did not start (or one that would replace the
+    /// "Finish Signing In?" for a redirect this app did not start (or one that would replace the
     /// signed-in account).
     case confirmRedirect(ConfirmRedirect)
     case signedIn(SignedInPageState)
     /// No service is set up yet: which one, and whether the choice can be saved.
     case setUp(SetUpPageState)
+    /// Nothing can go on until this is resolved: what happened, in words, and the one action that helps.
+    case blocked(BlockedPageState)
+}
+
+public struct BlockedPageState: Sendable, Equatable {
+    public var blocker: Blocker
+    /// What happened and what helps, in the person's words.
+    public var message: String
+
+    public init(_ blocker: Blocker, message: String) {
+        self.blocker = blocker
+        self.message = message
+    }
+}
+
+/// What stops the window until the person acts.
+public enum Blocker: Sendable, Equatable {
+    /// No Secret Service is running: Try Again (it also goes on by itself once one starts).
+    case noKeyring
+    /// The keyring is locked: Unlock (tries again, and the keyring asks for its password).
+    case keyringLocked
+    /// The backend ended the session: Sign In Again starts a sign-in (with the same provider when known).
+    case sessionEnded(provider: SignInProvider?)
 }
 
 public struct SetUpPageState: Sendable, Equatable {
@@ -36,11 +59,14 @@ public struct SignedInPageState: Sendable, Equatable {
     public var current: SignedInAccount
     /// Another account can be added (Turnkey's several sessions).
     public var canAddAccounts: Bool
+    /// Who, where and which wallets, for the account shown.
+    public var profile: ProfileLookup
 
-    public init(accounts: [SignedInAccount], current: SignedInAccount, canAddAccounts: Bool) {
+    public init(accounts: [SignedInAccount], current: SignedInAccount, canAddAccounts: Bool, profile: ProfileLookup = .loading) {
         self.accounts = accounts
         self.current = current
         self.canAddAccounts = canAddAccounts
+        self.profile = profile
     }
 }
 
@@ -94,7 +120,15 @@ public struct ConfirmRedirect: Sendable, Equatable {
 /// One-off notices: the window shows most briefly (a toast).
 public enum Notice: Sendable, Equatable {
     case linkCopied
+    /// Resend on "Check Your Email" sent a new link.
+    case linkSent
     case signedOut
+    /// The sign-in was cancelled or refused at the provider: the sign-in page is the next step.
+    case signInCancelled
+    /// Try Again found no keyring yet.
+    case keyringStillMissing
+    /// One of several accounts' sessions ended (the others stay shown).
+    case sessionEnded(message: String)
     case redirectIgnored
     /// A sign-in finished from its redirect while the person may be looking at the browser.
     case signInFinished(SignInFinish)

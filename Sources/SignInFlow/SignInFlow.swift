@@ -8,7 +8,7 @@ import FoundationEssentials
 /// page and keeps what the desktop hands over for the service that follows (`use`).
 ///
 /// Redirects are untrusted input: only one this app started finishes without asking; anything
-/// else waits on "Finish signing in?" for the person's Continue (or, when it can never finish here,
+/// else waits on "Finish Signing In?" for the person’s Sign In (or, when it can never finish here,
 /// is refused). URIs that arrive while the flow is busy (loading, exchanging, signing out) wait
 /// their turn, so no two exchanges overlap.
 ///
@@ -23,6 +23,12 @@ public final class SignInFlow {
     public private(set) var foreignSchemeHandler: String?
     /// Sign-out is running: the signed-in page's button is disabled.
     public private(set) var isSigningOut = false
+    /// Resend on "Check Your Email" is sending.
+    public private(set) var isResending = false
+    /// The backend asked to wait before another link (its rate limit): Resend waits until then.
+    public private(set) var resendAllowedAfter: Date?
+    /// Resend can be pressed now.
+    public var canResend: Bool { !isResending && resendAllowedAfter == nil }
 
     /// Called after every change of `page`, `banner`, `foreignSchemeHandler` or `isSigningOut`.
     public var onChange: (@MainActor () -> Void)?
@@ -37,9 +43,11 @@ public final class SignInFlow {
     /// Signed-in accounts, oldest first, and the one shown.
     private var accounts: [SignedInAccount] = []
     private var currentId: String?
+    /// Who, where and which wallets, per account id: fetched the first time the account is shown.
+    private var profiles: [String: ProfileLookup] = [:]
     private var waiting: WaitingSignIn?
     private var challenge: CodeChallenge?
-    /// The redirect shown on "Finish signing in?", and the page to return to on Ignore.
+    /// The redirect shown on "Finish Signing In?", and the page to return to on Discard Link.
     private var confirming: (redirect: HeldRedirect, previous: Page)?
     /// URIs that arrived while the flow was busy (or before a service was set up).
     private var deferred: [String] = []
@@ -51,6 +59,10 @@ public final class SignInFlow {
     private var lastSessionCheck = Date.distantPast
     /// No Secret Service was found: sign-in waits for one.
     private var keyringMissing = false
+    /// The page the "No keyring" page replaced, when it has something to keep (a code challenge).
+    private var pageBeforeKeyring: Page?
+    /// The provider of the session that just ended, for Sign In Again.
+    private var endedProvider: SignInProvider?
     /// The banner says no keyring is running (it goes once one is found).
     private var bannerIsKeyringAdvice = false
     /// The saved sessions were read (or their reading failed): a keyring that appears later only
@@ -134,6 +146,7 @@ public final class SignInFlow {
         listen(to: newService)
         accounts = []
         currentId = nil
+        profiles = [:]
         challenge = nil
         confirming = nil
         restored = false
@@ -173,7 +186,7 @@ public final class SignInFlow {
         show(.waitingForBrowser(provider: provider, pasteProblem: nil))
     }
 
-    /// Cancel or Escape on "Continue in your browser". Too late once the redirect was handed over.
+    /// Cancel or Escape on "Continue in Your Browser". Too late once the redirect was handed over.
     public func cancelWaiting() {
         guard let current = waiting, !current.redirectDelivered else { return }
         waiting = nil
@@ -245,7 +258,7 @@ public final class SignInFlow {
         }
     }
 
-    /// "Finish signing in?": the person decides.
+    /// "Finish Signing In?": the person decides.
     private func confirm(_ redirect: HeldRedirect) {
         let previous = confirming?.previous ?? page
         confirming = (redirect, previous)
@@ -256,7 +269,7 @@ public final class SignInFlow {
                     method: redirect.method, replacesAccount: replaces, startedBeforeRestart: redirect.standing == .earlierRun)))
     }
 
-    /// "Continue" on "Finish signing in?".
+    /// "Continue" on "Finish Signing In?".
     public func continueConfirmed() {
         guard let (redirect, _) = confirming else { return }
         confirming = nil
@@ -269,7 +282,7 @@ public final class SignInFlow {
         exchange(redirect, as: .ask(redirect))
     }
 
-    /// "Ignore" on "Finish signing in?": nothing is sent, the grant stays unspent.
+    /// "Ignore" on "Finish Signing In?": nothing is sent, the grant stays unspent.
     public func ignoreConfirmed() {
         guard let (_, previous) = confirming else { return }
         confirming = nil
@@ -361,6 +374,30 @@ public final class SignInFlow {
         show(signedIn)
     }
 
+    /// Try Again where the account's details could not be fetched.
+    public func reloadProfile() {
+        guard case .signedIn(let state) = page, case .failed = state.profile else { return }
+        profiles[state.current.id] = nil
+        show(signedInPage() ?? signInPage())
+    }
+
+    /// Fetches who, where and which wallets for an account shown the first time. A failure is
+    /// shown on the page; the session stays.
+    private func loadProfile(_ account: SignedInAccount) {
+        profiles[account.id] = .loading
+        Task {
+            let lookup: ProfileLookup
+            do {
+                lookup = .loaded(try await service.profile(of: account))
+            } catch {
+                lookup = .failed(message: describe(error).message)
+            }
+            guard accounts.contains(where: { $0.id == account.id }) else { return }
+            profiles[account.id] = lookup
+            if case .signedIn = page { show(signedInPage() ?? signInPage()) }
+        }
+    }
+
     // MARK: - Two-factor code
 
     public func submitCode(_ code: String) {
@@ -415,6 +452,42 @@ public final class SignInFlow {
         }
     }
 
+    /// Resend on "Check Your Email": another link to the same address. While it is sent, and after
+    /// Portal's "too many" until the wait it names is over, Resend waits.
+    public func resendMagicLink() {
+        guard case .emailSent(let email) = page, !isResending, resendAllowedAfter.map({ Date() >= $0 }) ?? true,
+            let links = service as? any EmailLinkSignIn
+        else { return }
+        isResending = true
+        banner = nil
+        changed()
+        Task {
+            do {
+                try await links.sendMagicLink(to: email)
+                isResending = false
+                changed()
+                onNotice?(.linkSent)
+            } catch {
+                isResending = false
+                if let seconds = desktop.retryAfter(error) { holdResend(for: seconds) }
+                report(error, retry: nil)
+            }
+        }
+    }
+
+    /// Resend is held back `seconds` (the backend's rate limit), then offered again.
+    private func holdResend(for seconds: Double) {
+        let until = Date().addingTimeInterval(seconds)
+        resendAllowedAfter = until
+        changed()
+        Task { [weak self] in
+            try? await Task.sleep(for: .seconds(seconds))
+            guard let self, self.resendAllowedAfter == until else { return }
+            self.resendAllowedAfter = nil
+            self.changed()
+        }
+    }
+
     public func backFromEmail() {
         guard case .emailSent = page else { return }
         show(signInPage())
@@ -442,11 +515,19 @@ public final class SignInFlow {
         }
     }
 
+    /// The backend ended a session: with other accounts left, they stay shown and a notice says
+    /// so; otherwise the "Session ended" page, whose Sign In Again signs in with the same provider.
     private func sessionInvalidated(_ id: String) {
-        guard accounts.contains(where: { $0.id == id }) else { return }
+        guard let account = accounts.first(where: { $0.id == id }) else { return }
         remove(id)
-        if case .signedIn = page { show(signedInPage() ?? signInPage()) }
-        report(SessionEndedError(), retry: nil)
+        let message = describe(SessionEndedError()).message
+        guard case .signedIn = page, signedInPage() == nil else {
+            // Another account stays shown, or the person is elsewhere (adding an account): a notice.
+            if case .signedIn = page, let others = signedInPage() { show(others) }
+            return onNotice?(.sessionEnded(message: message)) ?? ()
+        }
+        banner = nil
+        show(.blocked(BlockedPageState(.sessionEnded(provider: account.provider), message: message)))
     }
 
     private func accountUpdated(_ account: SignedInAccount) {
@@ -457,6 +538,7 @@ public final class SignInFlow {
 
     private func remove(_ id: String) {
         accounts.removeAll { $0.id == id }
+        profiles[id] = nil
         if currentId == id { currentId = accounts.first?.id }
     }
 
@@ -482,32 +564,60 @@ public final class SignInFlow {
     /// No Secret Service: the page waits for one, with the advice (Try Again checks again).
     private func waitForKeyring() {
         keyringMissing = true
-        show(signedInPage() ?? signInPage())
-        report(KeyringUnavailableError()) { [weak self] in self?.recheckKeyring() }
+        banner = nil
+        // A code page keeps its challenge: it comes back once the keyring does.
+        if case .code = page { pageBeforeKeyring = page }
+        show(.blocked(BlockedPageState(.noKeyring, message: describe(KeyringUnavailableError()).message)))
     }
 
     /// Try Again, or the Secret Service's bus name came or went: once a keyring is there, what
     /// waited for it goes on (the saved sessions first, if they were never read).
-    private func recheckKeyring() {
+    private func recheckKeyring(pressed: Bool = false) {
         guard keyringMissing else { return }
         Task {
             guard keyringMissing else { return }
             guard await desktop.keyringAvailable() else {
-                if banner == nil { report(KeyringUnavailableError()) { [weak self] in self?.recheckKeyring() } }
+                if pressed { onNotice?(.keyringStillMissing) }
                 return
             }
             guard keyringMissing else { return }
             keyringMissing = false
+            defer { pageBeforeKeyring = nil }
             if bannerIsKeyringAdvice {
                 banner = nil
                 retry = nil
             }
             if restored {
-                if case .signIn = page { show(signInPage()) } else { changed() }
+                switch page {
+                case .signIn: show(signedInPage() ?? signInPage())
+                case .blocked(let state) where state.blocker == .noKeyring:
+                    show(pageBeforeKeyring ?? signedInPage() ?? signInPage())
+                default: changed()
+                }
                 settle()
             } else {
                 start()
             }
+        }
+    }
+
+    // MARK: - Blocking pages
+
+    /// The one action of a blocking page: Try Again, Unlock, Sign In Again.
+    public func blockedAction() {
+        guard case .blocked(let state) = page else { return }
+        switch state.blocker {
+        case .noKeyring:
+            recheckKeyring(pressed: true)
+        case .keyringLocked:
+            let action = retry
+            retry = nil
+            show(signedInPage() ?? signInPage())
+            action?()
+        case .sessionEnded(let provider):
+            endedProvider = nil
+            show(signInPage())
+            if let provider, providers.contains(provider) { signIn(with: provider) }
         }
     }
 
@@ -571,14 +681,38 @@ public final class SignInFlow {
 
     private func signedInPage() -> Page? {
         guard let current = currentAccount else { return nil }
-        return .signedIn(SignedInPageState(accounts: accounts, current: current, canAddAccounts: service.keepsSeveralAccounts))
+        return .signedIn(
+            SignedInPageState(
+                accounts: accounts, current: current, canAddAccounts: service.keepsSeveralAccounts,
+                profile: profiles[current.id] ?? .loading))
     }
 
     private func describe(_ error: any Error) -> UserFacingError { desktop.describe(error, backend: service.backend) }
 
     private func report(_ error: any Error, retry: (@MainActor () -> Void)?) {
         let problem = describe(error)
-        guard problem.kind != .cancelled else { return }
+        switch problem.kind {
+        case .cancelled:
+            return
+        case .cancelledAtProvider:
+            // Not an alarm: the sign-in page (shown already) is the next step.
+            banner = nil
+            changed()
+            return onNotice?(.signInCancelled) ?? ()
+        case .sessionEnded:
+            banner = nil
+            let provider = endedProvider
+            endedProvider = nil
+            return show(.blocked(BlockedPageState(.sessionEnded(provider: provider), message: problem.message)))
+        case .keyringMissing:
+            return waitForKeyring()
+        case .keyringLocked where retry != nil:
+            banner = nil
+            self.retry = retry
+            return show(.blocked(BlockedPageState(.keyringLocked, message: problem.message)))
+        default:
+            break
+        }
         bannerIsKeyringAdvice = error is KeyringUnavailableError
         self.retry = retry
         banner =
@@ -590,6 +724,7 @@ public final class SignInFlow {
     private func show(_ newPage: Page) {
         page = newPage
         changed()
+        if case .signedIn(let state) = newPage, profiles[state.current.id] == nil { loadProfile(state.current) }
     }
 
     private func changed() { onChange?() }

@@ -122,6 +122,20 @@ struct TurnkeyAccountServiceTests {
         #expect(await settled { f.clock.sleeping == 1 }, "the signed-out session's refresh still waits")
     }
 
+    @Test func theProfileNamesThePersonTheOrganizationAndTheProviderWithoutAskingTurnkeyAgain() async throws {
+        let f = try TurnkeyFixture()
+        try f.storeSession("default")
+        f.replyFacts()
+        let account = try #require(try await f.service.restore().first)
+        let sent = f.transport.requests.count
+        let profile = try await f.service.profile(of: account)
+        #expect(profile.person == "alice")
+        #expect(profile.organization == "sub-org-1800000000")
+        #expect(profile.provider == .discord)
+        #expect(profile.addresses == nil, "no wallet list yet: the page must not claim there is none")
+        #expect(f.transport.requests.count == sent, "the facts fetched at restore were asked for again")
+    }
+
     @Test func aRestoredSessionTurnkeyRefusesIsForgottenAndReported() async throws {
         let f = try TurnkeyFixture()
         try f.storeSession("default")

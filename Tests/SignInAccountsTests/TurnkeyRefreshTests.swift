@@ -63,7 +63,7 @@ struct TurnkeyRefreshTests {
         #expect(RefreshPolicy().delay(until: TK.start, now: TK.start.addingTimeInterval(10)) == 0)
     }
 
-    @Test func aRefusedRefreshEndsTheSessionAndTheFlowReturnsToSignIn() async throws {
+    @Test func aRefusedRefreshEndsTheSessionAndTheFlowSaysSo() async throws {
         let f = try TurnkeyFixture()
         try f.storeSession("default")
         f.transport.reply(TK.walletKit()) // the sign-in page's providers
@@ -76,8 +76,10 @@ struct TurnkeyRefreshTests {
         f.transport.reply(401, TK.error(16, "session expired"))
         #expect(await f.refreshesWaiting())
         f.clock.advance(seconds: 600)
-        #expect(await settled { if case .signIn = flow.page { true } else { false } })
-        #expect(flow.banner?.kind == .sessionEnded)
+        #expect(
+            await settled {
+                if case .blocked(let state) = flow.page, case .sessionEnded(.discord) = state.blocker { true } else { false }
+            })
         #expect(desktop.described.last?.backend == .turnkey, "the words were not the Turnkey backend's")
         #expect(f.sent("stamp_login").count == 1)
         #expect(f.sessions.items.items.isEmpty && f.keys.items.items.isEmpty, "the refused session is still kept")

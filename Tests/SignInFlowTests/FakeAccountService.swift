@@ -26,6 +26,8 @@ final class FakeAccountService: EmailLinkSignIn, TwoFactorSignIn, AccountDesktop
     struct Closed: Error {}
     struct Refused: Error {}
     struct WrongCode: Error {}
+    struct LockedKeyring: Error {}
+    struct CancelledAtProvider: Error {}
 
     var backend = Backend.portal
     var providerList: [SignInProvider] = [.google, .apple]
@@ -53,6 +55,15 @@ final class FakeAccountService: EmailLinkSignIn, TwoFactorSignIn, AccountDesktop
     private var awaiting: SignInProvider?
 
     func signInChoices() async -> SignInChoices { SignInChoices(providers: providerList, emailLinks: offersEmailLinks) }
+
+    var profileResult: Result<AccountProfile, any Error> = .success(AccountProfile())
+    /// The accounts whose profile was fetched, in order (apart from `calls`: no sign-in step).
+    private(set) var profilesFetched: [String] = []
+
+    func profile(of account: SignedInAccount) async throws -> AccountProfile {
+        profilesFetched.append(account.id)
+        return try profileResult.get()
+    }
 
     func restore() async throws -> [SignedInAccount] {
         calls.append("restore")
@@ -85,7 +96,16 @@ final class FakeAccountService: EmailLinkSignIn, TwoFactorSignIn, AccountDesktop
         awaiting = nil
     }
 
-    func sendMagicLink(to email: String) async throws { calls.append("sendMagicLink(\(email))") }
+    /// What sending a link answers, and the wait a refusal names (the rate limit).
+    var sendResult: Result<Void, any Error> = .success(())
+    var retryAfterSeconds: Double?
+
+    func sendMagicLink(to email: String) async throws {
+        calls.append("sendMagicLink(\(email))")
+        try sendResult.get()
+    }
+
+    func retryAfter(_ error: any Error) -> Double? { retryAfterSeconds }
 
     /// As a backend does: the running sign-in takes its own redirect (recorded as `deliver`), once.
     func offer(_ uri: String) -> RedirectVerdict {
@@ -170,7 +190,10 @@ final class FakeAccountService: EmailLinkSignIn, TwoFactorSignIn, AccountDesktop
 
     func describe(_ error: any Error, backend: Backend) -> UserFacingError {
         switch error {
-        case is KeyringUnavailableError: return UserFacingError(message: "no keyring", nextStep: .tryAgain)
+        case is KeyringUnavailableError: return UserFacingError(message: "no keyring", nextStep: .tryAgain, kind: .keyringMissing)
+        case is LockedKeyring: return UserFacingError(message: "keyring locked", nextStep: .tryAgain, kind: .keyringLocked)
+        case is CancelledAtProvider:
+            return UserFacingError(message: "cancelled at the provider", nextStep: .tryAgain, kind: .cancelledAtProvider)
         case is Closed: return UserFacingError(message: "", nextStep: .dismiss, kind: .cancelled)
         case is WrongCode: return UserFacingError(message: "wrong code", nextStep: .dismiss, kind: .wrongCode)
         case is SessionEndedError: return UserFacingError(message: "session ended", nextStep: .signInAgain, kind: .sessionEnded)

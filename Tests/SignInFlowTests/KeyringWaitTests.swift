@@ -2,8 +2,8 @@ import Foundation
 import SignInFlow
 import Testing
 
-/// Without a keyring service nothing that would spend a grant starts: the sign-in page waits (its
-/// controls insensitive, the advice in the banner) until the service appears or Try Again finds it.
+/// Without a keyring service nothing that would spend a grant starts: the "No keyring" page (the
+/// advice, Try Again) stays until the service appears or Try Again finds it.
 @MainActor
 @Suite("Sign-in flow without a keyring", .timeLimit(.minutes(1)))
 final class KeyringWaitTests {
@@ -23,11 +23,13 @@ final class KeyringWaitTests {
         .signIn(SignInPageState(providers: [.google, .apple], offersEmailLinks: true, busy: false, waitingForKeyring: waitingForKeyring))
     }
 
+    private let noKeyringPage = Page.blocked(BlockedPageState(.noKeyring, message: "no keyring"))
+
     private func startedWithoutAKeyring() async {
         service.hasKeyring = false
         flow.start()
-        #expect(await until { flow.page == signInPage(waitingForKeyring: true) })
-        #expect(flow.banner == UserFacingError(message: "no keyring", nextStep: .tryAgain))
+        #expect(await until { flow.page == noKeyringPage })
+        #expect(flow.banner == nil, "a page says it, not a banner that can be dismissed")
     }
 
     @Test func withoutAKeyringTheSignInPageWaitsWithTheAdviceAndReadsNothing() async {
@@ -39,7 +41,7 @@ final class KeyringWaitTests {
         await startedWithoutAKeyring()
         flow.signIn(with: .google)
         flow.sendMagicLink(to: "alice@example.com")
-        #expect(flow.page == signInPage(waitingForKeyring: true))
+        #expect(flow.page == noKeyringPage)
         await settleBriefly()
         #expect(service.calls == [])
     }
@@ -57,12 +59,14 @@ final class KeyringWaitTests {
 
     @Test func tryAgainChecksAgainAndGoesOnOnceTheKeyringIsThere() async {
         await startedWithoutAKeyring()
-        flow.bannerAction()
-        #expect(await until { flow.banner != nil })
-        #expect(flow.page == signInPage(waitingForKeyring: true))
+        var notices: [Notice] = []
+        flow.onNotice = { notices.append($0) }
+        flow.blockedAction()
+        #expect(await until { notices == [.keyringStillMissing] }, "Try Again finding nothing says so")
+        #expect(flow.page == noKeyringPage)
         #expect(service.calls == [])
         service.hasKeyring = true
-        flow.bannerAction()
+        flow.blockedAction()
         #expect(await until { flow.page == signInPage(waitingForKeyring: false) })
         #expect(service.calls == ["restore"])
     }
@@ -72,7 +76,7 @@ final class KeyringWaitTests {
         service.completeResults[google] = .success(.signedIn(FakeAccountService.alice))
         service.hasKeyring = false
         flow.start(uris: [google])
-        #expect(await until { flow.page == signInPage(waitingForKeyring: true) })
+        #expect(await until { flow.page == noKeyringPage })
         await settleBriefly()
         #expect(service.calls == [], "a redirect was exchanged without a keyring to keep its session")
         service.keyringAppears()
@@ -85,8 +89,7 @@ final class KeyringWaitTests {
         #expect(await until { flow.page == signInPage(waitingForKeyring: false) })
         service.hasKeyring = false
         flow.signIn(with: .google)
-        #expect(await until { flow.page == signInPage(waitingForKeyring: true) })
-        #expect(flow.banner == UserFacingError(message: "no keyring", nextStep: .tryAgain))
+        #expect(await until { flow.page == noKeyringPage })
         #expect(!service.calls.contains { $0.hasPrefix("signIn") })
     }
 
@@ -98,7 +101,7 @@ final class KeyringWaitTests {
         service.hasKeyring = false
         flow.receive(google)
         flow.continueConfirmed()
-        #expect(await until { flow.page == signInPage(waitingForKeyring: true) })
+        #expect(await until { flow.page == noKeyringPage })
         #expect(!service.calls.contains { $0.hasPrefix("complete") })
         service.keyringAppears()
         #expect(await until { flow.page == .confirmRedirect(ConfirmRedirect(method: .provider(.google), replacesAccount: nil)) })
@@ -115,9 +118,10 @@ final class KeyringWaitTests {
         #expect(await until { flow.page == .code(challenge, wrongCode: nil) })
         service.hasKeyring = false
         flow.submitCode("123456")
-        #expect(await until { flow.banner != nil })
-        #expect(flow.page == .code(challenge, wrongCode: nil))
+        #expect(await until { flow.page == noKeyringPage })
         #expect(!service.calls.contains { $0.hasPrefix("verify") })
+        service.keyringAppears()
+        #expect(await until { flow.page == .code(challenge, wrongCode: nil) }, "the code page came back with its challenge")
     }
 
     private func settleBriefly() async {

@@ -27,8 +27,12 @@ final class SignInFlowTests {
         .signIn(SignInPageState(providers: [.google, .apple], offersEmailLinks: true, busy: false))
     }
 
-    private func signedIn(_ account: SignedInAccount, among accounts: [SignedInAccount]? = nil) -> Page {
-        .signedIn(SignedInPageState(accounts: accounts ?? [account], current: account, canAddAccounts: service.keepsSeveralAccounts))
+    private func signedIn(
+        _ account: SignedInAccount, among accounts: [SignedInAccount]? = nil, profile: ProfileLookup = .loaded(AccountProfile())
+    ) -> Page {
+        .signedIn(
+            SignedInPageState(
+                accounts: accounts ?? [account], current: account, canAddAccounts: service.keepsSeveralAccounts, profile: profile))
     }
 
     private func started() async {
@@ -302,13 +306,62 @@ final class SignInFlowTests {
         #expect(!service.calls.contains { $0.hasPrefix("complete") })
     }
 
-    @Test func theEndedSessionReturnsToSignInWithAMessage() async {
-        service.restoreResult = .success([FakeAccountService.alice])
+    @Test func theEndedSessionShowsItsPageWhoseSignInAgainStartsASignIn() async {
+        let google = SignedInAccount(id: "eu-alice", title: "eu-alice", details: [.endUser("eu-alice"), .provider(.google)])
+        service.restoreResult = .success([google])
         flow.start()
-        #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
+        #expect(await until { flow.page == signedIn(google) })
         service.onAccountChange?(.ended(id: "eu-alice"))
-        #expect(flow.page == signInPage)
-        #expect(flow.banner?.kind == .sessionEnded)
+        #expect(flow.page == .blocked(BlockedPageState(.sessionEnded(provider: .google), message: "session ended")))
+        #expect(flow.banner == nil)
+        flow.blockedAction()
+        #expect(await until { service.isSignInRunning }, "Sign In Again did not start a sign-in")
+        #expect(service.calls.last == "signIn(google)")
+    }
+
+    @Test func aLockedKeyringAtStartIsItsOwnPageAndUnlockReadsAgain() async {
+        service.restoreResult = .failure(FakeAccountService.LockedKeyring())
+        flow.start()
+        #expect(await until { flow.page == .blocked(BlockedPageState(.keyringLocked, message: "keyring locked")) })
+        #expect(flow.banner == nil)
+        service.restoreResult = .success([FakeAccountService.alice])
+        flow.blockedAction()
+        #expect(await until { flow.page == signedIn(FakeAccountService.alice) })
+        #expect(service.calls == ["restore", "restore"])
+    }
+
+    @Test func aSignInCancelledAtTheProviderIsANoticeNotAnAlarm() async {
+        var notices: [Notice] = []
+        flow.onNotice = { notices.append($0) }
+        await waitingForGoogle()
+        service.answerSignIn(.failure(FakeAccountService.CancelledAtProvider()))
+        #expect(await until { flow.page == signInPage })
+        #expect(notices == [.signInCancelled])
+        #expect(flow.banner == nil)
+    }
+
+    @Test func resendSendsAnotherLinkAndSaysSo() async {
+        var notices: [Notice] = []
+        flow.onNotice = { notices.append($0) }
+        await started()
+        flow.sendMagicLink(to: "alice@example.com")
+        #expect(await until { flow.page == .emailSent(email: "alice@example.com") })
+        flow.resendMagicLink()
+        #expect(await until { notices == [.linkSent] })
+        #expect(service.calls.filter { $0.hasPrefix("sendMagicLink") }.count == 2)
+    }
+
+    @Test func resendWaitsAsLongAsTheRateLimitSays() async {
+        await started()
+        flow.sendMagicLink(to: "alice@example.com")
+        #expect(await until { flow.page == .emailSent(email: "alice@example.com") })
+        service.sendResult = .failure(FakeAccountService.Refused())
+        service.retryAfterSeconds = 3600
+        flow.resendMagicLink()
+        #expect(await until { !flow.canResend && flow.banner != nil })
+        flow.resendMagicLink()
+        await Task.yield()
+        #expect(service.calls.filter { $0.hasPrefix("sendMagicLink") }.count == 2, "Resend asked again inside the wait")
     }
 
     // MARK: two-factor code and email link

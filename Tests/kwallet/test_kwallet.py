@@ -19,11 +19,11 @@ def test_the_wallet_itself_lists_the_session_while_signed_in_and_not_after(sessi
     key = session.env["PORTAL_SESSION_KEY"]
     window = session.launch()
     window.click("Continue with Google")
-    window.wait_for_text("You're signed in")
+    window.wait_for_text("You’re Signed In")
     desktop.wait_until(lambda: session_entries(key), timeout=20, what="the session in the wallet's own list")
     assert session_entries(key) == [f"Portal Sign-In session (local-dev, {key})"], kwallet.entries()
-    window.click("Sign Out")
-    window.wait_for_text("Sign in to Portal")
+    window.sign_out()
+    window.wait_for_text("Sign In to Portal")
     assert session_entries(key) == [], "the wallet still lists the session after signing out"
     assert session.stored_session() is None
 
@@ -36,21 +36,21 @@ PROMPT_ANSWERED_WITHIN = 15
 def test_a_closed_wallet_asks_through_kwallets_dialog_and_the_person_opens_it(session, emulator):
     window = session.launch()
     window.click("Continue with Google")
-    window.wait_for_text("You're signed in")
+    window.wait_for_text("You’re Signed In")
     stored = session.stored_session()
     session.quit_app()
 
     kwallet.lock()
     window = session.launch()
     kwallet.answer_unlock_dialog(accept=True)
-    window.wait_for_text("You're signed in", timeout=40)
+    window.wait_for_text("You’re Signed In", timeout=40)
     assert not kwallet.is_locked()
     assert session.stored_session() == stored
 
 
 def test_a_cancelled_wallet_dialog_at_sign_in_spends_no_grant_and_try_again_signs_in(session, emulator):
     window = session.launch()
-    window.wait_for_text("Sign in to Portal")
+    window.wait_for_text("Sign In to Portal")
     kwallet.lock()
     window.click("Continue with Google")
     kwallet.answer_unlock_dialog(accept=False)
@@ -67,6 +67,6 @@ def test_a_cancelled_wallet_dialog_at_sign_in_spends_no_grant_and_try_again_sign
 
     window.click("Try Again")
     kwallet.answer_unlock_dialog(accept=True)
-    window.wait_for_text("You're signed in", timeout=40)
+    window.wait_for_text("You’re Signed In", timeout=40)
     assert len(emulator.requests("POST", TOKENS)) == 1
     assert session.stored_session(), "the session is not in KWallet"

@@ -127,7 +127,7 @@ def test_sign_in_inside_the_sandbox_uses_the_portals_and_the_apps_own_keyring(se
     window = session.launch(wrapper=wrapper, **extra)
     parents = open_uri_parents(session)
     window.click("Continue with Google")
-    window.wait_for_text("You're signed in")
+    window.wait_for_text("You’re Signed In")
     # The portal's request names the app's window as its parent (the window the sign-in started from).
     assert [re.fullmatch(r"x11:[0-9a-f]+", parent) is not None for parent in parents()] == [True], \
         "the OpenURI request did not name the app's window as its parent"
@@ -157,16 +157,16 @@ def test_the_session_is_restored_inside_the_sandbox_after_a_restart(session, emu
     session.browse(email="alice@example.com", action="continue")
     window = session.launch(wrapper=wrapper, **extra)
     window.click("Continue with Google")
-    window.wait_for_text("You're signed in")
+    window.wait_for_text("You’re Signed In")
     session.quit_app()
 
     # A new process opens the keyring file again, with the key the portal hands it at start.
     window = session.launch(wrapper=wrapper, **extra)
-    window.wait_for_text("You're signed in", timeout=45)
+    window.wait_for_text("You’re Signed In", timeout=45)
     assert len(emulator.requests("GET", "/api/v3/clients/me")) >= 1, "the restored session was not checked with Portal"
     assert len(emulator.requests("POST", "/api/v3/auth/oauth/tokens")) == 1, "the restart signed in again"
-    window.click("Sign Out")
-    window.wait_for_text("Sign in to Portal")
+    window.sign_out()
+    window.wait_for_text("Sign In to Portal")
     env = dict(session.env, **extra)
     assert sandbox_lookup(wrapper, env, session.env["PORTAL_SESSION_KEY"]) is None, "signing out left the session in the file"
 
@@ -241,7 +241,7 @@ def test_without_a_secret_portal_sign_in_waits_until_one_starts(session, emulato
                            what="the sign-in buttons to wake once the Secret portal is there")
         session.browse(email="alice@example.com", action="continue")
         window.click("Continue with Google")
-        window.wait_for_text("You're signed in")
+        window.wait_for_text("You’re Signed In")
         assert len(emulator.requests("POST", "/api/v3/auth/oauth/tokens")) == 1
         assert sandbox_lookup(wrapper, dict(session.env, **extra), session.env["PORTAL_SESSION_KEY"]), \
             "the app's keyring file does not hold the session"

@@ -16,8 +16,8 @@ __all__ = ["test_the_only_secret_service_is_the_one_under_test",
            "test_the_app_keeps_turnkey_sessions_and_keys", "test_the_turnkey_cli_signs_in_restores_and_signs_out"]
 
 SERVICE = os.environ.get("PORTAL_SECRET_SERVICE", "")
-SIGN_IN = "Sign in to Portal"
-SIGNED_IN = "You're signed in"
+SIGN_IN = "Sign In to Portal"
+SIGNED_IN = "You’re Signed In"
 SESSIONS = "io.github.portalauth.TurnkeySession"
 KEYS = "io.github.portalauth.TurnkeyKey"
 CLIENT = "/api/v3/clients/me"
@@ -60,7 +60,7 @@ def test_the_app_signs_in_restores_and_signs_out(session, emulator):
     window = session.launch()
     window.wait_for_text(SIGNED_IN)
     assert len(emulator.requests("GET", CLIENT)) >= 1, "the restored session was not checked with Portal"
-    window.click("Sign Out")
+    window.sign_out()
     window.wait_for_text(SIGN_IN)
     assert session.stored_session() is None, "the session is still found after signing out"
     session.quit_app()
@@ -90,7 +90,7 @@ def test_the_cli_signs_in_restores_and_signs_out(session, emulator):
 
 def test_the_app_keeps_turnkey_sessions_and_keys(turnkey_session, emulator):
     window = turnkey_session.launch()
-    window.wait_for_text("Sign in to Turnkey")
+    window.wait_for_text("Sign In to Turnkey")
     window.click("Continue with Discord")
     window.wait_for_text(SIGNED_IN)
     keys = turnkey_session.turnkey_items(KEYS)
@@ -102,13 +102,13 @@ def test_the_app_keeps_turnkey_sessions_and_keys(turnkey_session, emulator):
 
     window = turnkey_session.launch()
     window.wait_for_text(SIGNED_IN)
-    window.click("Sign Out")
-    window.wait_for_text("Sign in to Turnkey")
+    window.sign_out()
+    window.wait_for_text("Sign In to Turnkey")
     assert turnkey_session.turnkey_items(SESSIONS) == [] and turnkey_session.turnkey_items(KEYS) == [], \
         "the session or its key is still found after signing out"
     turnkey_session.quit_app()
     window = turnkey_session.launch()
-    window.wait_for_text("Sign in to Turnkey")
+    window.wait_for_text("Sign In to Turnkey")
     assert window.find("label", name=SIGNED_IN) is None, "a signed-out Turnkey session was restored"
 
 

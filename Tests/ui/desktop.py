@@ -215,6 +215,34 @@ class AppWindow:
                 return
         raise AssertionError(f"'{name}' cannot be activated")
 
+    def detail(self, heading, timeout=30.0):
+        """The value the Signed in page shows under `heading`, opening its Details first when the
+        heading is not among the facts on view (the identifiers live there)."""
+        def value():
+            labels = self.labels()
+            if heading in labels and labels.index(heading) + 1 < len(labels):
+                return labels[labels.index(heading) + 1]
+            self.expand_details()
+            return None
+        return wait_until(value, timeout=timeout, what=f"the value under '{heading}'")
+
+    def expand_details(self):
+        """Opens the Signed in page's Details expander (a no-op when it is open)."""
+        for node, role, label in self.snapshot():
+            if label == "Details" and role in ("push button", "toggle button"):
+                if node.getState().contains(pyatspi.STATE_EXPANDED):
+                    return
+                action = node.queryAction()
+                for index in range(action.nActions):
+                    if action.getName(index) in ("activate", "click"):
+                        action.doAction(index)
+                        return
+
+    def sign_out(self, button="Sign Out…"):
+        """Sign Out on the Signed in page, then Sign Out in the dialog that asks first."""
+        self.click(button)
+        self.click("Sign Out")
+
     def focused(self):
         """The focused node, or None when the whole tree was read and nothing has focus."""
         def read():

@@ -48,10 +48,10 @@ def shot(session, window, name):
 def test_portal_pages(session, emulator, scheme):
     session.browse(action="hold")
     window = launch(session, emulator, scheme)
-    window.wait_for_text("Sign in to Portal")
+    window.wait_for_text("Sign In to Portal")
     shot(session, window, f"sign-in-{scheme}")
     window.click("Continue with Google")
-    window.wait_for_text("Continue in your browser")
+    window.wait_for_text("Continue in Your Browser")
     desktop.wait_until(lambda: session.browser_events("opened"), what="the browser to open")
     shot(session, window, f"browser-wait-{scheme}")
     session.quit_app()
@@ -59,19 +59,19 @@ def test_portal_pages(session, emulator, scheme):
     session.browse(email="totp@example.com", action="continue")
     window = launch(session, emulator, scheme)
     window.click("Continue with Google")
-    window.wait_for_text("Set up two-factor sign-in")
+    window.wait_for_text("Set Up Two-Factor Sign-In")
     shot(session, window, f"totp-enrolment-{scheme}")
     secret = emulator.admin("users/totp@example.com/totp")["secret"]
     code = subprocess.run(["oathtool", "--totp", "-b", secret], capture_output=True, text=True, check=True).stdout.strip()
     window.type_into("Six-digit code", code)
-    window.wait_for_text("You're signed in")
+    window.wait_for_text("You’re Signed In")
     shot(session, window, f"signed-in-{scheme}")
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_turnkey_pages(turnkey_session, emulator, scheme):
     window = launch(turnkey_session, emulator, scheme)
-    window.wait_for_text("Sign in to Turnkey")
+    window.wait_for_text("Sign In to Turnkey")
     shot(turnkey_session, window, f"turnkey-sign-in-{scheme}")
     turnkey_sign_in(turnkey_session, window, "discord")
     shot(turnkey_session, window, f"turnkey-signed-in-{scheme}")

@@ -28,7 +28,7 @@ def close_to(colour, expected, tolerance=12):
 
 def render(session, scheme):
     window = session.launch(PORTAL_COLOR_SCHEME=scheme)
-    window.wait_for_text("Sign in to Portal")
+    window.wait_for_text("Sign In to Portal")
     google, apple = brand_buttons(window)
     path = session.screenshot(f"sign-in-{scheme}")
     session.quit_app()
@@ -56,7 +56,7 @@ def test_light_and_dark_sign_in_pages_follow_the_branding_rules(session):
 
 def test_every_control_on_the_sign_in_page_has_a_name(session):
     window = session.launch()
-    window.wait_for_text("Sign in to Portal")
+    window.wait_for_text("Sign In to Portal")
     snapshot = window.snapshot()
     assert any(role == "push button" for _, role, _ in snapshot), "the tree holds no buttons at all"
     for wanted in ("push button", "text"):
@@ -66,7 +66,7 @@ def test_every_control_on_the_sign_in_page_has_a_name(session):
 
 def test_tab_moves_focus_through_the_sign_in_page_in_reading_order(session):
     window = session.launch()
-    window.wait_for_text("Sign in to Portal")
+    window.wait_for_text("Sign In to Portal")
     window.type_into("Email address", "alice@example.com")   # the send button is enabled only then
 
     def focused_name():
@@ -85,7 +85,7 @@ def test_tab_moves_focus_through_the_sign_in_page_in_reading_order(session):
     start = stops.index("Continue with Google")
     after = stops[start + 1:]
     one_round = after[:after.index("Continue with Google")] if "Continue with Google" in after else after
-    wanted = ["Continue with Apple", "Email address", "Email me a sign-in link"]
+    wanted = ["Continue with Apple", "Email address", "Email Me a Sign-In Link"]
     missing = [name for name in wanted if name not in one_round]
     assert missing == [], f"a round of Tab from Google never reached {missing}; it went {stops}"
     positions = [one_round.index(name) for name in wanted]
@@ -94,7 +94,7 @@ def test_tab_moves_focus_through_the_sign_in_page_in_reading_order(session):
 
 def test_the_menu_opens_an_about_window_with_the_app_id_and_version(session):
     window = session.launch()
-    window.wait_for_text("Sign in to Portal")
+    window.wait_for_text("Sign In to Portal")
     window.click("Main Menu")
     item = window.wait_for("menu item", name="About Portal Sign-In")
     action = item.queryAction()
@@ -122,7 +122,7 @@ def test_the_idle_app_does_not_keep_the_processor_busy(session):
     # Swift's main queue is bridged into the GLib loop; a bridge that never drains its wake-up
     # descriptor spins at 100% of a core while the window just sits there.
     window = session.launch()
-    window.wait_for_text("Sign in to Portal")
+    window.wait_for_text("Sign In to Portal")
     time.sleep(1)
     before = desktop.cpu_seconds(window.pid)
     time.sleep(3)

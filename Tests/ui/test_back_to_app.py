@@ -75,7 +75,7 @@ def test_a_sign_in_finished_behind_another_window_notifies_and_the_notification_
     desktop.wait_until(lambda: is_active(window), what="the app's window to be active")
     sign_in_behind(session, window, other_window, emulator)
 
-    window.wait_for_text("You're signed in")
+    window.wait_for_text("You’re Signed In")
     shown = desktop.wait_until(notifications.notifications, what="a notification")
     end_user = [u for u in emulator.admin("state")["users"] if u["email"] == "alice@example.com"][0]["endUserId"]
     assert [(n["summary"], n["body"]) for n in shown] == [
@@ -95,9 +95,9 @@ def test_a_two_factor_code_wanted_behind_another_window_notifies_until_the_windo
     desktop.wait_until(lambda: is_active(window), what="the app's window to be active")
     sign_in_behind(session, window, other_window, emulator)
 
-    window.wait_for_text("Set up two-factor sign-in")
+    window.wait_for_text("Set Up Two-Factor Sign-In")
     shown = desktop.wait_until(notifications.notifications, what="a notification")
-    assert [n["summary"] for n in shown] == ["Enter your two-factor code"]
+    assert [n["summary"] for n in shown] == ["Enter Your Two-Factor Code"]
     assert "six-digit code" in shown[0]["body"]
     assert notifications.events("close") == []
     # The person comes back another way (the window list, Alt+Tab): the notification is withdrawn.
@@ -113,7 +113,7 @@ def test_no_notification_while_the_window_is_active(session, emulator, notificat
     desktop.wait_until(lambda: is_active(window), what="the app's window to be active")
     emulator.fault(TOKENS, "hang", seconds=2)
     window.click("Continue with Google")
-    window.wait_for_text("You're signed in")
+    window.wait_for_text("You’re Signed In")
     assert is_active(window)
     time.sleep(1.5)   # a notification would be on the bus within milliseconds of the page
     assert notifications.notifications() == []
@@ -141,7 +141,7 @@ def test_a_redirect_with_an_activation_token_raises_the_window_instead(session, 
     other_window()
     desktop.wait_until(lambda: not has_x_focus(), what="the app's window to be behind the other one")
 
-    window.wait_for_text("You're signed in")
+    window.wait_for_text("You’re Signed In")
     desktop.wait_until(lambda: is_active(window) or notifications.notifications(), what="the window to present itself")
     assert notifications.notifications() == [], "a notification was sent though the request came with a token"
     assert is_active(window)

@@ -34,15 +34,15 @@ def window_over(application):
 
 
 def test_a_readable_tree_answers_both_ways():
-    window = window_over(Node("app", "application", [Node("Sign in to Portal"), Node("Continue", "push button")]))
-    assert window.find("label", name="Sign in to Portal") is not None
-    assert window.find("label", name="You're signed in") is None
+    window = window_over(Node("app", "application", [Node("Sign In to Portal"), Node("Continue", "push button")]))
+    assert window.find("label", name="Sign In to Portal") is not None
+    assert window.find("label", name="You’re Signed In") is None
 
 
 def test_an_unreadable_tree_is_an_error_not_an_absence():
     window = window_over(Node("app", "application", [Node("page", "panel", broken=True)]))
     with pytest.raises(desktop.TreeUnreadable):
-        window.find("label", name="You're signed in")
+        window.find("label", name="You’re Signed In")
     with pytest.raises(desktop.TreeUnreadable):
         window.labels()
 

@@ -16,7 +16,7 @@ APP_ID = "io.github.portalauth.SignIn"
 OBJECT_PATH = "/io/github/portalauth/SignIn"
 TOKENS = "/api/v3/auth/oauth/tokens"
 AUTH_PROXY = "/turnkey/auth-proxy/v1"
-CONFIRM = "Finish signing in?"
+CONFIRM = "Finish Signing In?"
 ROUTES = ["ctrl-q", "dbus-quit", "sigterm", "sigkill"]
 SQUATTER = Path(__file__).with_name("bus_name_squatter.py")
 
@@ -64,7 +64,7 @@ def start_sign_in(session, button):
     wait_until_the_name_is_free(session)
     window = session.launch()
     window.click(button)
-    window.wait_for_text("Continue in your browser")
+    window.wait_for_text("Continue in Your Browser")
     desktop.wait_until(lambda: session.browser_events("saved"), what="the browser to reach the redirect")
     return window, saved
 
@@ -80,8 +80,8 @@ def test_after_the_app_ends_mid_sign_in_its_redirect_is_asked_about_and_nothing_
     window.wait_for_text(CONFIRM)
     assert window.find("label", contains="from Google") is not None, "the question does not name the provider"
     assert exchanges(emulator) == [], "the grant was sent before the person chose"
-    window.click("Ignore")
-    window.wait_for_text("Sign in to Portal")
+    window.click("Discard Link")
+    window.wait_for_text("Sign In to Portal")
     assert exchanges(emulator) == []
     assert session.stored_session() is None
 
@@ -93,8 +93,8 @@ def test_continue_after_a_restart_still_finishes_the_sign_in(session, emulator):
     window = session.attach()
     window.wait_for_text(CONFIRM)
     assert window.find("label", contains="closed") is not None, "the question does not say the app was closed"
-    window.click("Continue")
-    window.wait_for_text("You're signed in")
+    window.click("Sign In")
+    window.wait_for_text("You’re Signed In")
     assert exchanges(emulator) == [200]
 
 
@@ -109,8 +109,8 @@ def test_a_turnkey_callback_after_the_app_ended_is_asked_about_and_nothing_is_se
     assert window.find("label", contains="from Discord") is not None, "the question does not name the provider"
     assert emulator.requests("POST", f"{AUTH_PROXY}/oauth2_authenticate") == [], "the code was redeemed unasked"
     # The sign-in's key and verifier are still in the keyring: Continue finishes it.
-    window.click("Continue")
-    window.wait_for_text("You're signed in")
+    window.click("Sign In")
+    window.wait_for_text("You’re Signed In")
     assert [entry["status"] for entry in emulator.requests("POST", f"{AUTH_PROXY}/oauth2_authenticate")] == [200]
 
 
@@ -144,7 +144,7 @@ def squatter(session):
 def test_a_program_holding_the_apps_bus_name_is_named_and_gets_no_redirect(session, emulator, squatter):
     redirect = session.mint_redirect("alice@example.com")
     window = session.launch(redirect)   # a launcher without D-Bus: Exec=portal-sign-in %u
-    window.wait_for("label", contains="holds Portal Sign-In's name on the session bus")
+    window.wait_for("label", contains="holds Portal Sign-In’s name on the session bus")
     assert window.find("label", contains="python3") is not None, "the banner does not name the program"
     session.screenshot("bus-name-squatter")
     assert not {"Open", "Activate", "CommandLine", "ActivateAction", "Activate-action"} & set(squatter.calls()), \
@@ -156,8 +156,8 @@ def test_a_program_holding_the_apps_bus_name_is_named_and_gets_no_redirect(sessi
 
 def test_a_second_start_of_the_app_itself_still_goes_to_the_running_one(session, emulator):
     window = session.launch()
-    window.wait_for_text("Sign in to Portal")
+    window.wait_for_text("Sign In to Portal")
     second = subprocess.run([str(session.prefix / "bin" / "portal-sign-in")], env=session.env, stdin=subprocess.DEVNULL,
                             capture_output=True, text=True, timeout=60)
     assert second.returncode == 0, second.stderr
-    assert window.find("label", contains="holds Portal Sign-In's name") is None
+    assert window.find("label", contains="holds Portal Sign-In’s name") is None

@@ -16,8 +16,8 @@ MAGIC_LINKS = "/api/v3/auth/magic-links"
 VALIDATIONS = "/api/v3/auth/magic-links/validations"
 TOTP = "/api/v3/auth/totps/validations"
 CLIENT = "/api/v3/clients/me"
-SIGN_IN = "Sign in to Portal"
-SIGNED_IN = "You're signed in"
+SIGN_IN = "Sign In to Portal"
+SIGNED_IN = "You’re Signed In"
 
 # What the banner says for each fault that reaches the app, and the page it leaves the person on.
 WORDS = {
@@ -104,9 +104,9 @@ def test_magic_links(session, emulator, fault):
     window.wait_for_text(SIGN_IN)
     inject(emulator, MAGIC_LINKS, fault)
     window.type_into("Email address", "alice@example.com")
-    window.click("Email me a sign-in link")
+    window.click("Email Me a Sign-In Link")
     banner(window, WORDS[fault])
-    assert window.find("label", name="Check your email") is None, "the app says a mail went out though it could not tell"
+    assert window.find("label", name="Check Your Email") is None, "the app says a mail went out though it could not tell"
     # A dropped answer: the mail went out though the app could not know; refused ones sent none.
     assert len(emulator.admin("outbox")) == (1 if fault == "drop" else 0)
     assert len(emulator.requests("POST", MAGIC_LINKS)) == 1
@@ -118,8 +118,8 @@ def test_magic_link_validations(session, emulator, fault):
     window = launch(session)
     window.wait_for_text(SIGN_IN)
     window.type_into("Email address", "alice@example.com")
-    window.click("Email me a sign-in link")
-    window.wait_for_text("Check your email")
+    window.click("Email Me a Sign-In Link")
+    window.wait_for_text("Check Your Email")
     link = emulator.admin("outbox")[0]["link"]
     inject(emulator, VALIDATIONS, fault)
     assert session.gio_open(link) == 0
@@ -165,9 +165,10 @@ def test_clients_me_at_start(session, emulator, fault):
     inject(emulator, CLIENT, fault)
     window = launch(session)
     if fault == "401":
-        # Portal no longer knows the session: it is forgotten, app and keyring alike.
-        banner(window, "Your session has ended")
-        window.wait_for_text(SIGN_IN)
+        # Portal no longer knows the session: it is forgotten, app and keyring alike, and a page
+        # of its own (announced) says so.
+        window.wait_for("alert", name="Session Ended")
+        assert window.find("label", contains="Your session has ended") is not None
         assert session.stored_session() is None
     else:
         # A failure that says nothing about the session keeps it; Try Again restores it.
@@ -197,14 +198,17 @@ def test_saving_with_the_unlock_prompt_dismissed(session, emulator):
     session.browse(email="alice@example.com", action="continue")
     with keyring.locked(session.root, "dismiss") as prompts:
         window.click("Continue with Google")
-        # Not just "keyring": the signed-in page says the session is "saved in your keyring".
-        said = banner(window, "stayed locked")
-        assert "unlock it when it asks" in said, said
+        # A page of its own (announced), said as locked, whose one action is Unlock.
+        window.wait_for("alert", name="Keyring Locked")
+        said = window.wait_for("label", contains="stayed locked").name
+        assert "enter its password" in said, said
+        assert window.find("push button", name="Unlock") is not None
         assert "password" in prompts(), "the daemon never asked for the keyring password"
         assert keyring.is_locked(), "a dismissed prompt leaves the keyring locked"
     # The keyring is unlocked before the grant is spent: dismissed, nothing was sent.
     assert emulator.requests("POST", TOKENS) == [], "the grant was spent although the keyring stayed locked"
-    no_session_shown_or_stored(session, window)
+    assert window.find("label", name=SIGNED_IN) is None
+    assert session.stored_session() is None, "the keyring holds a session the app does not show"
 
 
 def test_signing_out_with_the_unlock_prompt_dismissed(session, emulator):
@@ -212,7 +216,7 @@ def test_signing_out_with_the_unlock_prompt_dismissed(session, emulator):
     sign_in(session, window, emulator)
     stored = session.stored_session()
     with keyring.locked(session.root, "dismiss"):
-        window.click("Sign Out")
+        window.sign_out()
         # Waiting for these words, not just "keyring" (the signed-in page already says "saved in
         # your keyring"): the keyring must unlock only after the sign-out has been refused.
         said = banner(window, "You are still signed in")
@@ -228,11 +232,12 @@ def test_restoring_without_a_secret_service(session, emulator, tmp_path):
     sign_in(session, window, emulator)
     session.quit_app()
     stored = session.stored_session()
+    checks_before = len(emulator.requests("GET", CLIENT))   # the signed-in page's own lookup
 
     window = session.launch(wrapper=keyring.without_secret_service(tmp_path), PORTAL_HTTP_TIMEOUT_SECONDS="2")
-    banner(window, "No keyring service is running")
-    window.wait_for_text(SIGN_IN)
-    assert emulator.requests("GET", CLIENT) == [], "no session was read, so none may be checked"
+    window.wait_for("alert", name="No Keyring")
+    assert window.find("label", contains="No keyring service is running") is not None
+    assert len(emulator.requests("GET", CLIENT)) == checks_before, "no session was read, so none may be checked"
     session.quit_app()
     assert session.stored_session() == stored, "the session in the real keyring was lost"
 

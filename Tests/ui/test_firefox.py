@@ -59,12 +59,11 @@ def test_portal_google_with_totp_in_firefox_asking_to_open_the_link(session, emu
     assert "Portal Sign-In" in dialog["text"] and SCHEME in dialog["text"], dialog["text"]
     assert dialog["button"] == "Open Link"
 
-    window.wait_for_text("Set up two-factor sign-in")
+    window.wait_for_text("Set Up Two-Factor Sign-In")
     window.type_into("Six-digit code", totp(emulator.admin("users/totp@example.com/totp")["secret"]))
-    window.wait_for_text("You're signed in")
-    labels = window.labels()
+    window.wait_for_text("You’re Signed In")
     end_user = [u for u in emulator.admin("state")["users"] if u["email"] == "totp@example.com"][0]["endUserId"]
-    assert labels[labels.index("End user") + 1] == end_user
+    assert window.detail("End user") == end_user
     assert session.stored_session() is not None
     assert firefox.open_link_dialog() is None, "the dialog is still open"
 
@@ -74,13 +73,13 @@ def test_turnkey_discord_in_firefox_allowed_to_open_the_link(turnkey_session, em
     firefox.client.set_pref(HANDLER_PREF, True)   # what "Always allow" or the user preference sets
     try:
         window = turnkey_session.launch()
-        window.wait_for_text("Sign in to Turnkey")
+        window.wait_for_text("Sign In to Turnkey")
         window.click("Continue with Discord")
 
         firefox.open(firefox.next_url())
         assert firefox.path() == "/idp/discord/authorize"
         firefox.choose_account("alice@example.com")
-        window.wait_for_text("You're signed in")
+        window.wait_for_text("You’re Signed In")
         assert firefox.open_link_dialog() is None, "Firefox asked although the preference allows the link"
         labels = window.labels()
         assert labels[labels.index("Signed in with") + 1] == "Discord"

@@ -5,7 +5,7 @@ import pytest
 
 from ui_fixtures import Emulator
 
-SIGN_IN = "Sign in to Portal"
+SIGN_IN = "Sign In to Portal"
 
 
 @pytest.fixture
@@ -21,7 +21,7 @@ def test_signing_in_over_https_with_the_extra_ca(session, emulator):
     window = session.launch()
     session.browse(email="alice@example.com", action="continue")
     window.click("Continue with Google")
-    window.wait_for_text("You're signed in")
+    window.wait_for_text("You’re Signed In")
     assert [e["status"] for e in emulator.requests("POST", "/api/v3/auth/oauth/tokens")] == [200]
     assert session.stored_session() is not None
 

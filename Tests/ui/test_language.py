@@ -9,13 +9,13 @@ import desktop
 
 ENGLISH = {
     "window": "Portal Sign-In",
-    "title": "Sign in to Portal",
+    "title": "Sign In to Portal",
     "google": "Continue with Google",
     "apple": "Continue with Apple",
-    "magic_link": "Email me a sign-in link",
+    "magic_link": "Email Me a Sign-In Link",
     "email": "Email address",
     "menu": "Main Menu",
-    "browser_wait": "Continue in your browser",
+    "browser_wait": "Continue in Your Browser",
     "copy_link": "Copy Link",
     "cancel": "Cancel",
 }
@@ -160,7 +160,7 @@ def test_two_factor_enrolment_in_german(session, emulator):
     window.click(GERMAN["google"])
 
     window.wait_for_text("Anmeldung in zwei Schritten einrichten")
-    assert window.find("label", name="Set up two-factor sign-in") is None
+    assert window.find("label", name="Set Up Two-Factor Sign-In") is None
     assert window.find("image", name="QR-Code für Ihre Authentifizierungs-App") is not None
     window.wait_for("text", name="Sechsstelliger Code")
     session.screenshot("totp-enrolment-de", title=f"^{GERMAN['window']}$")

@@ -34,7 +34,7 @@ def test_google_sign_in_through_a_loopback_redirect(session, emulator):
     url = allow_loopback(emulator)
     window = session.launch(PORTAL_REDIRECT_URL=url)
     window.click("Continue with Google")
-    window.wait_for_text("You're signed in")
+    window.wait_for_text("You’re Signed In")
 
     answered = session.browser_events("loopback")
     assert [(e["status"], e["path"], e["closes_tab"], e["external"]) for e in answered] == [(200, "/auth/callback", True, False)], \
@@ -57,10 +57,10 @@ def test_a_tab_that_finishes_after_cancel_reaches_no_other_user_and_signs_nothin
     session.browse(email="alice@example.com", action="continue", loopback_after=str(go))
     window = session.launch(PORTAL_REDIRECT_URL=url)
     window.click("Continue with Google")
-    window.wait_for_text("Continue in your browser")
+    window.wait_for_text("Continue in Your Browser")
     desktop.wait_until(lambda: session.browser_events("paused"), what="the browser to reach the loopback redirect")
     window.click("Cancel")
-    window.wait_for_text("Sign in to Portal")
+    window.wait_for_text("Sign In to Portal")
 
     for sharing in ("none", "reuseAddress", "reusePort", "both"):
         assert other_user_binds(port_of(url), sharing) == "refused 98", f"another user took the port ({sharing})"
@@ -68,12 +68,12 @@ def test_a_tab_that_finishes_after_cancel_reaches_no_other_user_and_signs_nothin
     desktop.wait_until(lambda: session.browser_events("loopback"), what="the tab to finish")
     assert [e["status"] for e in session.browser_events("loopback")] == [410]
     assert emulator.requests("POST", TOKENS) == [], "the late grant was exchanged"
-    assert window.find("label", name="You're signed in") is None
+    assert window.find("label", name="You’re Signed In") is None
     assert session.stored_session() is None
     # The port is the app's again for the next sign-in: it completes.
     session.browse(email="alice@example.com", action="continue")
     window.click("Continue with Google")
-    window.wait_for_text("You're signed in")
+    window.wait_for_text("You’re Signed In")
 
 
 def late_get(url):
@@ -132,7 +132,7 @@ def test_a_forged_redirect_from_another_loopback_address_is_refused_beside_the_b
     session.browse(email="alice@example.com", action="hold")
     window = session.launch(PORTAL_REDIRECT_URL=url)
     window.click("Continue with Google")
-    window.wait_for_text("Continue in your browser")
+    window.wait_for_text("Continue in Your Browser")
     with socket.create_connection(("127.0.0.1", port_of(url)), timeout=10) as browser_preconnect:
         source_port = browser_preconnect.getsockname()[1]
         script = ("import socket\n"
@@ -148,8 +148,8 @@ def test_a_forged_redirect_from_another_loopback_address_is_refused_beside_the_b
         forged = subprocess.run([*OTHER_USER, "/usr/bin/python3", "-c", script], capture_output=True, text=True, timeout=30)
         assert forged.stdout.strip() == "no answer", f"the forged redirect got: {forged.stdout.strip()}"
     assert emulator.requests("POST", TOKENS) == [], "the forged grant was exchanged"
-    window.wait_for_text("Continue in your browser")
-    assert window.find("label", name="You're signed in") is None
+    window.wait_for_text("Continue in Your Browser")
+    assert window.find("label", name="You’re Signed In") is None
 
 
 def test_slow_connections_from_another_user_leave_the_app_idle_and_the_sign_in_working(session, emulator):
@@ -190,7 +190,7 @@ def test_slow_connections_from_another_user_leave_the_app_idle_and_the_sign_in_w
         used = desktop.cpu_seconds(window.pid) - before
         assert used < 0.25, f"the app used {used:.2f}s of CPU in 5s under the flood"
         go.touch()
-        window.wait_for_text("You're signed in")
+        window.wait_for_text("You’re Signed In")
         assert [e["status"] for e in session.browser_events("loopback")] == [200]
     finally:
         flood.terminate()

@@ -27,7 +27,7 @@ def stored(session, key):
 
 def open_preferences(session):
     window = session.launch(GSETTINGS_BACKEND="keyfile")
-    window.wait_for_text("Sign in to Portal")
+    window.wait_for_text("Sign In to Portal")
     window.click("Main Menu")
     item = window.wait_for("menu item", name="Preferences")
     item.queryAction().doAction(0)

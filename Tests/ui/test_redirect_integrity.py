@@ -10,13 +10,12 @@ import pytest
 import desktop
 
 TOKENS = "/api/v3/auth/oauth/tokens"
-CONFIRM = "Finish signing in?"
+CONFIRM = "Finish Signing In?"
 
 
 def signed_in_end_user(window):
-    window.wait_for_text("You're signed in")
-    labels = window.labels()
-    return labels[labels.index("End user") + 1]
+    window.wait_for_text("You’re Signed In")
+    return window.detail("End user")
 
 
 def end_user_id(emulator, email):
@@ -49,18 +48,18 @@ def grant_of(redirect):
 def test_an_unsolicited_redirect_asks_first_and_sends_nothing_until_continue(session, emulator):
     redirect = session.mint_redirect("alice@example.com")
     window = session.launch()
-    window.wait_for_text("Sign in to Portal")
+    window.wait_for_text("Sign In to Portal")
 
     assert session.gio_open(redirect) == 0
     window.wait_for_text(CONFIRM)
     assert window.find("label", contains="from Google") is not None, "the page does not name the provider"
     assert window.find("label", contains="not started from Portal Sign-In") is not None
-    assert window.find("push button", name="Continue") is not None
-    assert window.find("push button", name="Ignore") is not None
+    assert window.find("push button", name="Sign In") is not None
+    assert window.find("push button", name="Discard Link") is not None
     assert exchanges(emulator) == [], "the grant was sent before the person chose Continue"
     session.screenshot("finish-signing-in")
 
-    window.click("Continue")
+    window.click("Sign In")
     assert signed_in_end_user(window) == end_user_id(emulator, "alice@example.com")
     assert exchanges(emulator) == [200]
 
@@ -68,11 +67,11 @@ def test_an_unsolicited_redirect_asks_first_and_sends_nothing_until_continue(ses
 def test_ignore_drops_the_link_and_leaves_the_grant_unspent(session, emulator, prefix):
     redirect = session.mint_redirect("alice@example.com")
     window = session.launch()
-    window.wait_for_text("Sign in to Portal")
+    window.wait_for_text("Sign In to Portal")
     session.gio_open(redirect)
     window.wait_for_text(CONFIRM)
-    window.click("Ignore")
-    window.wait_for_text("Sign in to Portal")
+    window.click("Discard Link")
+    window.wait_for_text("Sign In to Portal")
     assert window.find("label", name=CONFIRM) is None
     assert exchanges(emulator) == []
 
@@ -90,16 +89,16 @@ def test_cancel_then_finishing_in_the_browser_asks_instead_of_signing_in(session
     session.browse(email="alice@example.com", action="continue", save_to=str(saved))
     window = session.launch()
     window.click("Continue with Google")
-    window.wait_for_text("Continue in your browser")
+    window.wait_for_text("Continue in Your Browser")
     desktop.wait_until(lambda: session.browser_events("saved"), what="the browser to reach the redirect")
     window.click("Cancel")
-    window.wait_for_text("Sign in to Portal")
+    window.wait_for_text("Sign In to Portal")
 
     # The person finishes in the browser after all: the redirect no longer belongs to a sign-in.
     session.gio_open(session.take_saved(saved))
     window.wait_for_text(CONFIRM)
     assert exchanges(emulator) == []
-    assert window.find("label", name="You're signed in") is None
+    assert window.find("label", name="You’re Signed In") is None
 
 
 def test_a_redirect_while_signed_in_asks_before_replacing_the_account(session, emulator):
@@ -111,7 +110,7 @@ def test_a_redirect_while_signed_in_asks_before_replacing_the_account(session, e
     session.gio_open(bob)
     window.wait_for_text(CONFIRM)
     assert window.find("label", contains=f"replaces the account you are signed in with ({alice})") is not None
-    window.click("Ignore")
+    window.click("Discard Link")
     assert signed_in_end_user(window) == alice
     assert exchanges(emulator) == [200], "the second account's grant was sent"
 
@@ -124,18 +123,18 @@ def test_a_stale_error_redirect_is_not_an_alarm(session, emulator):
     session.gio_open("io.github.portalauth.signin://auth/callback?error=oauth_failed")
     window.wait_for("label", name="Sign-in link ignored")   # handled: a passing notice, nothing more
     assert window.find("label", contains="cancelled or refused") is None, "an error banner appeared"
-    assert window.has_text("You're signed in")
+    assert window.has_text("You’re Signed In")
 
 
 def test_garbage_pasted_while_waiting_shows_why_and_keeps_waiting(session, emulator):
     session.browse(action="hold")
     window = session.launch()
     window.click("Continue with Google")
-    window.wait_for_text("Continue in your browser")
+    window.wait_for_text("Continue in Your Browser")
     window.type_into("Redirect link from the browser", "https://example.com/not-a-sign-in?token=x")
     window.click("Continue")
     window.wait_for("label", contains="not a sign-in link for Portal Sign-In")
-    assert window.has_text("Continue in your browser"), "the waiting page was left"
+    assert window.has_text("Continue in Your Browser"), "the waiting page was left"
     assert exchanges(emulator) == []
     session.screenshot("paste-problem")
 
@@ -154,7 +153,7 @@ def test_a_cold_start_by_dbus_activation_asks_about_a_sign_in_started_before_and
     window = session.attach()
     window.wait_for_text(CONFIRM)
     assert exchanges(emulator) == [], "a sign-in whose app has quit finished without asking"
-    window.click("Continue")
+    window.click("Sign In")
     assert signed_in_end_user(window) == end_user_id(emulator, "alice@example.com")
     assert command_lines_holding(grant_of(redirect)) == [], "a command line holds the grant"
     # Started by the session bus itself (D-Bus activation marks the services it starts), not by a

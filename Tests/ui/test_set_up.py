@@ -86,7 +86,7 @@ def test_an_unconfigured_app_opens_on_set_up_and_sends_nothing(session, emulator
     window = launch_unconfigured(session, PORTAL_SIGN_IN_BACKEND=backend)
     window.wait_for_text("Set Up Portal Sign-In")
     window.wait_for("text", name="Auth environment ID" if backend == "portal" else "Auth Proxy config ID")
-    assert not window.has_text("Sign in to Portal") and not window.has_text("Sign in to Turnkey"), \
+    assert not window.has_text("Sign In to Portal") and not window.has_text("Sign In to Turnkey"), \
         "a sign-in that cannot work is offered"
     session.screenshot(f"set-up-{backend}")
     time.sleep(2)   # anything the app would send at start has been sent by now
@@ -103,11 +103,11 @@ def test_entering_an_id_applies_at_once(session, emulator, squatter):
         "Continue is offered without an ID"
     window.type_into("Auth environment ID", "local-dev")
     window.click("Continue")
-    window.wait_for_text("Sign in to Portal")
+    window.wait_for_text("Sign In to Portal")
     assert gsettings(session, "get", SCHEMA, "auth-environment-id") == "'local-dev'"
     assert not window.has_text("Local test environment"), "the subtitle shows without the emulator chosen"
     window.click("Continue with Google")
-    window.wait_for_text("You're signed in")
+    window.wait_for_text("You’re Signed In")
     assert session.stored_session() is not None
     assert squatter.connections() == 0
 
@@ -120,12 +120,12 @@ def test_the_local_test_environment_choice_signs_in_on_the_emulator_and_says_so(
     window.wait_for("check box", name="Local test environment").queryAction().doAction(0)
     window.wait_gone("text", name="Auth environment ID")
     window.click("Continue")
-    window.wait_for_text("Sign in to Portal")
+    window.wait_for_text("Sign In to Portal")
     assert gsettings(session, "get", SCHEMA, "local-test-environment") == "true"
     window.wait_for("label", name="Local test environment")   # the header bar's subtitle
     session.screenshot("local-test-environment")
     window.click("Continue with Google")
-    window.wait_for_text("You're signed in")
+    window.wait_for_text("You’re Signed In")
     assert session.stored_session() is not None
     assert emulator.requests("POST", "/api/v3/auth/oauth/tokens"), "the sign-in did not reach the emulator"
     assert squatter.connections() == 0
@@ -133,5 +133,5 @@ def test_the_local_test_environment_choice_signs_in_on_the_emulator_and_says_so(
 
 def test_the_emulator_variable_shows_in_the_title(session):
     window = session.launch()
-    window.wait_for_text("Sign in to Portal")
+    window.wait_for_text("Sign In to Portal")
     window.wait_for("label", name="Local test environment")

@@ -22,9 +22,8 @@ def user(emulator, email):
 
 def signed_in_end_user(window):
     """The end user ID the Signed in page shows (the label after the "End user" heading)."""
-    window.wait_for_text("You're signed in")
-    labels = window.labels()
-    return labels[labels.index("End user") + 1]
+    window.wait_for_text("You’re Signed In")
+    return window.detail("End user")
 
 
 @pytest.mark.journey
@@ -33,7 +32,7 @@ def test_google_sign_in_with_totp_enrolment(session, emulator):
     window = session.launch()
     window.click("Continue with Google")
 
-    window.wait_for_text("Set up two-factor sign-in")
+    window.wait_for_text("Set Up Two-Factor Sign-In")
     assert window.find("image", name="QR code for your authenticator app") is not None, "no QR code on enrolment"
     secret = emulator.admin("users/totp@example.com/totp")["secret"]
     shown = [label for label in window.labels() if label.replace(" ", "") == secret]
@@ -77,21 +76,21 @@ def test_apple_with_hide_my_email_signs_in_a_relay_user(session, emulator):
     session.screenshot()
 
 
-def test_cancel_at_the_provider_shows_an_error_with_a_next_step(session, emulator):
+def test_cancel_at_the_provider_is_a_notice_and_the_sign_in_page_is_the_next_step(session, emulator):
     session.browse(email="alice@example.com", action="cancel")
     window = session.launch()
     window.click("Continue with Google")
 
-    window.wait_for("label", contains="cancelled or refused in the browser")
-    assert window.find("push button", name="Try Again") is not None, "the banner offers no next step"
-    assert window.has_text("Sign in to Portal"), "not back on the Sign in page"
+    window.wait_for("label", name="Sign-in cancelled in the browser")
+    assert window.find("push button", name="Dismiss") is None, "a cancel raised the error banner"
+    assert window.has_text("Sign In to Portal"), "not back on the Sign in page"
     assert emulator.requests("POST", TOKENS) == [], "a grant was exchanged after Cancel"
     assert [e["has_error"] for e in session.browser_events("delivered")] == [True]
     session.screenshot()
 
-    # "Try Again" starts a new browser sign-in.
+    # The provider buttons start a new browser sign-in.
     session.browse(email="alice@example.com", action="continue")
-    window.click("Try Again")
+    window.click("Continue with Google")
     assert signed_in_end_user(window) == user(emulator, "alice@example.com")["endUserId"]
 
 
@@ -99,7 +98,7 @@ def test_escape_while_waiting_for_the_browser_goes_back_to_sign_in(session, emul
     session.browse(action="hold")   # the person never finishes in the browser
     window = session.launch()
     window.click("Continue with Google")
-    window.wait_for_text("Continue in your browser")
+    window.wait_for_text("Continue in Your Browser")
     desktop.wait_until(lambda: session.browser_events("opened"), what="the browser to open")
     assert session.browser_events("opened")[0]["path"] == "/idp/google/authorize"
     assert window.find("push button", name="Copy Link") is not None
@@ -107,8 +106,8 @@ def test_escape_while_waiting_for_the_browser_goes_back_to_sign_in(session, emul
     session.screenshot("browser-wait")
 
     desktop.press_keys("Escape")
-    window.wait_for_text("Sign in to Portal")
-    assert window.find("label", name="Continue in your browser") is None
+    window.wait_for_text("Sign In to Portal")
+    assert window.find("label", name="Continue in Your Browser") is None
     focused = window.focused()
     assert focused is not None and focused.name == "Continue with Google", "focus is not on the first button"
 
@@ -131,7 +130,7 @@ def test_the_same_redirect_delivered_twice_is_exchanged_once(session, emulator):
     assert [e["exit_status"] for e in session.browser_events("delivered")] == [0, 0]
     exchanges = emulator.requests("POST", TOKENS)
     assert [e["status"] for e in exchanges] == [200], "the redirect was exchanged more than once"
-    assert window.has_text("You're signed in")
+    assert window.has_text("You’re Signed In")
     # Every error banner has a Dismiss button, whatever its next step ("Try Again", "Sign In Again").
     assert window.find("push button", name="Dismiss") is None, "the second delivery showed an error"
 
@@ -150,16 +149,16 @@ def test_sign_out_and_restore_after_restart(session, emulator):
     assert len(emulator.requests("GET", "/api/v3/clients/me")) == checks_before + 1
     assert len(session.browser_events("opened")) == 1, "the restart opened the browser again"
 
-    window.click("Sign Out")
-    window.wait_for_text("Sign in to Portal")
+    window.sign_out()
+    window.wait_for_text("Sign In to Portal")
     session.quit_app()
 
     window = session.launch()
-    window.wait_for_text("Sign in to Portal")
-    assert window.find("label", name="You're signed in") is None
+    window.wait_for_text("Sign In to Portal")
+    assert window.find("label", name="You’re Signed In") is None
 
 
-def test_a_session_portal_no_longer_accepts_returns_to_sign_in_with_a_message(session, emulator):
+def test_a_session_portal_no_longer_accepts_shows_session_ended_and_signs_in_again(session, emulator):
     window = session.launch()
     window.click("Continue with Google")
     signed_in_end_user(window)
@@ -167,18 +166,22 @@ def test_a_session_portal_no_longer_accepts_returns_to_sign_in_with_a_message(se
 
     emulator.admin("reset", {})   # Portal forgets every session
     window = session.launch()
-    window.wait_for("label", contains="Your session has ended")
-    assert window.has_text("Sign in to Portal")
+    window.wait_for("alert", name="Session Ended")   # a page of its own, announced
+    assert window.find("label", contains="Your session has ended") is not None
     assert [e["status"] for e in emulator.requests("GET", "/api/v3/clients/me")] == [401]
     session.screenshot()
+
+    # Sign In Again starts a sign-in: the provider is unknown after a restart, so the sign-in page.
+    window.click("Sign In Again")
+    window.wait_for_text("Sign In to Portal")
 
 
 @pytest.mark.journey
 def test_magic_link_from_the_email_signs_in(session, emulator):
     window = session.launch()
     window.type_into("Email address", "alice@example.com")
-    window.click("Email me a sign-in link")
-    window.wait_for_text("Check your email")
+    window.click("Email Me a Sign-In Link")
+    window.wait_for_text("Check Your Email")
     assert window.find("label", contains="alice@example.com") is not None
     session.screenshot("check-email")
 
@@ -195,7 +198,7 @@ def test_a_pasted_redirect_link_completes_the_sign_in(session, emulator):
     session.browse(email="alice@example.com", action="continue", save_to=str(saved))
     window = session.launch()
     window.click("Continue with Google")
-    window.wait_for_text("Continue in your browser")
+    window.wait_for_text("Continue in Your Browser")
     desktop.wait_until(lambda: session.browser_events("saved"), what="the browser to reach the redirect")
     assert session.browser_events("delivered") == []
 

@@ -24,8 +24,7 @@ NAMES = {"google": "Google", "apple": "Apple", "discord": "Discord", "x": "X"}
 
 def detail(window, heading):
     """The value the Signed in page shows under `heading`."""
-    labels = window.labels()
-    return labels[labels.index(heading) + 1]
+    return window.detail(heading)
 
 
 def newest_user(emulator):
@@ -52,7 +51,7 @@ def live_sessions(emulator):
 def sign_in(session, window, provider, email="alice@example.com"):
     session.browse(email=email, action="continue")
     window.click(BUTTONS[provider])
-    window.wait_for_text("You're signed in")
+    window.wait_for_text("You’re Signed In")
 
 
 def assert_one_stored_session(session, emulator, session_key="default"):
@@ -70,7 +69,7 @@ def assert_one_stored_session(session, emulator, session_key="default"):
 @pytest.mark.parametrize("provider", ["discord", "x"])
 def test_discord_and_x_sign_in_with_pkce_and_state(turnkey_session, emulator, provider):
     window = turnkey_session.launch()
-    window.wait_for_text("Sign in to Turnkey")
+    window.wait_for_text("Sign In to Turnkey")
     sign_in(turnkey_session, window, provider)
 
     opened = turnkey_session.browser_events("opened")
@@ -96,7 +95,7 @@ def test_a_code_bound_to_another_challenge_is_refused_by_turnkey_and_nothing_is_
     window = turnkey_session.launch()
     window.click("Continue with Discord")
     window.wait_for("label", name="Turnkey did not accept the sign-in. Sign in again.")
-    assert window.has_text("Sign in to Turnkey"), "not back on the sign-in page"
+    assert window.has_text("Sign In to Turnkey"), "not back on the sign-in page"
     assert statuses(emulator, f"{AUTH_PROXY}/oauth2_authenticate") == [401]
     assert emulator.requests("POST", f"{AUTH_PROXY}/oauth_login") == []
     assert turnkey_session.turnkey_items(SESSIONS) == [] and live_sessions(emulator) == []
@@ -130,8 +129,8 @@ def test_signup_then_login_reaches_the_same_organization(turnkey_session, emulat
     window = turnkey_session.launch()
     sign_in(turnkey_session, window, "google")
     first = detail(window, "Organization")
-    window.click("Sign Out")
-    window.wait_for_text("Sign in to Turnkey")
+    window.sign_out()
+    window.wait_for_text("Sign In to Turnkey")
     sign_in(turnkey_session, window, "google")
     assert detail(window, "Organization") == first
     assert statuses(emulator, f"{AUTH_PROXY}/signup_v2") == [200], "the second sign-in signed up again"
@@ -164,7 +163,7 @@ def test_a_redirect_whose_state_this_app_did_not_issue_is_refused(turnkey_sessio
     uri = foreign_discord_redirect(turnkey_session, emulator)
     assert uri.startswith("io.github.portalauth.signin://?code=")
     window = turnkey_session.launch()
-    window.wait_for_text("Sign in to Turnkey")
+    window.wait_for_text("Sign In to Turnkey")
     assert turnkey_session.gio_open(uri) == 0
     window.wait_for("label", contains=REFUSED)
     turnkey_session.screenshot("turnkey-foreign-state-refused")
@@ -174,13 +173,13 @@ def test_a_redirect_whose_state_this_app_did_not_issue_is_refused(turnkey_sessio
     # While a real Discord sign-in waits, the foreign redirect neither finishes nor ends it.
     turnkey_session.browse(action="hold")
     window.click("Continue with Discord")
-    window.wait_for_text("Continue in your browser")
+    window.wait_for_text("Continue in Your Browser")
     assert turnkey_session.gio_open(uri) == 0
     window.wait_for("label", contains=REFUSED)
-    assert window.has_text("Continue in your browser"), "the waiting sign-in was ended by a foreign redirect"
+    assert window.has_text("Continue in Your Browser"), "the waiting sign-in was ended by a foreign redirect"
     assert emulator.requests("POST", f"{AUTH_PROXY}/oauth2_authenticate") == []
     window.click("Cancel")
-    window.wait_for_text("Sign in to Turnkey")
+    window.wait_for_text("Sign In to Turnkey")
     assert turnkey_session.turnkey_items(PENDING) == [] and turnkey_session.turnkey_items(KEYS) == [], \
         "Cancel left the sign-in's record or key in the keyring"
 
@@ -190,7 +189,7 @@ def test_a_cold_start_by_a_foreign_redirect_is_refused_too(turnkey_session, emul
     assert turnkey_session.gio_open(uri) == 0   # the desktop starts the app over D-Bus
     window = turnkey_session.attach()
     window.wait_for("label", contains=REFUSED)
-    assert window.has_text("Sign in to Turnkey")
+    assert window.has_text("Sign In to Turnkey")
     assert emulator.requests("POST", f"{AUTH_PROXY}/oauth2_authenticate") == []
 
 
@@ -198,7 +197,7 @@ def test_two_sessions_are_listed_and_switched_and_sign_out_removes_one_with_its_
     window = turnkey_session.launch()
     sign_in(turnkey_session, window, "discord")
     window.click("Add Account")
-    window.wait_for_text("Sign in to Turnkey")
+    window.wait_for_text("Sign In to Turnkey")
     assert window.find("push button", name="Back to Your Accounts") is not None
     discord_title = f"{newest_user(emulator)['userName']} · Discord"
     sign_in(turnkey_session, window, "x", email="bob@example.com")
@@ -221,28 +220,28 @@ def test_two_sessions_are_listed_and_switched_and_sign_out_removes_one_with_its_
     window.wait_for("push button", name=x_title)
     if shown_account(window) != discord_title:
         window.click(discord_title)
-    window.click(f"Sign Out of {discord_title}")
+    window.sign_out()
     window.wait_for("label", name=bob["userName"])
     assert [item["session-key"] for item in turnkey_session.turnkey_items(SESSIONS)] == ["default-2"]
     bobs_keys = {s["publicKey"] for s in live_sessions(emulator) if s["userId"] == bob["userId"]}
     remaining = [item["public-key"] for item in turnkey_session.turnkey_items(KEYS)]
     assert len(remaining) == 1 and remaining[0] in bobs_keys, "the key left is not the X session's"
 
-    window.click("Sign Out")
-    window.wait_for_text("Sign in to Turnkey")
+    window.sign_out()
+    window.wait_for_text("Sign In to Turnkey")
     assert turnkey_session.turnkey_items(SESSIONS) == [] and turnkey_session.turnkey_items(KEYS) == [], \
         "sign-out left a session or key in the keyring"
 
 
-def test_a_session_turnkey_ended_returns_to_the_sign_in_page_with_a_message(turnkey_session, emulator):
+def test_a_session_turnkey_ended_shows_the_session_ended_page(turnkey_session, emulator):
     window = turnkey_session.launch()
     sign_in(turnkey_session, window, "apple")
     turnkey_session.quit_app()
     # Turnkey's clock passes the session's expiry (this computer's clock has not yet).
     emulator.admin("clock", {"advanceSeconds": 901})
     window = turnkey_session.launch()
-    window.wait_for("label", name="Your session has ended. Sign in again to continue.")
-    assert window.has_text("Sign in to Turnkey")
+    window.wait_for("alert", name="Session Ended")
+    assert window.has_text("Your session has ended. Sign in again to continue.")
     assert turnkey_session.turnkey_items(SESSIONS) == [] and turnkey_session.turnkey_items(KEYS) == []
 
 
@@ -252,7 +251,7 @@ def test_the_waiting_page_opens_again_and_takes_a_pasted_x_redirect(turnkey_sess
     turnkey_session.browse(action="hold")
     window = turnkey_session.launch()
     window.click("Continue with X")
-    window.wait_for_text("Continue in your browser")
+    window.wait_for_text("Continue in Your Browser")
     for name in ("Open Again", "Copy Link", "Cancel"):
         window.wait_for("push button", name=name)
     desktop.wait_until(lambda: turnkey_session.browser_events("opened"), what="the browser to open")
@@ -266,7 +265,7 @@ def test_the_waiting_page_opens_again_and_takes_a_pasted_x_redirect(turnkey_sess
 
     window.type_into("Redirect link from the browser", turnkey_session.take_saved(saved))
     window.click("Continue")
-    window.wait_for_text("You're signed in")
+    window.wait_for_text("You’re Signed In")
     assert detail(window, "Signed in with") == "X"
     assert statuses(emulator, f"{AUTH_PROXY}/oauth2_authenticate") == [200]
     assert_one_stored_session(turnkey_session, emulator)
@@ -276,8 +275,8 @@ def test_cancelling_at_discord_says_so_and_keeps_nothing(turnkey_session, emulat
     turnkey_session.browse(email="alice@example.com", action="cancel")
     window = turnkey_session.launch()
     window.click("Continue with Discord")
-    window.wait_for("label", contains="Discord did not sign you in")
-    assert window.has_text("Sign in to Turnkey")
+    window.wait_for("label", name="Sign-in cancelled in the browser")   # a toast, not an alarm
+    assert window.has_text("Sign In to Turnkey")
     assert [e["has_error"] for e in turnkey_session.browser_events("delivered")] == [True]
     assert emulator.requests("POST", f"{AUTH_PROXY}/oauth2_authenticate") == [], "a cancelled sign-in reached Turnkey"
     assert turnkey_session.turnkey_items(PENDING) == [] and turnkey_session.turnkey_items(KEYS) == [], \

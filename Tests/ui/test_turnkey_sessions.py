@@ -42,7 +42,7 @@ def test_a_session_is_refreshed_on_a_new_key_before_it_expires(turnkey_session, 
     assert [item["session-key"] for item in turnkey_session.turnkey_items(SESSIONS)] == ["default"]
     live_keys = {s["publicKey"] for s in emulator.admin("turnkey")["sessions"]}
     assert keys[0] in live_keys, "the stored key is not a session Turnkey knows"
-    assert window.has_text("You're signed in")
+    assert window.has_text("You’re Signed In")
 
 
 def test_a_refresh_turnkey_refuses_ends_the_session_with_a_message(turnkey_session, emulator):
@@ -50,15 +50,20 @@ def test_a_refresh_turnkey_refuses_ends_the_session_with_a_message(turnkey_sessi
     sign_in(turnkey_session, window, "x")
     # Turnkey's clock passes the session's expiry before the app renews it: the renewal is refused.
     emulator.admin("clock", {"advanceSeconds": SHORT_SESSION_SECONDS + 1})
-    window.wait_for("label", name="Your session has ended. Sign in again to continue.", timeout=40)
-    assert window.has_text("Sign in to Turnkey")
+    window.wait_for("alert", name="Session Ended", timeout=40)
+    assert window.has_text("Your session has ended. Sign in again to continue.")
     assert [e["status"] for e in emulator.requests("POST", STAMP_LOGIN)] == [401]
     assert turnkey_session.turnkey_items(SESSIONS) == [] and turnkey_session.turnkey_items(KEYS) == []
+    # Sign In Again starts a sign-in with the same provider.
+    turnkey_session.browse(email="alice@example.com", action="continue")
+    window.click("Sign In Again")
+    window.wait_for_text("You’re Signed In")
+    assert window.detail("Signed in with") == "X"
 
 
 def render(session, scheme):
     window = session.launch(PORTAL_COLOR_SCHEME=scheme)
-    window.wait_for_text("Sign in to Turnkey")
+    window.wait_for_text("Sign In to Turnkey")
     boxes = {name: window.extents(window.wait_for("push button", name=f"Continue with {name}"))
              for name in ("Google", "Apple", "Discord", "X")}
     path = session.screenshot(f"turnkey-sign-in-{scheme}")

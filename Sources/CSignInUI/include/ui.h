@@ -18,6 +18,11 @@ void portal_ui_add_action(GActionMap *map, const char *name, PortalUIActionHandl
 void portal_ui_set_accessible_label(GtkWidget *widget, const char *label);
 void portal_ui_set_accessible_description(GtkWidget *widget, const char *description);
 
+/* A new widget of `type` with the accessible role "alert" (a construct-only property, set through the
+ * variadic g_object_new): a screen reader announces what it shows. GTK 4.8 has no
+ * gtk_accessible_announce (4.14) and no live regions. */
+GtkWidget *portal_ui_new_alert(GType type);
+
 /* Hands the heap's free pages back to the system (glibc's malloc_trim; nothing elsewhere). GTK's
  * renderers free window-sized buffers after each page transition, and glibc keeps up to twice the
  * largest freed block at the heap's top plus the free pages inside it: RSS then drifts by megabytes

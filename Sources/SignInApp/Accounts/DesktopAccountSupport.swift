@@ -24,4 +24,10 @@ final class DesktopAccountSupport: AccountDesktop {
     func openInBrowser(_ url: URL) async throws { try await browser.open(url) }
 
     func describe(_ error: any Error, backend: Backend) -> UserFacingError { UserFacingErrors.describe(error, service: backend) }
+
+    /// Portal's 429: the wait it names (a minute when it names none).
+    func retryAfter(_ error: any Error) -> Double? {
+        guard case PortalAuthError.rateLimited(let seconds) = error else { return nil }
+        return Double(seconds ?? 60)
+    }
 }

@@ -83,7 +83,7 @@ final class BackToApp {
             return (fill(tr("Signed in to Turnkey as %s"), account), tr("Open Portal Sign-In to see your account."))
         case .needsCode:
             return (
-                tr("Enter your two-factor code"),
+                tr("Enter Your Two-Factor Code"),
                 tr("Portal Sign-In needs the six-digit code from your authenticator app to finish signing in.")
             )
         }

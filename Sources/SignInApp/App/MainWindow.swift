@@ -13,6 +13,7 @@ final class MainWindow {
         case browser, confirm, code, email
         case signedIn = "signed-in"
         case setUp = "set-up"
+        case blocked
     }
 
     let window: Widget
@@ -48,6 +49,10 @@ final class MainWindow {
     }
     private lazy var emailPage: EmailSentPage = install(EmailSentPage(), .email) { page in
         page.onBack = { [weak self] in self?.flow.backFromEmail() }
+        page.onResend = { [weak self] in self?.flow.resendMagicLink() }
+    }
+    private lazy var blockedPage: BlockedPage = install(BlockedPage(), .blocked) { page in
+        page.onAction = { [weak self] in self?.flow.blockedAction() }
     }
     private lazy var setUpPage: SetUpPage = install(SetUpPage(), .setUp) { page in
         page.onContinue = { [weak self] choice in
@@ -56,10 +61,14 @@ final class MainWindow {
         }
     }
     private lazy var signedInPage: SignedInPage = install(SignedInPage(), .signedIn) { page in
-        page.onSignOut = { [weak self] in self?.flow.signOut() }
+        page.onSignOut = { [weak self] account in self?.askToSignOut(account) }
         page.onAddAccount = { [weak self] in self?.flow.addAccount() }
         page.onSwitch = { [weak self] id in self?.flow.switchAccount(to: id) }
+        page.onCopyAddress = { [weak self] address in self?.copyAddress(address) }
+        page.onReloadProfile = { [weak self] in self?.flow.reloadProfile() }
     }
+    /// "Sign out of …?" while it is asked.
+    private var signOutDialog: SignOutDialog?
     private var keys: GObjectRef!
     private var stackRef: GObjectRef!
     private var roots: [PageName: UnsafeMutablePointer<GtkWidget>] = [:]
@@ -81,7 +90,8 @@ final class MainWindow {
         window = Widget(adw_application_window_new(application))
         gtk_window_set_title(window.widget.cast(), tr("Portal Sign-In"))
         gtk_window_set_default_size(window.widget.cast(), 420, 640)
-        gtk_widget_set_size_request(window.widget, 360, 480)
+        // GNOME's smallest (phone) size: every page fits it, scrolling where it is taller.
+        gtk_widget_set_size_request(window.widget, 360, 294)
 
         stack = gtk_stack_new()!
         gtk_stack_set_transition_type(stack.cast(), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
@@ -144,7 +154,13 @@ final class MainWindow {
         banner.show(flow.banner)
         schemeBanner.show(owner: flow.foreignSchemeHandler, busNameOwner: busNameOwner)
         if roots[.signedIn] != nil { signedInPage.setBusy(flow.isSigningOut) }
+        if roots[.email] != nil { emailPage.setCanResend(flow.canResend) }
         let page = flow.page
+        if case .signedIn = page {
+        } else if let dialog = signOutDialog {
+            dialog.close() // the account it asked about is no longer shown
+            signOutDialog = nil
+        }
         guard page != shown else { return }
         let previous = shown
         shown = page
@@ -172,6 +188,8 @@ final class MainWindow {
             signedInPage.show(state)
         case .setUp(let state):
             setUpPage.show(backend: state.backend, canSave: state.canSave)
+        case .blocked(let state):
+            blockedPage.show(state.blocker, message: state.message)
         }
         let name = Self.pageName(page)
         if previous.map(Self.pageName) != name { switchTo(name) }
@@ -199,6 +217,7 @@ final class MainWindow {
         case .emailSent: return .email
         case .signedIn: return .signedIn
         case .setUp: return .setUp
+        case .blocked: return .blocked
         }
     }
 
@@ -216,6 +235,7 @@ final class MainWindow {
         case .email: emailPage.focusFirst()
         case .signedIn: signedInPage.focusFirst()
         case .setUp: setUpPage.focusFirst()
+        case .blocked: blockedPage.focusFirst()
         case .status: break
         }
     }
@@ -229,12 +249,20 @@ final class MainWindow {
         let title: String
         switch notice {
         case .linkCopied: title = tr("Link copied")
+        case .linkSent: title = tr("New link sent")
         case .signedOut: title = tr("Signed out")
+        case .signInCancelled: title = tr("Sign-in cancelled in the browser")
+        case .keyringStillMissing: title = tr("Still no keyring service")
+        case .sessionEnded(let message): title = message
         case .redirectIgnored: title = tr("Sign-in link ignored")
         case .signInFinished(let finish):
             onSignInFinished?(Self.finish(finish, backend: flow.backend))
             return
         }
+        showToast(title)
+    }
+
+    private func showToast(_ title: String) {
         if let previous = currentToast {
             adw_toast_dismiss(previous)
             g_object_unref(UnsafeMutableRawPointer(previous))
@@ -250,6 +278,24 @@ final class MainWindow {
         banner.onAction = { [weak self] in self?.flow.bannerAction() }
         banner.onClose = { [weak self] in self?.flow.dismissBanner() }
         schemeBanner.onMakeDefault = { [weak self] in self?.flow.claimSchemeHandler() }
+    }
+
+    /// Sign Out asks first: the session stays in the keyring until the person says Sign Out.
+    private func askToSignOut(_ account: SignedInAccount) {
+        signOutDialog?.close()
+        var name: String?
+        if case .signedIn(let state) = flow.page, case .loaded(let profile) = state.profile {
+            name = profile.person ?? profile.appName
+        }
+        signOutDialog = SignOutDialog(over: window.widget, name: name) { [weak self] in
+            guard let self, case .signedIn(let state) = self.flow.page, state.current.id == account.id else { return }
+            self.flow.signOut()
+        }
+    }
+
+    private func copyAddress(_ address: String) {
+        gdk_clipboard_set_text(gtk_widget_get_clipboard(window.widget), address)
+        showToast(tr("Address copied"))
     }
 
     private func copyLink() {

@@ -2,7 +2,7 @@ import CSignInUI
 import FoundationEssentials
 import SignInFlow
 
-/// "Continue in your browser": waits for the redirect; Cancel, Open again, Copy link, and a field to
+/// "Continue in Your Browser": waits for the redirect; Cancel, Open again, Copy link, and a field to
 /// paste the redirect link for browsers that do not hand custom schemes to the desktop.
 @MainActor
 final class BrowserWaitPage: StackPage {
@@ -24,7 +24,7 @@ final class BrowserWaitPage: StackPage {
         // A still icon, not a spinner: the wait can last minutes, and a spinner redraws the window
         // every frame all that time (a whole core with software rendering).
         scaffold = PageScaffold(
-            icon: PageScaffold.icon("web-browser-symbolic"), title: tr("Continue in your browser"),
+            icon: PageScaffold.icon("web-browser-symbolic"), title: tr("Continue in Your Browser"),
             description: tr("Finish signing in on the page that opened in your browser. You will come back here automatically."))
         root = scaffold.root
         // Firefox asks before it opens an app for a link ("Open Link"); Chromium asks too.
@@ -32,7 +32,7 @@ final class BrowserWaitPage: StackPage {
 
         openAgain = Button(tr("_Open Again"), classes: ["pill", "suggested-action"]) { [weak self] in self?.onOpenAgain?() }
         copyLink = Button(tr("_Copy Link"), classes: ["pill"]) { [weak self] in self?.onCopyLink?() }
-        copyLink.setAccessibleDescription(tr("Copies the sign-in page's address, to open it in another browser"))
+        copyLink.setAccessibleDescription(tr("Copies the sign-in page’s address, to open it in another browser"))
         cancel = Button(tr("Cancel"), classes: ["pill"]) { [weak self] in self?.onCancel?() }
         cancel.setAccessibleDescription(tr("Stops waiting for the browser (Escape)"))
         let actions = makeBox(

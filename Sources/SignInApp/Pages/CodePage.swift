@@ -22,12 +22,12 @@ final class CodePage: StackPage {
     init() {
         scaffold = PageScaffold(
             icon: PageScaffold.icon("dialog-password-symbolic"),
-            title: tr("Enter your two-factor code"),
+            title: tr("Enter Your Two-Factor Code"),
             description: tr("Open your authenticator app and enter the six-digit code for Portal."))
         root = scaffold.root
 
         secret = Label("", classes: ["totp-secret"], selectable: true)
-        let secretHint = makeLabel(tr("Can't scan it? Enter this key in your authenticator app:"), classes: ["dim-label", "caption"])
+        let secretHint = makeLabel(tr("Can’t scan it? Enter this key in your authenticator app:"), classes: ["dim-label", "caption"])
         enrolment = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 8, children: [secretHint, secret.widget])
 
         problem = Label("", classes: ["inline-error"])
@@ -59,7 +59,7 @@ final class CodePage: StackPage {
         gtk_widget_set_visible(enrolment, challenge.totpLink == nil ? 0 : 1)
         // The QR code takes the icon's place, so the page fits the window without scrolling.
         gtk_widget_set_visible(scaffold.icon, challenge.totpLink == nil ? 1 : 0)
-        scaffold.title.text = challenge.totpLink == nil ? tr("Enter your two-factor code") : tr("Set up two-factor sign-in")
+        scaffold.title.text = challenge.totpLink == nil ? tr("Enter Your Two-Factor Code") : tr("Set Up Two-Factor Sign-In")
         scaffold.description.text =
             challenge.totpLink == nil
             ? tr("Open your authenticator app and enter the six-digit code for Portal.")

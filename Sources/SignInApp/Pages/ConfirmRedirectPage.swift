@@ -1,7 +1,7 @@
 import CSignInUI
 import SignInFlow
 
-/// "Finish signing in?": a sign-in link arrived that this app did not start, or started before it
+/// "Finish Signing In?": a sign-in link arrived that this app did not start, or started before it
 /// last ended (or one that would replace the signed-in account). Nothing is sent until the person chooses Continue; Ignore drops
 /// it and the grant stays unspent.
 @MainActor
@@ -18,12 +18,12 @@ final class ConfirmRedirectPage: StackPage {
     init() {
         scaffold = PageScaffold(
             icon: PageScaffold.icon("dialog-question-symbolic"),
-            title: tr("Finish signing in?"), description: "")
+            title: tr("Finish Signing In?"), description: "")
         root = scaffold.root
         detail = Label("", classes: ["dim-label"])
-        ignore = Button(tr("_Ignore"), classes: ["pill", "suggested-action"]) { [weak self] in self?.onIgnore?() }
+        ignore = Button(tr("_Discard Link"), classes: ["pill", "suggested-action"]) { [weak self] in self?.onIgnore?() }
         ignore.setAccessibleDescription(tr("Drops the link without signing in"))
-        continueButton = Button(tr("_Continue"), classes: ["pill"]) { [weak self] in self?.onContinue?() }
+        continueButton = Button(tr("_Sign In"), classes: ["pill"]) { [weak self] in self?.onContinue?() }
         append(scaffold.body, detail.widget, ignore.widget, continueButton.widget)
     }
 
@@ -32,35 +32,35 @@ final class ConfirmRedirectPage: StackPage {
         case .provider(let provider) where confirm.startedBeforeRestart:
             scaffold.description.text = fill(
                 tr(
-                    "A sign-in link from %s was opened. Portal Sign-In was closed while it waited for this sign-in, so it cannot tell that the link is yours. Continue only if you just signed in yourself."
+                    "A sign-in link from %s was opened. Portal Sign-In was closed while it waited for this sign-in, so it cannot tell that the link is yours. Sign in only if you just signed in yourself."
                 ),
                 provider.displayName)
         case .emailLink(let email?) where confirm.startedBeforeRestart:
             scaffold.description.text = fill(
                 tr(
-                    "An email sign-in link for %s was opened after Portal Sign-In was closed. Continue only if you asked for this link yourself."
+                    "An email sign-in link for %s was opened after Portal Sign-In was closed. Sign in only if you asked for this link yourself."
                 ), email)
         case .emailLink(nil) where confirm.startedBeforeRestart:
             scaffold.description.text = tr(
-                "An email sign-in link was opened after Portal Sign-In was closed. Continue only if you asked for this link yourself.")
+                "An email sign-in link was opened after Portal Sign-In was closed. Sign in only if you asked for this link yourself.")
         case .provider(let provider):
             scaffold.description.text = fill(
                 tr(
-                    "A sign-in link from %s was opened, but this sign-in was not started from Portal Sign-In. Continue only if you just signed in yourself."
+                    "A sign-in link from %s was opened, but this sign-in was not started from Portal Sign-In. Sign in only if you just signed in yourself."
                 ),
                 provider.displayName)
         case .emailLink(let email?):
             scaffold.description.text = fill(
                 tr(
-                    "An email sign-in link for %s was opened, but this sign-in was not started from Portal Sign-In. Continue only if you asked for this link yourself."
+                    "An email sign-in link for %s was opened, but this sign-in was not started from Portal Sign-In. Sign in only if you asked for this link yourself."
                 ), email)
         case .emailLink(nil):
             scaffold.description.text = tr(
-                "An email sign-in link was opened, but this sign-in was not started from Portal Sign-In. Continue only if you asked for this link yourself."
+                "An email sign-in link was opened, but this sign-in was not started from Portal Sign-In. Sign in only if you asked for this link yourself."
             )
         }
         if let account = confirm.replacesAccount {
-            detail.text = fill(tr("Continuing replaces the account you are signed in with (%s)."), account.title)
+            detail.text = fill(tr("Signing in replaces the account you are signed in with (%s)."), account.title)
             detail.isVisible = true
         } else {
             detail.text = ""

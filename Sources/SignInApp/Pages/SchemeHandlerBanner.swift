@@ -31,7 +31,7 @@ final class SchemeHandlerBanner {
         if let busNameOwner {
             message.text = fill(
                 tr(
-                    "Another program (%s) holds Portal Sign-In's name on the session bus, so sign-in links from the browser go to it instead of here. Quit that program, then start Portal Sign-In again."
+                    "Another program (%s) holds Portal Sign-In’s name on the session bus, so sign-in links from the browser go to it instead of here. Quit that program, then start Portal Sign-In again."
                 ), busNameOwner)
         } else if let owner {
             message.text = fill(

@@ -24,7 +24,7 @@ final class SignInPage: StackPage {
     init() {
         scaffold = PageScaffold(
             icon: PageScaffold.icon("system-users-symbolic"),
-            title: tr("Sign in to Portal"),
+            title: tr("Sign In to Portal"),
             description: tr("Use your Google or Apple account, or get a sign-in link by email."))
         root = scaffold.root
 
@@ -44,7 +44,7 @@ final class SignInPage: StackPage {
             self?.submitEmail()
         }
         gtk_entry_set_input_purpose(email.widget.cast(), GTK_INPUT_PURPOSE_EMAIL)
-        sendLink = Button(tr("Email me a sign-in link"), classes: ["pill"]) { [weak self] in self?.submitEmail() }
+        sendLink = Button(tr("Email Me a Sign-In Link"), classes: ["pill"]) { [weak self] in self?.submitEmail() }
         email.onChange { [weak self] in self?.updateSendLink() }
         emailSection = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12, children: [separator, email.widget, sendLink.widget])
         updateSendLink()
@@ -57,7 +57,7 @@ final class SignInPage: StackPage {
     func show(_ state: SignInPageState) {
         if state.providers != shown { rebuildButtons(state.providers) }
         gtk_widget_set_visible(emailSection, state.offersEmailLinks ? 1 : 0)
-        scaffold.title.text = state.backend == .turnkey ? tr("Sign in to Turnkey") : tr("Sign in to Portal")
+        scaffold.title.text = state.backend == .turnkey ? tr("Sign In to Turnkey") : tr("Sign In to Portal")
         scaffold.description.text =
             state.offersEmailLinks
             ? tr("Use your Google or Apple account, or get a sign-in link by email.")

@@ -3,54 +3,69 @@ import FoundationEssentials
 import GLibSupport
 import SignInFlow
 
-/// "Signed in": who is signed in (the facts the backend gives: end user, client, account
-/// abstraction for Portal; organization, user, provider and session expiry for Turnkey), the other
-/// signed-in accounts to switch to, Add Account where the backend keeps several, and Sign Out.
+/// "Signed in": who is signed in, to which app and where, and the wallets' addresses (each with a
+/// copy button), as the backend's profile says; the identifiers (end user, client, organization,
+/// session expiry) in a Details expander. The other signed-in accounts to switch to, Add Account
+/// where the backend keeps several, and Sign Out, which asks first (the window's dialog).
 @MainActor
 final class SignedInPage: StackPage {
     let root: UnsafeMutablePointer<GtkWidget>
     private let scaffold: PageScaffold
     private let accountList: UnsafeMutablePointer<GtkWidget>
-    private let detailList: UnsafeMutablePointer<GtkWidget>
+    private let profileList = FactList()
+    private let walletHeading: UnsafeMutablePointer<GtkWidget>
+    private let walletList = FactList()
+    private let detailList = FactList()
+    private let details: UnsafeMutablePointer<GtkWidget>
     private var accountButtons: [AccountToggle] = []
-    private var detailRows: [UnsafeMutablePointer<GtkWidget>] = []
-    private var valueLabels: [Label] = []
     private var addAccount: Button!
     private var signOut: Button!
     private var shown: SignedInPageState?
 
-    var onSignOut: (@MainActor () -> Void)?
+    var onSignOut: (@MainActor (SignedInAccount) -> Void)?
     var onAddAccount: (@MainActor () -> Void)?
     var onSwitch: (@MainActor (String) -> Void)?
+    var onCopyAddress: (@MainActor (String) -> Void)?
+    var onReloadProfile: (@MainActor () -> Void)?
 
     init() {
         scaffold = PageScaffold(
             icon: PageScaffold.icon("emblem-ok-symbolic"),
-            title: tr("You're signed in"),
+            title: tr("You’re Signed In"),
             description: tr("Your session is saved in your keyring, so you stay signed in next time."))
         root = scaffold.root
 
         accountList = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 0, classes: ["linked", "account-switcher"])
         portal_ui_set_accessible_label(accountList, tr("Signed-in accounts"))
-        detailList = gtk_list_box_new()!
-        gtk_list_box_set_selection_mode(detailList.cast(), GTK_SELECTION_NONE)
-        gtk_widget_add_css_class(detailList, "boxed-list")
-        gtk_widget_add_css_class(detailList, "account-card")
+        walletHeading = makeLabel(tr("Wallets"), classes: ["heading"], wrap: false)
+        gtk_widget_set_halign(walletHeading, GTK_ALIGN_START)
+        gtk_widget_set_margin_top(walletHeading, 6)
+        details = gtk_expander_new_with_mnemonic(tr("_Details"))!
+        gtk_expander_set_child(details.cast(), detailList.root)
+        portal_ui_set_accessible_label(details, tr("Details")) // GTK 4.8 names it after its class
+        gtk_widget_set_margin_top(details, 6)
 
         addAccount = Button(tr("_Add Account"), classes: ["pill"]) { [weak self] in self?.onAddAccount?() }
         addAccount.setAccessibleDescription(tr("Signs in with another account and keeps this one"))
-        signOut = Button(tr("_Sign Out"), classes: ["pill", "destructive-action"]) { [weak self] in self?.onSignOut?() }
+        // It asks before anything ends (an ellipsis says so), and it is never what Enter presses.
+        signOut = Button(tr("_Sign Out…"), classes: ["pill", "destructive-action"]) { [weak self] in
+            if let account = self?.shown?.current { self?.onSignOut?(account) }
+        }
         gtk_widget_set_margin_top(addAccount.widget, 12)
-        append(scaffold.body, accountList, detailList, addAccount.widget, signOut.widget)
+        append(
+            scaffold.body, accountList, profileList.root, walletHeading, walletList.root, details, addAccount.widget,
+            signOut.widget)
     }
 
     func show(_ state: SignedInPageState) {
         guard state != shown else { return }
+        let sameAccount = shown?.current.id == state.current.id
         shown = state
         showAccounts(state)
-        showDetails(state.current.details)
+        showProfile(state.profile, account: state.current)
+        detailList.replace(with: Self.identifiers(state.current.details, besides: state.profile).map { Self.words(for: $0) })
+        if !sameAccount { gtk_expander_set_expanded(details.cast(), 0) }
         addAccount.isVisible = state.canAddAccounts
-        signOut.setTitle(state.accounts.count > 1 ? fill(tr("_Sign Out of %s"), state.current.title) : tr("_Sign Out"))
     }
 
     func setBusy(_ busy: Bool) {
@@ -58,7 +73,75 @@ final class SignedInPage: StackPage {
         addAccount.isSensitive = !busy
     }
 
-    func focusFirst() { signOut.grabFocus() }
+    /// Nothing that ends a session has the focus: Details does (Enter only opens it), Sign Out never.
+    func focusFirst() {
+        _ = gtk_widget_grab_focus(details)
+    }
+
+    /// Who and where first, then the wallets; a lookup still running or failed says so in their place.
+    private func showProfile(_ lookup: ProfileLookup, account: SignedInAccount) {
+        walletList.clear()
+        switch lookup {
+        case .loading:
+            profileList.replace(with: [(tr("Account"), tr("Loading…"))])
+            setWalletsVisible(false)
+        case .failed(let message):
+            profileList.replace(with: [(tr("The account’s details could not be loaded"), message)])
+            profileList.appendAction(tr("_Try Again")) { [weak self] in self?.onReloadProfile?() }
+            setWalletsVisible(false)
+        case .loaded(let profile):
+            profileList.replace(with: Self.facts(of: profile))
+            if let addresses = profile.addresses {
+                setWalletsVisible(true)
+                if addresses.isEmpty { walletList.replace(with: [(tr("No wallet yet"), tr("This account has no wallet address yet."))]) }
+                for wallet in addresses {
+                    walletList.appendAddress(
+                        heading: Self.chainName(wallet.chain), wallet: wallet,
+                        copyLabel: fill(tr("Copy %s address"), Self.chainName(wallet.chain))
+                    ) { [weak self] in self?.onCopyAddress?(wallet.address) }
+                }
+            } else {
+                setWalletsVisible(false)
+            }
+        }
+        profileList.isVisible = !profileList.isEmpty
+    }
+
+    private func setWalletsVisible(_ visible: Bool) {
+        gtk_widget_set_visible(walletHeading, visible ? 1 : 0)
+        walletList.isVisible = visible
+    }
+
+    /// The profile's lines, in order: the app and where it runs, then the person and how they sign in.
+    static func facts(of profile: AccountProfile) -> [(heading: String, value: String)] {
+        var lines: [(String, String)] = []
+        if let app = profile.appName { lines.append((tr("App"), app)) }
+        if let environment = profile.environment { lines.append((tr("Environment"), environment)) }
+        if let person = profile.person { lines.append((tr("Signed in as"), person)) }
+        if let organization = profile.organization { lines.append((tr("Organization"), organization)) }
+        if let provider = profile.provider { lines.append((tr("Signed in with"), provider.displayName)) }
+        return lines
+    }
+
+    /// The details the profile does not show already (Turnkey's organization and provider).
+    static func identifiers(_ details: [AccountDetail], besides lookup: ProfileLookup) -> [AccountDetail] {
+        guard case .loaded(let profile) = lookup else { return details }
+        return details.filter { detail in
+            switch detail {
+            case .organization: return profile.organization == nil
+            case .provider: return profile.provider == nil
+            default: return true
+            }
+        }
+    }
+
+    static func chainName(_ chain: WalletAddress.Chain) -> String {
+        switch chain {
+        case .evm: return "EVM"
+        case .solana: return "Solana"
+        case .other(let name): return name
+        }
+    }
 
     /// With several accounts, a group of toggle buttons, one per account: the one shown is checked
     /// (a check mark, and "checked" for screen readers); choosing another shows it.
@@ -74,28 +157,6 @@ final class SignedInPage: StackPage {
             ) { [weak self] in self?.onSwitch?(account.id) }
             accountButtons.append(button)
             gtk_box_append(accountList.cast(), button.widget)
-        }
-    }
-
-    /// A heading above each value, so a full identifier fits the row.
-    private func showDetails(_ details: [AccountDetail]) {
-        for row in detailRows { gtk_list_box_remove(detailList.cast(), row) }
-        detailRows = []
-        valueLabels = []
-        for detail in details {
-            let (heading, value) = Self.words(for: detail)
-            let name = makeLabel(heading, classes: ["caption-heading", "dim-label"], wrap: false)
-            gtk_widget_set_halign(name, GTK_ALIGN_START)
-            let valueLabel = Label(value, classes: ["account-value"], wrap: true, selectable: true)
-            gtk_label_set_wrap_mode(valueLabel.widget.cast(), PANGO_WRAP_CHAR)
-            gtk_label_set_xalign(valueLabel.widget.cast(), 0)
-            gtk_widget_set_halign(valueLabel.widget, GTK_ALIGN_START)
-            let row = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 4, children: [name, valueLabel.widget])
-            setMargins(row, 4)
-            gtk_list_box_append(detailList.cast(), row)
-            // The list box wraps the box in a row: remember that row to remove it later.
-            if let listRow = gtk_widget_get_parent(row) { detailRows.append(listRow) }
-            valueLabels.append(valueLabel)
         }
     }
 

@@ -18,6 +18,9 @@ extension SignalName {
     // GtkWindow: asked to close; a handler returning true keeps it open
     static let closeRequest = SignalName("close-request")
 
+    // AdwMessageDialog: the response chosen (its id, a string)
+    static let response = SignalName("response")
+
     // GtkEventControllerKey: keyval, keycode, modifier state; a handler returning true stops the key
     static let keyPressed = SignalName("key-pressed")
 }

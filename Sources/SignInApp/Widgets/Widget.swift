@@ -47,6 +47,10 @@ final class Button: Widget {
         // an explicit accessible label on top makes GTK 4.8 read the name twice ("Cancel Cancel").
         let label = gtk_label_new_with_mnemonic(title)!
         gtk_label_set_mnemonic_widget(label.cast(), widget)
+        // A long title (a translation, an email address) wraps instead of widening the window.
+        gtk_label_set_wrap(label.cast(), 1)
+        gtk_label_set_wrap_mode(label.cast(), PANGO_WRAP_WORD_CHAR)
+        gtk_label_set_justify(label.cast(), GTK_JUSTIFY_CENTER)
         gtk_button_set_child(widget.cast(), label)
         for name in classes { addClass(name) }
         connect(.clicked, onClick)
@@ -115,6 +119,8 @@ func makeLabel(_ text: String, classes: [String] = [], wrap: Bool = true) -> Uns
     let label = gtk_label_new(text)!
     if wrap {
         gtk_label_set_wrap(label.cast(), 1)
+        // A word longer than the window (an email address, a link) breaks too.
+        gtk_label_set_wrap_mode(label.cast(), PANGO_WRAP_WORD_CHAR)
         gtk_label_set_justify(label.cast(), GTK_JUSTIFY_CENTER)
     }
     for name in classes { gtk_widget_add_css_class(label, name) }

@@ -33,7 +33,7 @@ extension UserFacingErrors {
                 message: fill(
                     tr(
                         "%s did not sign you in: the sign-in was cancelled or refused in the browser. Try again, or choose another way to sign in."
-                    ), provider.displayName), nextStep: .tryAgain)
+                    ), provider.displayName), nextStep: .tryAgain, kind: .cancelledAtProvider)
         case .callbackIncomplete:
             return UserFacingError(
                 message: tr("The browser came back without a sign-in result for this app. Try again."), nextStep: .tryAgain)
@@ -57,7 +57,7 @@ extension UserFacingErrors {
             return UserFacingError(
                 message: tr("Turnkey did not renew your session. Sign in again to continue."), nextStep: .signInAgain, kind: .sessionEnded)
         case .storageFailure(_, let failure):
-            return UserFacingError(message: keyringAdvice(failure), nextStep: .tryAgain)
+            return UserFacingError(message: keyringAdvice(failure), nextStep: .tryAgain, kind: keyringKind(failure))
         case .cryptoFailure:
             return UserFacingError(message: tr("A key for this sign-in could not be made. Try again."), nextStep: .tryAgain)
         }

@@ -55,9 +55,9 @@ enum UserFacingErrors {
             guard let failure = storeFailure(in: error.underlying) else { return describe(error.underlying, service: service) }
             return UserFacingError(message: removalAdvice(failure), nextStep: .tryAgain)
         case let error as SessionStoreError:
-            return UserFacingError(message: keyringAdvice(error), nextStep: .tryAgain)
+            return UserFacingError(message: keyringAdvice(error), nextStep: .tryAgain, kind: keyringKind(error))
         case is KeyringUnavailableError:
-            return UserFacingError(message: keyringAdvice(SessionStoreError(.noService)), nextStep: .tryAgain)
+            return UserFacingError(message: keyringAdvice(SessionStoreError(.noService)), nextStep: .tryAgain, kind: .keyringMissing)
         case is SchemeHandlerError:
             return UserFacingError(
                 message: tr("Portal Sign-In could not make itself the handler of sign-in links. Reinstall the app, then try again."),
@@ -118,7 +118,7 @@ enum UserFacingErrors {
         case .authenticationFailed:
             return UserFacingError(
                 message: tr("The sign-in was cancelled or refused in the browser. Try again, or choose another way to sign in."),
-                nextStep: .tryAgain)
+                nextStep: .tryAgain, kind: .cancelledAtProvider)
         case .rateLimited:
             return UserFacingError(
                 message: tr("Too many attempts. Wait a minute, then try again."), nextStep: .tryAgain, kind: .tooManyCodes)
@@ -130,7 +130,7 @@ enum UserFacingErrors {
             return UserFacingError(
                 message: tr("Sign-in links by email are not set up for this service. Choose another way to sign in."), nextStep: .dismiss)
         case .sessionStorageFailure(let failure):
-            return UserFacingError(message: keyringAdvice(failure), nextStep: .tryAgain)
+            return UserFacingError(message: keyringAdvice(failure), nextStep: .tryAgain, kind: keyringKind(failure))
         case .invalidArgument(let name):
             return UserFacingError(
                 message: fill(tr("The setting “%s” is not valid. Fix it in Preferences, then restart the app."), name), nextStep: .dismiss)
@@ -146,7 +146,7 @@ enum UserFacingErrors {
                 message: tr("Account abstraction is not available for this service. Turn it off in Preferences, then try again."),
                 nextStep: .dismiss)
         case .malformedResponse, .invalidGrantResponse, .totpQrUnavailable:
-            return UserFacingError(message: tr("Portal's answer could not be used. Start the sign-in again."), nextStep: .tryAgain)
+            return UserFacingError(message: tr("Portal’s answer could not be used. Start the sign-in again."), nextStep: .tryAgain)
         }
     }
 
@@ -155,14 +155,14 @@ enum UserFacingErrors {
         switch check {
         case .shape:
             return tr(
-                "Portal's two-factor step could not be read: its token does not have the three parts of a JWT. Start the sign-in again.")
+                "Portal’s two-factor step could not be read: its token does not have the three parts of a JWT. Start the sign-in again.")
         case .claimsUnreadable:
-            return tr("Portal's two-factor step could not be read: its token's claims are empty. Start the sign-in again.")
-        case .base64: return tr("Portal's two-factor step could not be read: its token's claims are not base64. Start the sign-in again.")
+            return tr("Portal’s two-factor step could not be read: its token’s claims are empty. Start the sign-in again.")
+        case .base64: return tr("Portal’s two-factor step could not be read: its token’s claims are not base64. Start the sign-in again.")
         case .claimsObject:
-            return tr("Portal's two-factor step could not be read: its token's claims are not a JSON object. Start the sign-in again.")
+            return tr("Portal’s two-factor step could not be read: its token’s claims are not a JSON object. Start the sign-in again.")
         case .endUserId:
-            return tr("Portal's two-factor step could not be read: its token names no account (no endUserId). Start the sign-in again.")
+            return tr("Portal’s two-factor step could not be read: its token names no account (no endUserId). Start the sign-in again.")
         }
     }
 
@@ -257,22 +257,33 @@ enum UserFacingErrors {
         }
     }
 
+    /// Which keyring failures stop the window until they are resolved (a page of their own).
+    static func keyringKind(_ failure: SessionStoreError) -> UserFacingError.Kind {
+        switch failure.kind {
+        case .noService: return .keyringMissing
+        case .locked, .dismissed: return .keyringLocked
+        default: return .general
+        }
+    }
+
     /// The keyring's own advice: which failure it was decides what the person should do.
     static func keyringAdvice(_ failure: SessionStoreError) -> String {
         switch failure.kind {
         case .noService where FlatpakSandbox.isInside:
             return tr(
-                "No keyring is there to keep your session: in its sandbox the app keeps it through the desktop's Secret portal, and nothing offers one here. Install a Secret portal backend, such as GNOME Keyring's, then try again."
+                "No keyring is there to keep your session: in its sandbox the app keeps it through the desktop’s Secret portal, and nothing offers one here. Install a Secret portal backend, such as GNOME Keyring’s, then try again."
             )
         case .noService:
             return tr(
                 "No keyring service is running, so your session cannot be kept. Install and start one, then try again: GNOME Keyring on GNOME, KWallet (kwalletd) with its Secret Service on KDE, or KeePassXC with Secret Service integration elsewhere."
             )
-        case .locked, .notKept:
+        case .locked:
+            return tr("Your login keyring is locked. Unlock it to use your saved session or to keep a new one.")
+        case .notKept:
             return tr(
                 "Your session could not be saved because the login keyring is locked. Unlock it in Passwords and Keys, then try again.")
         case .dismissed:
-            return tr("The keyring stayed locked because its unlock prompt was dismissed. Try again, and unlock it when it asks.")
+            return tr("The keyring stayed locked because its unlock prompt was dismissed. Unlock it, and enter its password when it asks.")
         case .noCollection:
             return tr("There is no login keyring to keep your session in. Create one in Passwords and Keys, then try again.")
         case .notRemoved:

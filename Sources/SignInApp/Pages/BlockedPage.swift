@@ -1,0 +1,40 @@
+import CSignInUI
+import SignInFlow
+
+/// What stops the window until the person acts (no keyring, a locked keyring, a session that
+/// ended): an AdwStatusPage that says what happened and offers the one action that helps. It is an
+/// alert for assistive technology, so a screen reader announces it when it appears.
+@MainActor
+final class BlockedPage: StackPage {
+    let root: UnsafeMutablePointer<GtkWidget>
+    private var action: Button!
+
+    var onAction: (@MainActor () -> Void)?
+
+    init() {
+        root = portal_ui_new_alert(adw_status_page_get_type())!
+        action = Button(tr("_Try Again"), classes: ["pill", "suggested-action"]) { [weak self] in self?.onAction?() }
+        gtk_widget_set_halign(action.widget, GTK_ALIGN_CENTER)
+        adw_status_page_set_child(root.cast(), action.widget)
+    }
+
+    func show(_ blocker: Blocker, message: String) {
+        let (icon, title, actionTitle) = Self.words(for: blocker)
+        adw_status_page_set_icon_name(root.cast(), icon)
+        adw_status_page_set_title(root.cast(), title)
+        adw_status_page_set_description(root.cast(), message)
+        action.setTitle(actionTitle)
+        // Named by its title (AdwStatusPage's own labelled-by); the message describes it.
+        portal_ui_set_accessible_description(root, message)
+    }
+
+    func focusFirst() { action.grabFocus() }
+
+    private static func words(for blocker: Blocker) -> (icon: String, title: String, action: String) {
+        switch blocker {
+        case .noKeyring: return ("dialog-password-symbolic", tr("No Keyring"), tr("_Try Again"))
+        case .keyringLocked: return ("system-lock-screen-symbolic", tr("Keyring Locked"), tr("_Unlock"))
+        case .sessionEnded: return ("system-log-out-symbolic", tr("Session Ended"), tr("_Sign In Again"))
+        }
+    }
+}
