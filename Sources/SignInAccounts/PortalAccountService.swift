@@ -128,12 +128,21 @@ public final class PortalAccountService: EmailLinkSignIn, TwoFactorSignIn {
         return Self.profile(from: try await client.getClient())
     }
 
-    /// SEAM (Portal core): what `GET /api/v3/clients/me` says of the app and the wallets. When
-    /// `ClientInfo` carries them, map `custodian.name` → `appName`, `environment.name` →
-    /// `environment`, and `metadata.namespaces.eip155.address` / `.solana.address` with `wallets[]`
-    /// → `addresses` (`[]` when the client has no wallet). Until then: nothing the page can name.
+    /// What `GET /api/v3/clients/me` says of the app and the wallets: the custodian's name, the
+    /// environment's, and the client's address on each chain it has one (EVM, Solana, then the
+    /// others by their namespace); `[]` when the client has no wallet yet.
     static func profile(from info: ClientInfo) -> AccountProfile {
-        AccountProfile()
+        let namespaces = info.metadata.namespaces
+        let chains: [(WalletAddress.Chain, ClientInfo.NamespaceItem?)] = [
+            (.evm, namespaces.eip155), (.solana, namespaces.solana), (.other("bip122"), namespaces.bip122),
+            (.other("stellar"), namespaces.stellar), (.other("tron"), namespaces.tron)
+        ]
+        let addresses = chains.compactMap { chain, item in
+            item.flatMap { $0.address.isEmpty ? nil : WalletAddress(chain: chain, address: $0.address) }
+        }
+        return AccountProfile(
+            appName: info.custodian.name.isEmpty ? nil : info.custodian.name, environment: info.environment?.name,
+            addresses: info.wallets.isEmpty && addresses.isEmpty ? [] : addresses)
     }
 
     // MARK: - The session

@@ -136,12 +136,21 @@ public final class TurnkeyAccountService: AccountService {
             addresses: try await walletAddresses(sessionKey: account.id))
     }
 
-    /// SEAM (Turnkey core): every wallet account's address, from `list_wallets` then
-    /// `list_wallet_accounts` of each wallet (`ADDRESS_FORMAT_ETHEREUM` → `.evm`,
-    /// `ADDRESS_FORMAT_SOLANA` → `.solana`, others `.other(format)`); `[]` when there is none.
-    /// Until the core offers them: nil, and the page shows no wallet section.
+    /// Every wallet account's address, from `list_wallets` then `list_wallet_accounts` of each
+    /// wallet, as Turnkey's SDK fetches them after a sign-in (`ADDRESS_FORMAT_ETHEREUM` → `.evm`,
+    /// `ADDRESS_FORMAT_SOLANA` → `.solana`, others by their format); `[]` when there is none.
     private func walletAddresses(sessionKey: String) async throws -> [WalletAddress]? {
-        nil
+        let auth = try core.get()
+        return try await auth.wallets(sessionKey: sessionKey).flatMap(\.accounts).map { account in
+            switch account.addressFormat {
+            case "ADDRESS_FORMAT_ETHEREUM": WalletAddress(chain: .evm, address: account.address)
+            case "ADDRESS_FORMAT_SOLANA": WalletAddress(chain: .solana, address: account.address)
+            default:
+                WalletAddress(
+                    chain: .other(String(account.addressFormat.dropFirst("ADDRESS_FORMAT_".count)).lowercased()),
+                    address: account.address)
+            }
+        }
     }
 
     // MARK: - Plumbing

@@ -1,5 +1,9 @@
 """The Signed in page people keep open: who is signed in, to what and with which wallets, the
 identifiers behind a Details expander, and a Sign Out that asks first and is never what Enter does."""
+import json
+import subprocess
+import urllib.request
+
 import pytest
 
 import desktop
@@ -64,3 +68,46 @@ def test_sign_out_asks_and_the_session_stays_in_the_keyring_until_the_answer(ses
     window.sign_out()
     window.wait_for_text("Sign In to Portal")
     assert session.stored_session() is None, "Sign Out left the session in the keyring"
+
+
+def clients_me(session, emulator):
+    """What Portal's `GET /api/v3/clients/me` answers for the stored session (its token read from the
+    keyring and sent, never printed)."""
+    token = json.loads(session.stored_session())["clientSessionToken"]
+    request = urllib.request.Request(f"{emulator.base_url}/api/v3/clients/me",
+                                     headers={"Authorization": f"Bearer {token}", "Accept": "application/json",
+                                              "x-portal-auth-environment-id": "local-dev"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        body = json.load(response)
+    return body.get("data", body)
+
+
+def shortened(address):
+    return address if len(address) <= 13 else f"{address[:6]}…{address[-4:]}"
+
+
+def test_portal_names_the_app_and_the_environment_and_shows_each_chains_address(session, emulator):
+    window = session.launch()
+    sign_in_with_google(session, window, "alice@example.com")
+    client = clients_me(session, emulator)
+    assert window.detail("App") == client["custodian"]["name"]
+    assert window.detail("Environment") == client["environment"]["name"]
+    namespaces = client["metadata"]["namespaces"]
+    assert window.detail("EVM") == shortened(namespaces["eip155"]["address"])
+    assert window.detail("Solana") == shortened(namespaces["solana"]["address"])
+    window.click("Copy EVM address")
+    window.wait_for_text("Address copied")
+
+
+def test_a_client_without_a_wallet_says_so(session, emulator):
+    window = session.launch()
+    session.browse(email="totp@example.com", action="continue")
+    window.click("Continue with Google")
+    code_entry = "Six-digit code"
+    window.wait_for("text", name=code_entry, timeout=60)
+    secret = emulator.admin("users/totp@example.com/totp")["secret"]
+    code = subprocess.run(["oathtool", "--totp", "-b", secret], capture_output=True, text=True, check=True).stdout.strip()
+    window.type_into(code_entry, code)
+    window.wait_for_text("You’re Signed In")
+    assert clients_me(session, emulator)["wallets"] == []
+    window.wait_for_text("No wallet yet")
