@@ -17,12 +17,12 @@ package enum TurnkeyWire {
     /// API paths, under the API URL (`https://api.turnkey.com`; the emulator's `/turnkey/api`).
     /// Requests are stamped (`X-Stamp`).
     package enum APIPath {
-        package static let whoami = "/package/v1/query/whoami"
-        package static let getUser = "/package/v1/query/get_user"
-        package static let stampLogin = "/package/v1/submit/stamp_login"
-        package static let getActivity = "/package/v1/query/get_activity"
-        package static let listWallets = "/package/v1/query/list_wallets"
-        package static let listWalletAccounts = "/package/v1/query/list_wallet_accounts"
+        package static let whoami = "/public/v1/query/whoami"
+        package static let getUser = "/public/v1/query/get_user"
+        package static let stampLogin = "/public/v1/submit/stamp_login"
+        package static let getActivity = "/public/v1/query/get_activity"
+        package static let listWallets = "/public/v1/query/list_wallets"
+        package static let listWalletAccounts = "/public/v1/query/list_wallet_accounts"
     }
 
     package enum Header {
@@ -297,7 +297,7 @@ package enum TurnkeyWire {
 
     // MARK: API (stamped)
 
-    /// `X-Stamp` before base64url: the compressed package key (hex), the scheme, the DER signature (hex).
+    /// `X-Stamp` before base64url: the compressed public key (hex), the scheme, the DER signature (hex).
     package struct Stamp: Codable, Sendable, Equatable {
         package let publicKey: String
         package let scheme: String
@@ -349,7 +349,7 @@ package enum TurnkeyWire {
             /// Seconds, as a string.
             package let expirationSeconds: String
             package let invalidateExisting: Bool
-            /// The new session key's compressed package key (hex).
+            /// The new session key's compressed public key (hex).
             package let publicKey: String
 
             package init(expirationSeconds: String, invalidateExisting: Bool, publicKey: String) {

@@ -19,6 +19,13 @@ public final class ScriptedTransport: HTTPTransport, Sendable {
     public init() {}
 
     private let state = Box<(replies: [Reply], requests: [HTTPRequest])>(([], []))
+    private let standing = Box<[String: (status: Int, body: String)]>([:])
+
+    /// Answers every request whose path ends with `pathSuffix` with `body`, outside the script: a
+    /// lookup the code under test makes by the way (a wallet list) does not take a scripted reply.
+    public func always(_ pathSuffix: String, status: Int = 200, _ body: String) {
+        standing.withLock { $0[pathSuffix] = (status, body) }
+    }
 
     public func enqueue(_ reply: Reply) {
         state.withLock { $0.replies.append(reply) }
@@ -37,6 +44,10 @@ public final class ScriptedTransport: HTTPTransport, Sendable {
     public var pendingReplies: Int { state.withLock { $0.replies.count } }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        if let (status, body) = standing.withLock({ answers in answers.first { request.url.path.hasSuffix($0.key) }?.value }) {
+            state.withLock { $0.requests.append(request) }
+            return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+        }
         let reply = state.withLock { state -> Reply? in
             state.requests.append(request)
             return state.replies.isEmpty ? nil : state.replies.removeFirst()

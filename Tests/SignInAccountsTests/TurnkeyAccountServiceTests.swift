@@ -132,8 +132,33 @@ struct TurnkeyAccountServiceTests {
         #expect(profile.person == "alice")
         #expect(profile.organization == "sub-org-1800000000")
         #expect(profile.provider == .discord)
-        #expect(profile.addresses == nil, "no wallet list yet: the page must not claim there is none")
-        #expect(f.transport.requests.count == sent, "the facts fetched at restore were asked for again")
+        #expect(profile.addresses == [], "an account without a wallet says so")
+        #expect(
+            f.transport.paths.dropFirst(sent) == ["/turnkey/api/public/v1/query/list_wallets"],
+            "the facts fetched at restore were asked for again, or the wallets were not")
+    }
+
+    @Test func theProfileListsEveryWalletAccountsAddressByChain() async throws {
+        let f = try TurnkeyFixture()
+        try f.storeSession("default")
+        f.replyFacts()
+        f.transport.always("/query/list_wallets", #"{"wallets":[{"walletId":"w-1","walletName":"Default"}]}"#)
+        func account(_ format: String, _ curve: String, _ address: String) -> String {
+            #"{"walletAccountId":"a-\#(address)","walletId":"w-1","organizationId":"sub-org","address":"\#(address)","curve":"\#(curve)","pathFormat":"PATH_FORMAT_BIP32","path":"m/0","addressFormat":"\#(format)"}"#
+        }
+        f.transport.always(
+            "/query/list_wallet_accounts",
+            #"{"accounts":["# + account("ADDRESS_FORMAT_ETHEREUM", "CURVE_SECP256K1", "0xAbC0000000000000000000000000000000000001") + ","
+                + account("ADDRESS_FORMAT_SOLANA", "CURVE_ED25519", "So1anaAddre55") + ","
+                + account("ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH", "CURVE_SECP256K1", "bc1qexample") + "]}")
+        let account = try #require(try await f.service.restore().first)
+        let profile = try await f.service.profile(of: account)
+        #expect(
+            profile.addresses == [
+                WalletAddress(chain: .evm, address: "0xAbC0000000000000000000000000000000000001"),
+                WalletAddress(chain: .solana, address: "So1anaAddre55"),
+                WalletAddress(chain: .other("bitcoin_mainnet_p2wpkh"), address: "bc1qexample")
+            ])
     }
 
     @Test func aRestoredSessionTurnkeyRefusesIsForgottenAndReported() async throws {

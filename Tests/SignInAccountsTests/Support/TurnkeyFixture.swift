@@ -25,6 +25,8 @@ struct TurnkeyFixture {
     /// `sharing`: another fixture whose stores (the keyring) this one uses: the app after a restart.
     init(sharing other: TurnkeyFixture? = nil, policy: RefreshPolicy = RefreshPolicy()) throws {
         sessions = other?.sessions ?? InMemoryTurnkeySessionStore()
+        // The signed-in page lists the account's wallets: none, unless a test says otherwise.
+        transport.always("/query/list_wallets", #"{"wallets":[]}"#)
         keys = other?.keys ?? InMemoryKeyStore()
         pending = other?.pending ?? InMemoryTurnkeyPendingSignInStore()
         let configuration = TurnkeyConfiguration(
