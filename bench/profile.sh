@@ -2,8 +2,8 @@
 # Gathers the evidence behind docs/PERFORMANCE.md ("where the time and memory go"): library and
 # relocation counts, the dynamic loader's own time (LD_DEBUG=statistics), perf profiles by DSO,
 # RSS by mapping at GTK's first frame (beyond the libadwaita baseline too), and a timeline of the
-# steps up to the usable page (uprobes; run as root for perf probe). Slow-ish (a few minutes) and verbose: for the engineer who
-# optimises, not for CI.
+# steps up to the usable page (uprobes; perf probe needs root). Slow-ish (a few minutes) and
+# verbose: for the engineer who optimises, not for CI.
 #   bench/profile.sh [OUTDIR]     (default build/profile)
 set -euo pipefail
 cd "$(dirname "$0")/.."
