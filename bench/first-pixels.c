@@ -18,7 +18,8 @@
  * The
  * shim, preloaded into PROGRAM, marks the start of each frame with a window property and names the
  * usable frame in another (see bench/usable-frame.c); X reports both in order with the damage, so
- * each damage event is attributed to its frame without comparing clocks. With FIRST_PIXELS_SMAPS=FILE in
+ * each damage event is attributed to its frame without comparing clocks. FIRST_PIXELS_DEBUG=1 prints
+ * every damage event with the frame it belongs to, and the frame named usable, on stderr. With FIRST_PIXELS_SMAPS=FILE in
  * the environment it also copies PROGRAM's /proc/PID/smaps to FILE at that moment (where the memory is). Exits 2 when PROGRAM exits or
  * the timeout passes before any pixels show. The same method serves every program measured, so
  * their numbers compare: it sees whatever X sees, nothing the program says about itself.
