@@ -14,8 +14,10 @@ alternately with them, so that what is left is the command's own work (hyperfine
 the same); without it a COMMAND is split into words and run directly.
 
 Prints, per command: median, quartiles, min, max (wall time, ms) and the median CPU time (user +
-system of the process and the children it waited for). --json writes {"NAME": {"median_ms": …,
-"times_ms": […], "cpu_ms": […]}} for the summary.
+system of the process and the children it waited for); with --shell the median with bash itself
+beside it. --json writes {"NAME": {"median_ms": …, "p25_ms": …, "p75_ms": …, "times_ms": […],
+"cpu_ms": […], "with_shell_median_ms": …}} (the last with --shell: the median of the whole
+`bash -c COMMAND`, bash included) for the summary.
 """
 import argparse
 import json
@@ -29,7 +31,7 @@ import time
 
 def parse():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--runs", type=int, default=40)
+    parser.add_argument("--runs", type=int, default=61)
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--shell", action="store_true")
     parser.add_argument("--prepare")
@@ -76,15 +78,19 @@ def main():
     shell = statistics.median(wall.pop("(shell)")) if options.shell else 0.0
     cpu.pop("(shell)", None)
     results = {}
-    print(f"{'':30} {'median':>8} {'p25':>8} {'p75':>8} {'min':>8} {'max':>8} {'CPU':>8}   (ms, {options.runs} alternating runs"
-          + (f", minus {shell:.1f} ms for bash itself)" if options.shell else ")"))
+    print(f"{'':30} {'median':>8} {'p25':>8} {'p75':>8} {'min':>8} {'max':>8} {'CPU':>8}"
+          + (f" {'w/ bash':>8}" if options.shell else "")
+          + f"   (ms, {options.runs} alternating runs"
+          + (f"; all but 'w/ bash' minus {shell:.1f} ms for bash itself)" if options.shell else ")"))
     for name, times in wall.items():
+        with_shell = statistics.median(times)
         times = sorted(t - shell for t in times)
         quartiles = statistics.quantiles(times, n=4)
         median = statistics.median(times)
         print(f"{name:30} {median:8.1f} {quartiles[0]:8.1f} {quartiles[2]:8.1f} {times[0]:8.1f} {times[-1]:8.1f}"
-              f" {statistics.median(cpu[name]):8.1f}")
-        results[name] = {"median_ms": median, "times_ms": times, "cpu_ms": cpu[name]}
+              f" {statistics.median(cpu[name]):8.1f}" + (f" {with_shell:8.1f}" if options.shell else ""))
+        results[name] = {"median_ms": median, "p25_ms": quartiles[0], "p75_ms": quartiles[2], "times_ms": times,
+                         "cpu_ms": cpu[name], "with_shell_median_ms": with_shell}
     if options.json:
         with open(options.json, "w") as out:
             json.dump(results, out)

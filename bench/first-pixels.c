@@ -7,7 +7,19 @@
  *
  *   <milliseconds from fork to first damage> <VmRSS in KiB at that moment> <Pss in KiB>
  *
- * then ends PROGRAM (SIGTERM, SIGKILL if it lingers) and exits 0. With FIRST_PIXELS_SMAPS=FILE in
+ * then ends PROGRAM (SIGTERM, SIGKILL if it lingers) and exits 0.
+ *
+ * The first damage is the X server filling the new window with its background when GTK maps it
+ * (GTK has drawn nothing yet): it is the moment the window appears, blank. With
+ * FIRST_PIXELS_USABLE=SHIM (bench/usable-frame.so) and BENCH_USABLE_LABELS=TEXT|TEXT… the probe
+ * also waits for the first frame GTK draws and for the first frame that shows a usable page (a
+ * label with one of those texts, drawn in full) and prints four more numbers:
+ *   <ms to the first damage of GTK's first frame> <VmRSS then> <ms to the usable frame's> <VmRSS then>
+ * The
+ * shim, preloaded into PROGRAM, marks the start of each frame with a window property and names the
+ * usable frame in another (see bench/usable-frame.c); X reports both in order with the damage, so
+ * each damage event is attributed to its frame without comparing clocks. FIRST_PIXELS_DEBUG=1 prints
+ * every damage event with the frame it belongs to, and the frame named usable, on stderr. With FIRST_PIXELS_SMAPS=FILE in
  * the environment it also copies PROGRAM's /proc/PID/smaps to FILE at that moment (where the memory is). Exits 2 when PROGRAM exits or
  * the timeout passes before any pixels show. The same method serves every program measured, so
  * their numbers compare: it sees whatever X sees, nothing the program says about itself.
@@ -107,6 +119,8 @@ static void end_child(pid_t pid, int pidfd) {
     waitpid(pid, NULL, 0);
 }
 
+#define FRAMES 64 /* as in bench/usable-frame.c */
+
 int main(int argc, char **argv) {
     int first = 1;
     double timeout_s = 30;
@@ -128,6 +142,18 @@ int main(int argc, char **argv) {
     }
     XSetErrorHandler(ignore_x_errors);
     Window root = DefaultRootWindow(display);
+    const char *shim = getenv("FIRST_PIXELS_USABLE");
+    Atom frame_atoms[FRAMES + 1];
+    if (shim) {
+        char *names[FRAMES + 1];
+        for (int n = 0; n < FRAMES; n++) {
+            names[n] = malloc(32);
+            snprintf(names[n], 32, "_BENCH_FRAME_%d", n);
+        }
+        names[FRAMES] = "_BENCH_USABLE";
+        XInternAtoms(display, names, FRAMES + 1, False, frame_atoms);
+        for (int n = 0; n < FRAMES; n++) free(names[n]);
+    }
     /* Before the fork, so no CreateNotify or MapNotify of the child's can be missed. */
     XSelectInput(display, root, SubstructureNotifyMask);
     XSync(display, False);
@@ -137,6 +163,12 @@ int main(int argc, char **argv) {
     if (pid < 0) { perror("first-pixels: fork"); return 71; }
     if (pid == 0) {
         close(ConnectionNumber(display));
+        if (shim) {
+            const char *preload = getenv("LD_PRELOAD");
+            char *value = malloc(strlen(shim) + (preload ? strlen(preload) : 0) + 2);
+            sprintf(value, "%s%s%s", shim, preload ? ":" : "", preload ? preload : "");
+            setenv("LD_PRELOAD", value, 1);
+        }
         execvp(argv[first], argv + first);
         fprintf(stderr, "first-pixels: cannot run %s: %s\n", argv[first], strerror(errno));
         _exit(127);
@@ -145,6 +177,13 @@ int main(int argc, char **argv) {
     int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 
     Window shown = None;       /* the first top-level the child mapped */
+    double first_at = -1;      /* when its first damage arrived */
+    long first_rss = 0, first_pss = 0;
+    long frame = 0;            /* the frame the shim last said started (0: none yet) */
+    double frame_damage[FRAMES + 1]; /* the first damage of each frame, -1 until one arrives */
+    for (int n = 0; n <= FRAMES; n++) frame_damage[n] = -1;
+    long usable_frame = -1;    /* the frame the shim named usable */
+    long first_frame_rss = 0;  /* VmRSS when frame 1's first damage arrived */
     double deadline = start + timeout_s * 1e3;
     struct pollfd fds[2] = { { .fd = ConnectionNumber(display), .events = POLLIN },
                              { .fd = pidfd, .events = POLLIN } };
@@ -156,25 +195,66 @@ int main(int argc, char **argv) {
             if (event.type == CreateNotify && !event.xcreatewindow.override_redirect) {
                 /* Raw rectangles: one event per drawing, so the first one after the map is the first frame. */
                 XDamageCreate(display, event.xcreatewindow.window, XDamageReportRawRectangles);
+                if (shim) XSelectInput(display, event.xcreatewindow.window, PropertyChangeMask);
             } else if (event.type == MapNotify && shown == None && !event.xmap.override_redirect) {
                 long owner = window_pid(display, event.xmap.window);
                 if (owner == 0 || owner == pid) shown = event.xmap.window;
+            } else if (event.type == PropertyNotify && shim && event.xproperty.window == shown) {
+                Atom atom = event.xproperty.atom;
+                for (int n = 1; n < FRAMES; n++)
+                    if (atom == frame_atoms[n]) frame = n;
+                if (atom == frame_atoms[FRAMES] && usable_frame < 0) {
+                    Atom type;
+                    int format;
+                    unsigned long count, after;
+                    unsigned char *data = NULL;
+                    if (XGetWindowProperty(display, shown, atom, 0, 1, False, XA_CARDINAL, &type, &format,
+                                           &count, &after, &data) == Success && data != NULL) {
+                        if (count == 1) usable_frame = (long)*(unsigned long *)data;
+                        if (getenv("FIRST_PIXELS_DEBUG")) fprintf(stderr, "usable frame %ld at %.2f\n", usable_frame, at - start);
+                        XFree(data);
+                    }
+                }
             } else if (event.type == damage_event + XDamageNotify) {
                 XDamageNotifyEvent *damage = (XDamageNotifyEvent *)&event;
                 if (shown != None && damage->drawable == shown) {
-                    long rss = proc_kib(pid, "status", "VmRSS");
-                    long pss = proc_kib(pid, "smaps_rollup", "Pss");
-                    if (getenv("FIRST_PIXELS_SMAPS")) copy_smaps(pid, getenv("FIRST_PIXELS_SMAPS"));
-                    printf("%.2f %ld %ld\n", at - start, rss, pss);
-                    fflush(stdout);
-                    end_child(pid, pidfd);
-                    return 0;
+                    if (first_at < 0) {
+                        first_at = at;
+                        first_rss = proc_kib(pid, "status", "VmRSS");
+                        first_pss = proc_kib(pid, "smaps_rollup", "Pss");
+                        if (!shim) {
+                            if (getenv("FIRST_PIXELS_SMAPS")) copy_smaps(pid, getenv("FIRST_PIXELS_SMAPS"));
+                            printf("%.2f %ld %ld\n", first_at - start, first_rss, first_pss);
+                            fflush(stdout);
+                            end_child(pid, pidfd);
+                            return 0;
+                        }
+                    }
+                    if (frame > 0 && frame_damage[frame] < 0) {
+                        frame_damage[frame] = at;
+                        if (frame == 1) {
+                            first_frame_rss = proc_kib(pid, "status", "VmRSS");
+                            if (getenv("FIRST_PIXELS_SMAPS")) copy_smaps(pid, getenv("FIRST_PIXELS_SMAPS"));
+                        }
+                    }
+                    if (getenv("FIRST_PIXELS_DEBUG")) fprintf(stderr, "damage %.2f abs %.2f frame %ld\n", at - start, at, frame);
                 }
+            }
+            /* The usable frame's damage comes before the shim names it (it draws, then says so). */
+            if (usable_frame > 0 && usable_frame < FRAMES && frame_damage[usable_frame] >= 0) {
+                long rss = proc_kib(pid, "status", "VmRSS");
+                printf("%.2f %ld %ld %.2f %ld %.2f %ld\n", first_at - start, first_rss, first_pss,
+                       frame_damage[1] - start, first_frame_rss, frame_damage[usable_frame] - start, rss);
+                fflush(stdout);
+                end_child(pid, pidfd);
+                return 0;
             }
         }
         double left = deadline - now_ms();
         if (left <= 0) {
-            fprintf(stderr, "first-pixels: %s showed no pixels within %.0f s\n", argv[first], timeout_s);
+            if (first_at < 0) fprintf(stderr, "first-pixels: %s showed no pixels within %.0f s\n", argv[first], timeout_s);
+            else fprintf(stderr, "first-pixels: %s showed no usable page within %.0f s (usable frame %ld, last frame %ld)\n",
+                         argv[first], timeout_s, usable_frame, frame);
             end_child(pid, pidfd);
             return 2;
         }

@@ -78,7 +78,7 @@ def first_frame(command, timeout=60.0):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--runs", type=int, default=61)
     parser.add_argument("--warmup", type=int, default=2)
     parser.add_argument("--json", required=True)
     parser.add_argument("programs", nargs="+", help="NAME=COMMAND")
@@ -86,19 +86,26 @@ def main():
     programs = [entry.split("=", 1) for entry in options.programs]
     results = {name: [] for name, _ in programs}
     for round_number in range(-options.warmup, options.runs):
-        for name, command in programs:
+        # Forwards on even rounds, backwards on odd ones, as bench/alternate.py does.
+        for name, command in (programs if round_number % 2 == 0 else programs[::-1]):
             measured = first_frame(shlex.split(command))
             if round_number >= 0:
                 results[name].append(measured)
-    print(f"{'':28} {'median ms':>10} {'min ms':>10} {'max ms':>10} {'RSS MiB':>12} {'PSS MiB':>12}")
+    print(f"{'':28} {'median ms':>10} {'p25':>8} {'p75':>8} {'min ms':>10} {'max ms':>10} {'RSS MiB':>10} {'p25':>8} {'p75':>8}"
+          f" {'PSS MiB':>10}")
     summary = {}
     for name, _ in programs:
         times = [run[0] for run in results[name]]
         rss = statistics.median(run[1] for run in results[name])
         pss = statistics.median(run[2] for run in results[name])
-        summary[name] = {"median_ms": statistics.median(times), "rss_kb": rss, "pss_kb": pss, "runs": results[name]}
-        print(f"{name:28} {statistics.median(times):10.1f} {min(times):10.1f} {max(times):10.1f} "
-              f"{rss / 1024:12.1f} {pss / 1024:12.1f}")
+        time_quartiles = statistics.quantiles(times, n=4)
+        rss_quartiles = statistics.quantiles([run[1] for run in results[name]], n=4)
+        summary[name] = {"median_ms": statistics.median(times), "p25_ms": time_quartiles[0], "p75_ms": time_quartiles[2],
+                         "rss_kb": rss, "rss_p25_kb": rss_quartiles[0], "rss_p75_kb": rss_quartiles[2],
+                         "pss_kb": pss, "runs": results[name]}
+        print(f"{name:28} {statistics.median(times):10.1f} {time_quartiles[0]:8.1f} {time_quartiles[2]:8.1f}"
+              f" {min(times):10.1f} {max(times):10.1f} {rss / 1024:10.1f} {rss_quartiles[0] / 1024:8.1f}"
+              f" {rss_quartiles[2] / 1024:8.1f} {pss / 1024:10.1f}")
     with open(options.json, "w") as out:
         json.dump(summary, out)
 

@@ -20,6 +20,7 @@ bench_show_logs() {
 # The C probes (bench/*.c), built with the system compiler against the system libraries.
 bench_build_probes() {
     cc -O2 -o "$work/first-pixels" bench/first-pixels.c $(pkg-config --cflags --libs x11 xdamage)
+    cc -O2 -shared -fPIC -o "$work/usable-frame.so" bench/usable-frame.c $(pkg-config --cflags --libs gtk4)
     cc -O2 -o "$work/count-frames" bench/count-frames.c $(pkg-config --cflags --libs x11 xdamage)
     cc -O2 -o "$work/baseline-gtk4" bench/baseline-gtk4.c $(pkg-config --cflags --libs gtk4)
     cc -O2 -o "$work/baseline-adwaita" bench/baseline-adwaita.c $(pkg-config --cflags --libs libadwaita-1)
@@ -64,6 +65,12 @@ bench_stop_app() {
     kill "$app_pid" 2>/dev/null || true
     wait "$app_pid" 2>/dev/null || true
 }
+
+# "median p25 p75" of the numbers on stdin (quartiles as Python's statistics.quantiles, exclusive method).
+quartiles() { /usr/bin/python3 -c 'import statistics, sys
+v = [float(x) for x in sys.stdin.read().split()]
+q = statistics.quantiles(v, n=4) if len(v) > 1 else v * 3
+print(statistics.median(v), q[0], q[2])'; }
 
 # The median of the numbers on stdin.
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
