@@ -5,10 +5,13 @@ extension TurnkeyContext {
     /// is active, makes it the state, as the SDK's `storeSession`. Its `public_key` must be a key kept
     /// here, and the session key free (`keyAlreadyExists`).
     ///
-    /// - Parameter refreshedSessionTTLSeconds: The lifetime each automatic refresh asks for (at least
-    ///   30 seconds, else `invalidArgument(refreshedSessionTTLSeconds)`); giving it turns automatic
-    ///   refresh on for this session. Without it, with `autoRefreshSession` on, the session's
-    ///   remaining lifetime is used.
+    /// - Parameters:
+    ///   - jwt: The session JWT, as `stamp_login` or the Auth Proxy returned it.
+    ///   - sessionKey: The key the session is stored under (default `default`).
+    ///   - refreshedSessionTTLSeconds: The lifetime each automatic refresh asks for (at least
+    ///     30 seconds, else `invalidArgument(refreshedSessionTTLSeconds)`); giving it turns automatic
+    ///     refresh on for this session. Without it, with `autoRefreshSession` on, the session's
+    ///     remaining lifetime is used.
     public func storeSession(jwt: String, sessionKey: String? = nil, refreshedSessionTTLSeconds: String? = nil) async throws {
         if let ttl = refreshedSessionTTLSeconds, !(Int(ttl).map { $0 >= Self.minimumRefreshTTLSeconds } ?? false) {
             throw TurnkeyAuthError.invalidArgument(name: "refreshedSessionTTLSeconds")
