@@ -6,11 +6,13 @@ import CSignInUI
 enum Locked {
     static var words: String { tr("Set by the environment") }
 
-    /// A choice or switch row: the words as its subtitle when `saying` (only the chosen one of a
-    /// group of choices says it).
-    static func show(_ row: UnsafeMutablePointer<GtkWidget>, saying: Bool) {
+    /// A choice or switch row and its `control`: the words as its subtitle when `saying` (only the
+    /// chosen one of a group of choices says it). The control is made insensitive itself too, so
+    /// assistive technology reads it as locked.
+    static func show(_ row: UnsafeMutablePointer<GtkWidget>, control: UnsafeMutablePointer<GtkWidget>, saying: Bool) {
         if saying { adw_action_row_set_subtitle(row.cast(), words) }
         gtk_widget_set_sensitive(row, 0)
+        gtk_widget_set_sensitive(control, 0)
     }
 
     /// A text row: the value in use, with the words beside it.
@@ -22,5 +24,6 @@ enum Locked {
         gtk_label_set_xalign(label.cast(), 1)
         adw_entry_row_add_suffix(row.cast(), label)
         gtk_widget_set_sensitive(row, 0)
+        if let text = gtk_editable_get_delegate(row.cast()) { gtk_widget_set_sensitive(text.cast(), 0) }
     }
 }

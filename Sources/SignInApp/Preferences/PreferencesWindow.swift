@@ -96,7 +96,7 @@ final class PreferencesWindow {
             let radio = Widget(layout.widget("\(id)_choice"))
             gtk_check_button_set_active(radio.widget.cast(), backend == inUse ? 1 : 0)
             if overrides.backend != nil {
-                Locked.show(layout.widget("\(id)_row"), saying: backend == inUse)
+                Locked.show(layout.widget("\(id)_row"), control: radio.widget, saying: backend == inUse)
             } else {
                 radio.connect(.toggled) { [weak self, weak radio] in
                     guard let self, let radio, gtk_check_button_get_active(radio.widget.cast()) != 0 else { return }
@@ -123,7 +123,7 @@ final class PreferencesWindow {
     ) {
         if let lockedOn {
             gtk_switch_set_active(toggle.cast(), lockedOn ? 1 : 0)
-            Locked.show(row, saying: true)
+            Locked.show(row, control: toggle, saying: true)
         } else {
             g_settings_bind(gsettings, setting.gsettingsKey, toggle.gpointer, "active", G_SETTINGS_BIND_DEFAULT)
         }
