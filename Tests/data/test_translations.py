@@ -31,7 +31,8 @@ def test_the_catalog_covers_at_least_95_percent_of_the_strings(language):
 def test_the_template_and_potfiles_match_the_marked_strings(layout, desktop_src, metainfo_src, schema_src, tmp_path):
     sources = sorted(str(path.relative_to(REPO)) for folder in ("Sources/SignInApp", "Sources/PortalAuthGNOME")
                      for path in (REPO / folder).rglob("*.swift") if re.search(r"\btrn?\(", path.read_text()))
-    data = [str(path.relative_to(REPO)) for path in (desktop_src, metainfo_src, schema_src)]
+    layouts = sorted((REPO / "data" / "ui").glob("*.ui"))
+    data = [str(path.relative_to(REPO)) for path in (desktop_src, metainfo_src, schema_src, *layouts)]
     listed = sorted(line for line in (REPO / "po" / "POTFILES").read_text().splitlines() if line and not line.startswith("#"))
     assert listed == sorted(sources + data), "po/POTFILES is stale; run script/update-po"
     fresh = tmp_path / "fresh.pot"

@@ -1,5 +1,7 @@
 """The Preferences window: what a person types is saved to GSettings only when it is valid, with the
-reason shown when it is not; the switch and Reset reach GSettings too."""
+reason shown when it is not; the switch and Reset reach GSettings too. What Preferences shows is
+what the window signs in with: a change applies at once, and a setting the environment gives shows
+locked."""
 import subprocess
 
 import pyatspi
@@ -7,15 +9,18 @@ import pyatspi
 from desktop import wait_until, window_id
 
 SCHEMA = "io.github.portalauth.SignIn"
+# The session's variables that Preferences would show locked: these tests set the emulator in
+# GSettings instead, as a person's own Preferences would.
+OVERRIDES = ("PORTAL_SIGN_IN_BACKEND", "PORTAL_API_HOST", "PORTAL_AUTH_EMULATOR_HOST", "TURNKEY_AUTH_PROXY_URL")
+LOCKED = "Set by the environment"
 HOST_PROBLEM = ("Enter a host name such as api.portalhq.io, optionally with https:// and a port. Plain http is only "
                 "allowed to this computer (127.0.0.1 or localhost).")
 REDIRECT_PROBLEM = ("The redirect URL must start with io.github.portalauth.signin:// so that the browser "
                     "comes back to this app.")
 LOOPBACK_PROBLEM = ("A web address as the redirect URL must be http://127.0.0.1:PORT/PATH, with the port your "
                     "environment allows (not localhost), and no query.")
-LOOPBACK_HINT = ("On a computer shared with other people, enter the http://127.0.0.1:PORT/PATH address your "
-                 "environment allows as the redirect URL: the sign-in then comes back to this app alone, not "
-                 "through the desktop.")
+LOOPBACK_HINT = ("On a computer shared with other people, a redirect URL of http://127.0.0.1:PORT/PATH brings the "
+                 "sign-in back to this app alone.")
 
 
 def stored(session, key):
@@ -25,14 +30,38 @@ def stored(session, key):
     return out.stdout.strip()
 
 
-def open_preferences(session):
-    window = session.launch(GSETTINGS_BACKEND="keyfile")
-    window.wait_for_text("Sign In to Portal")
+def store(session, key, value):
+    subprocess.run(["gsettings", "set", SCHEMA, key, value], env=dict(session.env, GSETTINGS_BACKEND="keyfile"),
+                   check=True)
+
+
+def launch_without_overrides(session):
+    """The app with nothing set by the environment, on the emulator chosen in GSettings."""
+    store(session, "local-test-environment", "true")
+    store(session, "emulator-host", session.emulator.host)
+    return session.launch(GSETTINGS_BACKEND="keyfile", unset=OVERRIDES)
+
+
+def show_preferences(window, first_field="API host"):
     window.click("Main Menu")
     item = window.wait_for("menu item", name="Preferences")
     item.queryAction().doAction(0)
-    window.wait_for("text", name="API host")
+    window.wait_for("text", name=first_field)
+
+
+def open_preferences(session):
+    window = launch_without_overrides(session)
+    window.wait_for_text("Sign In to Portal")
+    show_preferences(window)
     return window
+
+
+def sensitive(node):
+    return node.getState().contains(pyatspi.STATE_SENSITIVE)
+
+
+def checked(node):
+    return node.getState().contains(pyatspi.STATE_CHECKED)
 
 
 def apply(window, field, text):
@@ -161,12 +190,72 @@ def test_preferences_choose_turnkey_and_check_its_settings_with_the_cores_rules(
     window.wait_for("text", name="API host")
 
 
-def test_preferences_turn_the_local_test_environment_on_and_off(session):
+def test_preferences_turn_the_local_test_environment_off_and_on_and_the_window_follows(session):
     window = open_preferences(session)
-    assert stored(session, "local-test-environment") == "false", "the emulator is chosen by default"
+    assert stored(session, "local-test-environment") == "true"
     # GTK 4.8 presents a GtkSwitch to AT-SPI as a check box.
     switch = window.wait_for("check box", name="Local test environment")
-    switch.queryAction().doAction(0)
-    wait_until(lambda: stored(session, "local-test-environment") == "true", what="the local test environment to be saved")
+    assert checked(switch) and sensitive(switch)
     switch.queryAction().doAction(0)
     wait_until(lambda: stored(session, "local-test-environment") == "false", what="the local test environment to be off")
+    # Portal's production service has no auth environment ID here: the window asks to be set up,
+    # and no longer says it is on a test environment.
+    window.wait_for_text("Set Up Portal Sign-In")
+    switch.queryAction().doAction(0)
+    wait_until(lambda: stored(session, "local-test-environment") == "true", what="the local test environment to be on")
+    window.wait_for_text("Sign In to Portal")
+
+
+def test_choosing_another_service_in_preferences_changes_the_window_at_once(session):
+    window = open_preferences(session)
+    assert window.find("push button", name="Continue with Discord") is None
+
+    choose(window, "Turnkey")
+    window.wait_for_text("Sign In to Turnkey")
+    window.wait_for("push button", name="Continue with Discord")
+    window.wait_for("push button", name="Continue with X")
+
+    choose(window, "Portal")
+    window.wait_for_text("Sign In to Portal")
+    window.wait_gone("push button", name="Continue with Discord")
+
+
+def test_a_sign_in_waiting_in_the_browser_ends_when_another_service_is_chosen(session):
+    """The sign-in that waited is over: its redirect, arriving later, is not exchanged."""
+    saved = session.root / "address-bar.txt"
+    session.browse(email="alice@example.com", action="continue", save_to=str(saved))
+    window = launch_without_overrides(session)
+    window.click("Continue with Google")
+    window.wait_for_text("Continue in your browser")
+    wait_until(lambda: session.browser_events("saved"), what="the browser to reach the redirect")
+
+    show_preferences(window)
+    choose(window, "Turnkey")
+    window.wait_for("push button", name="Continue with Discord")
+    window.wait_gone("label", name="Continue in your browser")
+
+    assert session.gio_open(session.take_saved(saved)) == 0
+    window.wait_for("push button", name="Continue with Discord")
+    assert session.emulator.requests("POST", "/api/v3/auth/oauth/tokens") == [], "the ended sign-in's grant was spent"
+
+
+def test_preferences_show_what_the_environment_sets_as_locked_rows(turnkey_session):
+    """The session sets the service (Turnkey), the emulator and the Auth Proxy URL in the environment,
+    while GSettings still holds its defaults (Portal, no emulator)."""
+    session = turnkey_session
+    window = session.launch(GSETTINGS_BACKEND="keyfile")
+    window.wait_for("push button", name="Continue with Discord")
+    show_preferences(window, first_field="Auth Proxy URL")
+
+    turnkey, portal = window.wait_for("check box", name="Turnkey"), window.wait_for("check box", name="Portal")
+    assert checked(turnkey) and not checked(portal), "Preferences shows another service than the window's"
+    assert not sensitive(turnkey) and not sensitive(portal), "a choice the environment overrides is offered"
+    emulator = window.wait_for("check box", name="Local test environment")
+    assert checked(emulator) and not sensitive(emulator), "the switch contradicts the window's test environment"
+    # The row shows the variable's value (GTK 4.8 gives assistive technology no text for an
+    # insensitive entry; the screenshot shows it).
+    assert not sensitive(window.wait_for("text", name="Auth Proxy URL"))
+    assert len([label for label in window.labels() if label == LOCKED]) == 3, window.labels()
+    # What the environment leaves alone stays the person's to set.
+    assert sensitive(window.wait_for("text", name="Auth Proxy config ID"))
+    session.screenshot("preferences-locked", title="^Preferences$")

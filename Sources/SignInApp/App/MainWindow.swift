@@ -17,7 +17,7 @@ final class MainWindow {
     }
 
     let window: Widget
-    let flow: SignInFlow
+    private(set) var flow: SignInFlow
     /// Continue on the set-up page, once its choice is saved: the application makes the new flow.
     var onSetUpSaved: (@MainActor () -> Void)?
     private var windowTitle: OpaquePointer!
@@ -128,6 +128,17 @@ final class MainWindow {
     }
 
     func present() { gtk_window_present(window.widget.cast()) }
+
+    /// Signs in with `newFlow` from now on (the settings changed): the old flow's sign-in ends, and
+    /// nothing it still finishes reaches the window.
+    func replace(_ newFlow: SignInFlow) {
+        flow.onChange = nil
+        flow.onNotice = nil
+        flow.windowClosed()
+        flow = newFlow
+        attach(newFlow)
+        render()
+    }
 
     private func attach(_ flow: SignInFlow) {
         flow.onChange = { [weak self] in self?.render() }
@@ -331,6 +342,7 @@ final class MainWindow {
         adw_header_bar_set_title_widget(header.cast(), title)
         let menu = g_menu_new()!
         if SignInApplication.preferences != nil { g_menu_append(menu, tr("_Preferences"), "app.preferences") }
+        g_menu_append(menu, tr("_Keyboard Shortcuts"), "win.show-help-overlay")
         g_menu_append(menu, tr("_About Portal Sign-In"), "app.about")
         let button = gtk_menu_button_new()!
         gtk_menu_button_set_icon_name(button.cast(), "open-menu-symbolic")

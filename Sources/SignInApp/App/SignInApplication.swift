@@ -17,6 +17,7 @@ import SignInFlow
 /// than this app (`SessionBusName`), the app runs on its own instead (non-unique, owning no name):
 /// its window says which program holds the name, and the URI it was started with stays here.
 ///
+/// Ctrl+W closes a window, Ctrl+, opens Preferences and Ctrl+? the Keyboard Shortcuts window.
 /// Ctrl+Q and the `quit` action (which GApplication exports, so any process of the user on the
 /// session bus can call it, as it can signal the process) end the app without clean-up: a waiting
 /// sign-in lives only in the process's memory and ends with it.
@@ -28,11 +29,12 @@ public final class SignInApplication {
     public static var preferences: (@MainActor (UnsafeMutablePointer<GtkWindow>) -> Void)?
 
     private let app: GObjectRef
-    /// What the window signs in to; read again once the set-up page saved a choice.
+    /// What the window signs in to; read again whenever a setting changes.
     private var setup: AppSetup
     private var window: MainWindow?
     /// The window as the anchor of the sign-ins its services start.
     private var windowAnchor: WindowAnchor?
+    private var settingsWatch: SettingsWatch?
     private lazy var backToApp = BackToApp(application: app.object.assumingMemoryBound(to: GApplication.self))
     /// The program that holds the app's D-Bus name instead of this app, if any.
     private let busNameOwner: String?
@@ -92,9 +94,17 @@ public final class SignInApplication {
                 if let window = self?.window { preferences(window.window.widget.cast()) }
             }
         }
-        var quitAccels: [UnsafePointer<CChar>?] = [UnsafePointer(strdup("<Control>q")), nil]
-        gtk_application_set_accels_for_action(gtkApplication, "app.quit", &quitAccels)
-        free(UnsafeMutableRawPointer(mutating: quitAccels[0]))
+        // GNOME's shortcuts; GtkApplication adds Ctrl+? for the Keyboard Shortcuts window (gtk/help-overlay.ui).
+        setAccelerator("<Control>q", for: "app.quit")
+        setAccelerator("<Control>comma", for: "app.preferences")
+        setAccelerator("<Control>w", for: "window.close")
+    }
+
+    private func setAccelerator(_ accelerator: String, for action: String) {
+        accelerator.withCString { text in
+            var accelerators: [UnsafePointer<CChar>?] = [text, nil]
+            gtk_application_set_accels_for_action(gtkApplication, action, &accelerators)
+        }
     }
 
     /// ::open: every URI goes to the window (which exists before any URI is handled).
@@ -120,35 +130,61 @@ public final class SignInApplication {
     @discardableResult
     private func ensureWindow(uris: [String]) -> MainWindow {
         if let window { return window }
+        // The window's first service, anchored to the window once it exists.
         let service = setup.makeService()
-        let flow = SignInFlow(service: service, desktop: DesktopAccountSupport())
-        let created = MainWindow(application: gtkApplication, flow: flow, busNameOwner: busNameOwner)
+        let created = MainWindow(
+            application: gtkApplication, flow: SignInFlow(service: service, desktop: DesktopAccountSupport()),
+            busNameOwner: busNameOwner)
         window = created
         windowAnchor = WindowAnchor(gtkWindow: created.window.object)
         anchor(service)
         backToApp.watch(created)
         created.showTestEnvironment(setup.usesEmulator)
-        created.onSetUpSaved = { [weak self] in self?.setUpSaved() }
-        if setup.isSetUp {
-            created.flow.start(uris: uris)
-        } else {
-            // No ID, no sign-in: nothing is sent anywhere until the person sets the app up.
-            created.flow.setUp(backend: setup.backend, canSave: setup.canSave)
-            for uri in uris { created.flow.receive(uri) }
-        }
+        created.onSetUpSaved = { [weak self] in self?.settingsChanged(force: true) }
+        settingsWatch = SettingsWatch { [weak self] in self?.settingsChanged() }
+        begin(created.flow, uris: uris)
         return created
     }
 
-    /// The set-up page saved its choice: the window signs in with it at once, or (when the
-    /// environment still overrides it) stays on the set-up page.
-    private func setUpSaved() {
-        guard let window else { return }
-        setup = AppSetup.resolve()
-        window.showTestEnvironment(setup.usesEmulator)
+    private func makeFlow() -> SignInFlow {
+        SignInFlow(service: makeService(), desktop: DesktopAccountSupport())
+    }
+
+    /// The service the settings choose, its browser sign-ins anchored to the window.
+    private func makeService() -> any AccountService {
+        anchor(setup.makeService())
+    }
+
+    private func begin(_ flow: SignInFlow, uris: [String]) {
         if setup.isSetUp {
-            window.flow.use(anchor(setup.makeService()))
+            flow.start(uris: uris)
         } else {
-            window.flow.setUp(backend: setup.backend, canSave: setup.canSave)
+            // No ID, no sign-in: nothing is sent anywhere until the person sets the app up.
+            flow.setUp(backend: setup.backend, canSave: setup.canSave)
+            for uri in uris { flow.receive(uri) }
+        }
+    }
+
+    /// A setting changed (Preferences, the set-up page, another program): when the window would now
+    /// sign in differently, it does so at once. On the set-up page nothing runs yet, so the flow
+    /// takes the service and keeps what the desktop handed over; anywhere else a fresh flow replaces
+    /// it, ending the sign-in in progress. `force`: the set-up page saved, and shows the outcome even
+    /// when the environment overrides the choice.
+    private func settingsChanged(force: Bool = false) {
+        guard let window else { return }
+        let latest = AppSetup.resolve()
+        guard force || latest.signsInDifferently(from: setup) else { return }
+        setup = latest
+        window.showTestEnvironment(setup.usesEmulator)
+        if case .setUp = window.flow.page {
+            if setup.isSetUp {
+                window.flow.use(makeService())
+            } else {
+                window.flow.setUp(backend: setup.backend, canSave: setup.canSave)
+            }
+        } else {
+            window.replace(makeFlow())
+            begin(window.flow, uris: [])
         }
     }
 

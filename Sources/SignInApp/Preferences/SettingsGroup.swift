@@ -3,68 +3,50 @@ import FoundationEssentials
 import GLibSupport
 import PortalAuthGNOME
 
-/// A Preferences group of text settings: entry rows that save their GSettings key on apply when the
-/// value is valid, a line under the rows that says why a value was not saved, and a Reset button
-/// that returns every key of the group to its default.
+/// A Preferences group of text settings (`<id>_group` in ui/preferences.ui): entry rows that save
+/// their GSettings key on apply when the value is valid, a line under the rows (`<id>_problem`) that
+/// says why a value was not saved, and a Reset button (`<id>_reset`) that returns every key of the
+/// group the environment does not give to its default. A row whose value the environment gives
+/// shows that value, locked.
 @MainActor
 final class SettingsGroup {
-    /// One text setting: its row of the settings table, the row's title and the rule its value must
-    /// meet (nil when the value may be saved, else what to fix).
+    /// One text setting: its row of the settings table, the id of its row in the layout, and the
+    /// rule its value must meet (nil when the value may be saved, else what to fix).
     struct Field {
-        let key: String
-        let title: String
+        let setting: Setting
+        let row: String
         let check: (String) -> String?
 
-        init(_ setting: Setting, title: String, check: @escaping (String) -> String?) {
-            key = setting.gsettingsKey
-            self.title = title
+        init(_ setting: Setting, row: String, check: @escaping (String) -> String?) {
+            self.setting = setting
+            self.row = row
             self.check = check
         }
     }
 
-    let widget: UnsafeMutablePointer<GtkWidget>
+    private let widget: UnsafeMutablePointer<GtkWidget>
     fileprivate let settings: UnsafeMutablePointer<GSettings>
     private var rows: [SettingRow] = []
-    private var resetButton: Button!
+    private var resetButton: Widget
     /// A toast would cut a long message short; this label keeps it under the rows.
-    private let problem = Label("", classes: ["error", "caption"])
+    private let problem: Widget
     private let otherKeys: [String]
 
     /// `otherKeys`: settings the group shows in other rows (a switch) that Reset also restores.
     init(
-        title: String, description: String, resetDescription: String, fields: [Field], otherKeys: [Setting] = [],
+        _ layout: PreferencesLayout, id: String, fields: [Field], otherKeys: [Setting] = [], overrides: EnvironmentOverrides,
         settings: UnsafeMutablePointer<GSettings>, onReset: @escaping @MainActor () -> Void
     ) {
         self.settings = settings
         self.otherKeys = otherKeys.map(\.gsettingsKey)
-        widget = adw_preferences_group_new()!
-        adw_preferences_group_set_title(widget.cast(), title)
-        adw_preferences_group_set_description(widget.cast(), description)
-        resetButton = Button(tr("_Reset"), classes: ["flat"]) { [weak self] in
+        widget = layout.widget("\(id)_group")
+        problem = Widget(layout.widget("\(id)_problem"))
+        resetButton = Widget(layout.widget("\(id)_reset"))
+        rows = fields.map { SettingRow($0, widget: layout.widget($0.row), locked: overrides.value(of: $0.setting), group: self) }
+        resetButton.connect(.clicked) { [weak self] in
             self?.reset()
             onReset()
         }
-        resetButton.setAccessibleDescription(resetDescription)
-        gtk_widget_set_valign(resetButton.widget, GTK_ALIGN_CENTER)
-        adw_preferences_group_set_header_suffix(widget.cast(), resetButton.widget)
-
-        gtk_label_set_xalign(problem.widget.cast(), 0)
-        gtk_label_set_justify(problem.widget.cast(), GTK_JUSTIFY_LEFT)
-        gtk_widget_set_margin_top(problem.widget, 8)
-        problem.isVisible = false
-
-        rows = fields.map { SettingRow($0, group: self) }
-        for row in rows { adw_preferences_group_add(widget.cast(), row.widget) }
-    }
-
-    /// Adds a row that is not a text setting (a switch) below the text rows.
-    func add(_ row: UnsafeMutablePointer<GtkWidget>) {
-        adw_preferences_group_add(widget.cast(), row)
-    }
-
-    /// Puts the problem line last; call once every row is in.
-    func finish() {
-        adw_preferences_group_add(widget.cast(), problem.widget) // not a row: goes below the list
     }
 
     var isVisible: Bool {
@@ -74,29 +56,35 @@ final class SettingsGroup {
 
     /// Shows (or, with nil, hides) why a field's value was not saved.
     fileprivate func showProblem(_ message: String?) {
-        problem.text = message ?? ""
+        gtk_label_set_text(problem.widget.cast(), message ?? "")
         problem.isVisible = message != nil
     }
 
     private func reset() {
-        for key in rows.map(\.field.key) + otherKeys { g_settings_reset(settings, key) }
-        for row in rows { row.reload() }
+        let editable = rows.filter { !$0.isLocked }
+        for key in editable.map(\.field.setting.gsettingsKey) + otherKeys { g_settings_reset(settings, key) }
+        for row in editable { row.reload() }
     }
 }
 
-/// One text setting: an entry row that saves its key on apply when the value is valid,
-/// and marks itself (and tells the user why) when it is not.
+/// One text setting: an entry row that saves its key on apply when the value is valid, and marks
+/// itself (and tells the user why) when it is not; or, when the environment gives the value, shows
+/// it locked.
 @MainActor
 private final class SettingRow: Widget {
     let field: SettingsGroup.Field
+    let isLocked: Bool
     private unowned let group: SettingsGroup
 
-    init(_ field: SettingsGroup.Field, group: SettingsGroup) {
+    init(_ field: SettingsGroup.Field, widget: UnsafeMutablePointer<GtkWidget>, locked: String?, group: SettingsGroup) {
         self.field = field
         self.group = group
-        super.init(adw_entry_row_new())
-        adw_preferences_row_set_title(widget.cast(), field.title)
-        adw_entry_row_set_show_apply_button(widget.cast(), 1)
+        isLocked = locked != nil
+        super.init(widget)
+        if let locked {
+            Locked.show(widget, value: locked)
+            return
+        }
         reload()
         connect(.apply) { [weak self] in self?.save() }
         connect(.changed) { [weak self] in self?.clearError() }
@@ -104,7 +92,7 @@ private final class SettingRow: Widget {
 
     /// Shows the stored value.
     func reload() {
-        let stored = g_settings_get_string(group.settings, field.key)!
+        let stored = g_settings_get_string(group.settings, field.setting.gsettingsKey)!
         gtk_editable_set_text(widget.cast(), stored)
         g_free(stored)
         clearError()
@@ -120,7 +108,7 @@ private final class SettingRow: Widget {
             group.showProblem(problem)
             return
         }
-        g_settings_set_string(group.settings, field.key, value)
+        g_settings_set_string(group.settings, field.setting.gsettingsKey, value)
         if value != text { gtk_editable_set_text(widget.cast(), value) }
         clearError()
     }

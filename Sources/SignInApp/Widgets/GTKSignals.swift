@@ -8,7 +8,7 @@ extension SignalName {
     static let clicked = SignalName("clicked")
     static let toggled = SignalName("toggled")
 
-    // GtkEditable (GtkEntry, AdwEntryRow); GtkEntry's Enter is `activate`
+    // GtkEditable (GtkEntry, AdwEntryRow); GtkEntry's Enter is `activate`. GSettings: a key changed.
     static let changed = SignalName("changed")
 
     // AdwEntryRow: its apply button, and Enter
