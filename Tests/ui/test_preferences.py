@@ -226,13 +226,13 @@ def test_a_sign_in_waiting_in_the_browser_ends_when_another_service_is_chosen(se
     session.browse(email="alice@example.com", action="continue", save_to=str(saved))
     window = launch_without_overrides(session)
     window.click("Continue with Google")
-    window.wait_for_text("Continue in your browser")
+    window.wait_for_text("Continue in Your Browser")
     wait_until(lambda: session.browser_events("saved"), what="the browser to reach the redirect")
 
     show_preferences(window)
     choose(window, "Turnkey")
     window.wait_for("push button", name="Continue with Discord")
-    window.wait_gone("label", name="Continue in your browser")
+    window.wait_gone("label", name="Continue in Your Browser")
 
     assert session.gio_open(session.take_saved(saved)) == 0
     window.wait_for("push button", name="Continue with Discord")
