@@ -7,6 +7,7 @@ public struct AuthMethodsResult: Sendable, Equatable {
     /// Whether Portal creates a wallet for a new end user on their first sign-in (false when Portal does not say).
     public let autoCreateWallet: Bool
 
+    /// A result with these methods and wallet setting (for tests and fakes).
     public init(allowedAuthMethods: [AuthMethod], autoCreateWallet: Bool) {
         self.allowedAuthMethods = allowedAuthMethods
         self.autoCreateWallet = autoCreateWallet
@@ -22,6 +23,7 @@ public struct AuthorizeUrlResult: Sendable, Equatable {
     /// The provider's authorize URL, trimmed; open it in the user's browser.
     public let authorizeUrl: String
 
+    /// A result for `authorizeUrl`, as given (for tests and fakes).
     public init(authorizeUrl: String) {
         self.authorizeUrl = authorizeUrl
     }
@@ -34,6 +36,7 @@ public enum AuthResult: Sendable, CustomStringConvertible {
     /// A TOTP code is needed; nothing is saved yet. Finish with `verifyTotp`.
     case totpRequired(TotpRequiredResult)
 
+    /// `authenticated(…)` or `totpRequired(…)`, with the result's own secret-free description.
     public var description: String {
         switch self {
         case .authenticated(let result): return "authenticated(\(result))"
@@ -51,12 +54,14 @@ public struct AuthenticatedResult: Sendable, CustomStringConvertible {
     /// Whether the client is account-abstracted.
     public let isAccountAbstracted: Bool?
 
+    /// A result for `session` (for tests and fakes); it saves nothing.
     public init(session: PortalSession, clientId: String?, isAccountAbstracted: Bool?) {
         self.session = session
         self.clientId = clientId
         self.isAccountAbstracted = isAccountAbstracted
     }
 
+    /// The end user and client IDs; never the session token.
     public var description: String {
         "AuthenticatedResult(endUserId: \(session.endUserId), clientId: \(clientId ?? "nil"))"
     }
@@ -74,12 +79,14 @@ public struct TotpRequiredResult: Sendable, CustomStringConvertible {
     /// The end user the code is for.
     public let endUserId: String
 
+    /// A TOTP step with these values (for tests and fakes).
     public init(userJwt: String, totpLink: String?, endUserId: String) {
         self.userJwt = userJwt
         self.totpLink = totpLink
         self.endUserId = endUserId
     }
 
+    /// The end user and whether this is an enrolment; never `userJwt` or `totpLink`.
     public var description: String {
         "TotpRequiredResult(endUserId: \(endUserId), enrolling: \(totpLink != nil))"
     }

@@ -24,6 +24,7 @@ public struct ClientInfo: Sendable, Equatable {
     /// The client's wallets, one per curve; empty before the first wallet is created.
     public let wallets: [Wallet]
 
+    /// Client information with these values (for tests and fakes); `getClient()` makes it from Portal's answer.
     public init(
         id: String, endUserId: String?, isAccountAbstracted: Bool?, createdAt: String? = nil, ejectedAt: String? = nil,
         custodian: Custodian = Custodian(id: "", name: ""), environment: Environment? = nil,
@@ -46,6 +47,7 @@ public struct ClientInfo: Sendable, Equatable {
         public let id: String
         /// The name shown in Portal's dashboard, for "signed in to …".
         public let name: String
+        /// A custodian with this ID and name.
         public init(id: String, name: String) {
             self.id = id
             self.name = name
@@ -58,6 +60,7 @@ public struct ClientInfo: Sendable, Equatable {
         public let id: String
         /// The environment's name in Portal's dashboard.
         public let name: String
+        /// An environment with this ID and name.
         public init(id: String, name: String) {
             self.id = id
             self.name = name
@@ -68,6 +71,7 @@ public struct ClientInfo: Sendable, Equatable {
     public struct Metadata: Sendable, Equatable {
         /// The client's addresses, by chain namespace.
         public let namespaces: Namespaces
+        /// Metadata holding these namespaces.
         public init(namespaces: Namespaces) { self.namespaces = namespaces }
     }
 
@@ -84,6 +88,7 @@ public struct ClientInfo: Sendable, Equatable {
         /// Tron.
         public let tron: NamespaceItem?
 
+        /// The given addresses; a namespace left out has no address.
         public init(
             eip155: NamespaceItem? = nil, solana: NamespaceItem? = nil, bip122: NamespaceItem? = nil,
             stellar: NamespaceItem? = nil, tron: NamespaceItem? = nil
@@ -113,6 +118,7 @@ public struct ClientInfo: Sendable, Equatable {
         public let address: String
         /// `SECP256K1` (EVM, Bitcoin, Tron) or `ED25519` (Solana, Stellar).
         public let curve: String
+        /// An address with the curve of its key.
         public init(address: String, curve: String) {
             self.address = address
             self.curve = curve
@@ -134,6 +140,7 @@ public struct ClientInfo: Sendable, Equatable {
         /// The share pairs that sign.
         public let signingSharePairs: [SharePair]
 
+        /// A wallet with these values; its share pairs default to none.
         public init(
             id: String, curve: String, publicKey: String, createdAt: String, backupSharePairs: [SharePair] = [],
             signingSharePairs: [SharePair] = []
@@ -157,6 +164,7 @@ public struct ClientInfo: Sendable, Equatable {
         public let createdAt: String
         /// How a backup pair was backed up; nil for a signing pair.
         public let backupMethod: String?
+        /// A share pair; leave `backupMethod` nil for a signing pair.
         public init(id: String, status: String, createdAt: String, backupMethod: String? = nil) {
             self.id = id
             self.status = status
@@ -168,7 +176,16 @@ public struct ClientInfo: Sendable, Equatable {
 
 /// The chain namespaces a Portal client can have an address in (PortalSwift's `PortalNamespace`).
 public enum PortalNamespace: String, Sendable, CaseIterable, Hashable {
-    case eip155, solana, bip122, stellar, tron
+    /// EVM chains (Ethereum, Polygon, Base…).
+    case eip155
+    /// Solana.
+    case solana
+    /// Bitcoin.
+    case bip122
+    /// Stellar.
+    case stellar
+    /// Tron.
+    case tron
 }
 
 extension ClientInfo {

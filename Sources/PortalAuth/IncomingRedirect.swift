@@ -21,6 +21,7 @@ public struct IncomingRedirect: OfferedRedirect, Equatable, CustomStringConverti
     /// The redirect reports a failed sign-in (`error=`); it carries nothing to exchange.
     public var isError: Bool { if case .failure = content { true } else { false } }
 
+    /// The method, standing and whether it is an error; never the grant.
     public var description: String {
         "IncomingRedirect(method: \(method.map(\.rawValue) ?? "none"), standing: \(standing), error: \(isError))"
     }
@@ -30,8 +31,10 @@ extension PortalAuth: BrowserSignInCore {
     /// The browser sign-in `signInWith*` runs, waiting for its redirect (nil when none runs).
     package var browserSignIn: BrowserSignInSession<IncomingRedirect>? { browserSignIns.session }
 
+    /// The authorize page the running `signInWith*` opened, or nil when none runs.
     public var browserSignInPage: URL? { browserSignIns.session?.authorizeURL }
 
+    /// Ends the running browser sign-in (it throws `PortalAuthSignInError.closed`): `cancelPendingSignIn()`.
     public func cancelBrowserSignIn() { cancelPendingSignIn() }
 
     /// The one call for a URL the desktop delivers: `incomingRedirect`, and when the running browser

@@ -8,6 +8,7 @@ import Synchronization
 /// Hold one long-lived instance: it remembers the last grant it exchanged (the replay slot), so
 /// a redirect delivered twice replays instead of failing Portal's single-use check.
 public final class PortalAuth: Sendable {
+    /// The auth environment (from Portal's dashboard) every call of this instance signs in to.
     public let authEnvironmentId: String
     /// Trimmed: Portal compares it byte for byte with the environment's allow list.
     public let redirectUrl: String
@@ -48,6 +49,10 @@ public final class PortalAuth: Sendable {
         var anchor: (any PresentationAnchor)?
     }
 
+    /// An instance for one auth environment, sending through `transport` and saving sessions to
+    /// `sessionStore`; give it a `browser` (and a `loopback` listener for an `http://127.0.0.1`
+    /// `redirectUrl`) for `signInWith*`, and a `magicLink` configuration for `sendMagicLink`.
+    ///
     /// - Throws: `PortalAuthError.invalidArgument(name:)` for a blank `authEnvironmentId`
     ///   (checked first), a blank `redirectUrl`, or an `apiHost` that is blank, malformed or
     ///   would use plain `http` to a host other than loopback.

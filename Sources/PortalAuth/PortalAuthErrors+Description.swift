@@ -5,6 +5,7 @@ import FoundationEssentials
 // the CLI's business: each has one table that turns these facts into words.
 
 extension PortalAuthError: LocalizedError, CustomStringConvertible {
+    /// `PortalAuthError.case(facts)`, with anything shaped like a secret redacted.
     public var description: String {
         let facts: String
         switch self {
@@ -24,15 +25,19 @@ extension PortalAuthError: LocalizedError, CustomStringConvertible {
         return SecretRedaction.redact("PortalAuthError." + facts)
     }
 
+    /// The same as `description`: a log line, not words for a person.
     public var errorDescription: String? { description }
 }
 
 extension PortalAuthSignInError: LocalizedError, CustomStringConvertible {
+    /// `PortalAuthSignInError(POPUP_CLOSED)` and so on: the raw value, as Portal's SDKs name it.
     public var description: String { "PortalAuthSignInError(\(rawValue))" }
+    /// The same as `description`: a log line, not words for a person.
     public var errorDescription: String? { description }
 }
 
 extension PortalCredentialError: LocalizedError, CustomStringConvertible {
+    /// `PortalCredentialError.case`, for logs.
     public var description: String {
         switch self {
         case .unavailable: return "PortalCredentialError.unavailable"
@@ -42,10 +47,12 @@ extension PortalCredentialError: LocalizedError, CustomStringConvertible {
         }
     }
 
+    /// The same as `description`: a log line, not words for a person.
     public var errorDescription: String? { description }
 }
 
 extension PortalRequestsError: LocalizedError, CustomStringConvertible {
+    /// `PortalRequestsError.case(path or status - detail)`, with anything shaped like a secret redacted.
     public var description: String {
         let facts: String
         switch self {
@@ -58,5 +65,6 @@ extension PortalRequestsError: LocalizedError, CustomStringConvertible {
         return SecretRedaction.redact("PortalRequestsError." + facts)
     }
 
+    /// The same as `description`: a log line, not words for a person.
     public var errorDescription: String? { description }
 }

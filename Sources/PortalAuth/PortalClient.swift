@@ -25,6 +25,8 @@ public final class PortalClient: Sendable {
     private let api: PortalAPI
     private let state = Mutex(State())
 
+    /// A client that calls Portal at `apiHost` with `session`'s token.
+    ///
     /// - Throws: `PortalAuthError.invalidArgument(name:)` for a blank `authEnvironmentId` or a
     ///   bad `apiHost` (same rules as `PortalAuth`).
     public convenience init(session: PortalSession, apiHost: String, authEnvironmentId: String, transport: any HTTPTransport) throws {

@@ -72,6 +72,7 @@ public final class PortalSession: Sendable, CustomStringConvertible {
         if runNow { action() }
     }
 
+    /// The end user and whether the session is invalidated; the token is shown as `[redacted]`.
     public var description: String {
         "PortalSession(endUserId: \(endUserId), token: \(SecretRedaction.placeholder)\(isInvalidated ? ", invalidated" : ""))"
     }

@@ -57,7 +57,7 @@ public struct v1WalletParams: Sendable, Equatable {
     /// Human-readable name for a Wallet.
     public var walletName: String
 
-    /// Every field is optional.
+    /// A wallet named `walletName` with these accounts (`mnemonicLength` nil: Turnkey's 12 words).
     public init(accounts: [v1WalletAccountParams], mnemonicLength: Int? = nil, walletName: String) {
         self.accounts = accounts
         self.mnemonicLength = mnemonicLength
@@ -80,7 +80,7 @@ public struct v1WalletAccountParams: Sendable, Equatable {
     /// Path format used to generate a wallet Account.
     public var pathFormat: v1PathFormat
 
-    /// Every field is optional.
+    /// An account derived on `curve` at `path`, its address written in `addressFormat`.
     public init(addressFormat: v1AddressFormat, curve: v1Curve, path: String, pathFormat: v1PathFormat) {
         self.addressFormat = addressFormat
         self.curve = curve
@@ -96,53 +96,93 @@ public struct v1WalletAccountParams: Sendable, Equatable {
 
 /// Cryptographic curve of a wallet account (swagger `v1Curve`).
 public enum v1Curve: String, Sendable, Codable, CaseIterable {
+    /// secp256k1: Ethereum and EVM chains, Bitcoin, Tron, Cosmos.
     case curve_secp256k1 = "CURVE_SECP256K1"
+    /// Ed25519: Solana, Sui, Aptos, Stellar, TON.
     case curve_ed25519 = "CURVE_ED25519"
+    /// NIST P-256.
     case curve_p256 = "CURVE_P256"
 }
 
 /// Path format of a wallet account (swagger `v1PathFormat`).
 public enum v1PathFormat: String, Sendable, Codable, CaseIterable {
+    /// A BIP-32 derivation path (`m/44'/60'/0'/0/0`).
     case path_format_bip32 = "PATH_FORMAT_BIP32"
 }
 
 /// Address format of a wallet account (swagger `v1AddressFormat`).
 public enum v1AddressFormat: String, Sendable, Codable, CaseIterable {
+    /// The uncompressed public key, hex.
     case address_format_uncompressed = "ADDRESS_FORMAT_UNCOMPRESSED"
+    /// The compressed public key, hex.
     case address_format_compressed = "ADDRESS_FORMAT_COMPRESSED"
+    /// An Ethereum (EVM) address, `0x…`.
     case address_format_ethereum = "ADDRESS_FORMAT_ETHEREUM"
+    /// A Solana address (base58).
     case address_format_solana = "ADDRESS_FORMAT_SOLANA"
+    /// A Cosmos address (bech32).
     case address_format_cosmos = "ADDRESS_FORMAT_COSMOS"
+    /// A Tron address.
     case address_format_tron = "ADDRESS_FORMAT_TRON"
+    /// A Sui address.
     case address_format_sui = "ADDRESS_FORMAT_SUI"
+    /// An Aptos address.
     case address_format_aptos = "ADDRESS_FORMAT_APTOS"
+    /// A Bitcoin mainnet P2PKH (legacy, pay to public key hash) address.
     case address_format_bitcoin_mainnet_p2pkh = "ADDRESS_FORMAT_BITCOIN_MAINNET_P2PKH"
+    /// A Bitcoin mainnet P2SH (pay to script hash) address.
     case address_format_bitcoin_mainnet_p2sh = "ADDRESS_FORMAT_BITCOIN_MAINNET_P2SH"
+    /// A Bitcoin mainnet P2WPKH (native SegWit) address.
     case address_format_bitcoin_mainnet_p2wpkh = "ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH"
+    /// A Bitcoin mainnet P2WSH (native SegWit script hash) address.
     case address_format_bitcoin_mainnet_p2wsh = "ADDRESS_FORMAT_BITCOIN_MAINNET_P2WSH"
+    /// A Bitcoin mainnet P2TR (Taproot) address.
     case address_format_bitcoin_mainnet_p2tr = "ADDRESS_FORMAT_BITCOIN_MAINNET_P2TR"
+    /// A Bitcoin testnet P2PKH (legacy, pay to public key hash) address.
     case address_format_bitcoin_testnet_p2pkh = "ADDRESS_FORMAT_BITCOIN_TESTNET_P2PKH"
+    /// A Bitcoin testnet P2SH (pay to script hash) address.
     case address_format_bitcoin_testnet_p2sh = "ADDRESS_FORMAT_BITCOIN_TESTNET_P2SH"
+    /// A Bitcoin testnet P2WPKH (native SegWit) address.
     case address_format_bitcoin_testnet_p2wpkh = "ADDRESS_FORMAT_BITCOIN_TESTNET_P2WPKH"
+    /// A Bitcoin testnet P2WSH (native SegWit script hash) address.
     case address_format_bitcoin_testnet_p2wsh = "ADDRESS_FORMAT_BITCOIN_TESTNET_P2WSH"
+    /// A Bitcoin testnet P2TR (Taproot) address.
     case address_format_bitcoin_testnet_p2tr = "ADDRESS_FORMAT_BITCOIN_TESTNET_P2TR"
+    /// A Bitcoin signet P2PKH (legacy, pay to public key hash) address.
     case address_format_bitcoin_signet_p2pkh = "ADDRESS_FORMAT_BITCOIN_SIGNET_P2PKH"
+    /// A Bitcoin signet P2SH (pay to script hash) address.
     case address_format_bitcoin_signet_p2sh = "ADDRESS_FORMAT_BITCOIN_SIGNET_P2SH"
+    /// A Bitcoin signet P2WPKH (native SegWit) address.
     case address_format_bitcoin_signet_p2wpkh = "ADDRESS_FORMAT_BITCOIN_SIGNET_P2WPKH"
+    /// A Bitcoin signet P2WSH (native SegWit script hash) address.
     case address_format_bitcoin_signet_p2wsh = "ADDRESS_FORMAT_BITCOIN_SIGNET_P2WSH"
+    /// A Bitcoin signet P2TR (Taproot) address.
     case address_format_bitcoin_signet_p2tr = "ADDRESS_FORMAT_BITCOIN_SIGNET_P2TR"
+    /// A Bitcoin regtest P2PKH (legacy, pay to public key hash) address.
     case address_format_bitcoin_regtest_p2pkh = "ADDRESS_FORMAT_BITCOIN_REGTEST_P2PKH"
+    /// A Bitcoin regtest P2SH (pay to script hash) address.
     case address_format_bitcoin_regtest_p2sh = "ADDRESS_FORMAT_BITCOIN_REGTEST_P2SH"
+    /// A Bitcoin regtest P2WPKH (native SegWit) address.
     case address_format_bitcoin_regtest_p2wpkh = "ADDRESS_FORMAT_BITCOIN_REGTEST_P2WPKH"
+    /// A Bitcoin regtest P2WSH (native SegWit script hash) address.
     case address_format_bitcoin_regtest_p2wsh = "ADDRESS_FORMAT_BITCOIN_REGTEST_P2WSH"
+    /// A Bitcoin regtest P2TR (Taproot) address.
     case address_format_bitcoin_regtest_p2tr = "ADDRESS_FORMAT_BITCOIN_REGTEST_P2TR"
+    /// A Sei address.
     case address_format_sei = "ADDRESS_FORMAT_SEI"
+    /// A Stellar (XLM) address.
     case address_format_xlm = "ADDRESS_FORMAT_XLM"
+    /// A Dogecoin mainnet address.
     case address_format_doge_mainnet = "ADDRESS_FORMAT_DOGE_MAINNET"
+    /// A Dogecoin testnet address.
     case address_format_doge_testnet = "ADDRESS_FORMAT_DOGE_TESTNET"
+    /// A TON address of a v3r2 wallet contract.
     case address_format_ton_v3r2 = "ADDRESS_FORMAT_TON_V3R2"
+    /// A TON address of a v4r2 wallet contract.
     case address_format_ton_v4r2 = "ADDRESS_FORMAT_TON_V4R2"
+    /// A TON address of a v5r1 wallet contract.
     case address_format_ton_v5r1 = "ADDRESS_FORMAT_TON_V5R1"
+    /// An XRP Ledger address.
     case address_format_xrp = "ADDRESS_FORMAT_XRP"
 }
 
@@ -162,7 +202,7 @@ public struct v1OauthProviderParamsV2: Sendable, Equatable {
         case oidcToken(String)
     }
 
-    /// Every field is optional.
+    /// An identity named `providerName`, given as a token or by its claims.
     public init(providerName: String, oneOf: OneOf) {
         self.providerName = providerName
         self.oneOf = oneOf
@@ -187,7 +227,7 @@ public struct v1OidcClaims: Sendable, Equatable {
     /// The subject identifier from the OIDC token (sub claim).
     public var sub: String
 
-    /// Every field is optional.
+    /// Claims with this audience, issuer and subject.
     public init(aud: String, iss: String, sub: String) {
         self.aud = aud
         self.iss = iss

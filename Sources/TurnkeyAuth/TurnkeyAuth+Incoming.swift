@@ -21,6 +21,7 @@ public struct TurnkeyIncomingCallback: OfferedRedirect, Equatable, CustomStringC
     /// What the callback carries (its token or code stays inside: never printed, never public).
     let callback: Callback?
 
+    /// A callback that carries nothing to exchange (for tests and fakes); `incomingRedirect` makes the real one.
     public init(state: String?, isError: Bool, provider: TurnkeyProvider? = nil, standing: RedirectStanding = .unsolicited) {
         self.init(state: state, isError: isError, provider: provider, standing: standing, callback: nil)
     }
@@ -39,6 +40,7 @@ public struct TurnkeyIncomingCallback: OfferedRedirect, Equatable, CustomStringC
             && lhs.isTaken == rhs.isTaken
     }
 
+    /// The provider, standing and whether it is an error; never the token or code.
     public var description: String {
         "TurnkeyIncomingCallback(provider: \(provider?.rawValue ?? "unknown"), standing: \(standing), error: \(isError))"
     }
@@ -46,7 +48,9 @@ public struct TurnkeyIncomingCallback: OfferedRedirect, Equatable, CustomStringC
 
 /// A sign-in started here that waits for its callback (no secret: the verifier and key stay stored).
 public struct TurnkeyPendingSignIn: Sendable, Equatable {
+    /// The sign-in's `state`, which its callback carries.
     public let state: String
+    /// The provider the sign-in is with.
     public let provider: TurnkeyProvider
 }
 
@@ -54,8 +58,10 @@ extension TurnkeyAuth: BrowserSignInCore {
     /// The browser sign-in `handle*OAuth` runs, waiting for its callback (nil when none runs).
     package var browserSignIn: BrowserSignInSession<TurnkeyIncomingCallback>? { browserSignIns.session }
 
+    /// The authorize page the running `handle*OAuth` opened, or nil when none runs.
     public var browserSignInPage: URL? { browserSignIns.session?.authorizeURL }
 
+    /// Ends the running browser sign-in: it throws `TurnkeySignInError.closed`.
     public func cancelBrowserSignIn() { browserSignIns.session?.close() }
 
     /// The one call for a URL the desktop delivers: `incomingCallback`, and when it is the callback

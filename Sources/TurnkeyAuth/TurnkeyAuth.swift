@@ -13,6 +13,7 @@ import Synchronization
 /// Hold one long-lived instance: it remembers the callbacks it finished, so a callback delivered
 /// twice replays instead of spending a Discord or X code twice.
 public final class TurnkeyAuth: Sendable {
+    /// The configuration this instance was made with, as given.
     public let configuration: TurnkeyConfiguration
 
     let config: ValidatedConfiguration
@@ -43,6 +44,9 @@ public final class TurnkeyAuth: Sendable {
         let isStartedHere: Bool
     }
 
+    /// An instance for `configuration`'s Auth Proxy config, keeping keys, pending sign-ins and
+    /// sessions in `stores`; give it a `browser` for the `handle*OAuth` browser sign-ins.
+    ///
     /// - Throws: `TurnkeyAuthError.invalidConfiguration(field:problem:)` naming the first field that
     ///   is blank or not valid (URLs must be `https`, or `http` to loopback).
     public init(
@@ -64,6 +68,7 @@ public final class TurnkeyAuth: Sendable {
         self.clock = clock
     }
 
+    /// The Auth Proxy config every call uses, trimmed; stores keep their items under it.
     public var authProxyConfigId: String { config.authProxyConfigId }
 
     // MARK: wallet_kit_config

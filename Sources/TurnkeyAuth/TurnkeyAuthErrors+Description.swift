@@ -4,6 +4,7 @@ import FoundationEssentials
 // What a person reads is the app's and the CLI's business.
 
 extension TurnkeyAuthError: LocalizedError, CustomStringConvertible {
+    /// `TurnkeyAuthError.case(facts)`, with anything shaped like a secret redacted.
     public var description: String {
         let facts: String
         switch self {
@@ -31,10 +32,12 @@ extension TurnkeyAuthError: LocalizedError, CustomStringConvertible {
         return SecretRedaction.redact("TurnkeyAuthError." + facts)
     }
 
+    /// The same as `description`: a log line, not words for a person.
     public var errorDescription: String? { description }
 }
 
 extension TurnkeyRequestError: LocalizedError, CustomStringConvertible {
+    /// `TurnkeyRequestError.case(status, path, message)`, with anything shaped like a secret redacted.
     public var description: String {
         let facts: String
         switch self {
@@ -50,10 +53,13 @@ extension TurnkeyRequestError: LocalizedError, CustomStringConvertible {
         return SecretRedaction.redact("TurnkeyRequestError." + facts)
     }
 
+    /// The same as `description`: a log line, not words for a person.
     public var errorDescription: String? { description }
 }
 
 extension TurnkeySignInError: LocalizedError, CustomStringConvertible {
+    /// `TurnkeySignInError.closed` and so on, for logs.
     public var description: String { "TurnkeySignInError.\(rawValue)" }
+    /// The same as `description`: a log line, not words for a person.
     public var errorDescription: String? { description }
 }

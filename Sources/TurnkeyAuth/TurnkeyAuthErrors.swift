@@ -4,6 +4,8 @@ import FoundationEssentials
 // store failure); the app and the CLI each turn them into words in one table of their own.
 // `description` (ErrorDescriptions.swift) is for logs and never holds a token, key or verifier.
 
+/// The ways a Turnkey sign-in or session call fails on this side of the wire: a bad configuration
+/// or argument, a callback that does not match, a missing session or key, a store failure.
 public enum TurnkeyAuthError: Error, Sendable, Equatable {
     /// A configuration field is blank or not valid; `problem` names how (`blank`, `notHTTPS`…).
     case invalidConfiguration(field: String, problem: String)
@@ -31,6 +33,7 @@ public enum TurnkeyAuthError: Error, Sendable, Equatable {
     case keyNotFound(publicKey: String)
     /// A session is already stored under this session key (as the SDK's `keyAlreadyExists`).
     case keyAlreadyExists(sessionKey: String)
+    /// No session is stored under this session key (empty: no session is active).
     case sessionNotFound(sessionKey: String)
     /// The session's `exp` has passed; it has been ended.
     case sessionExpired(sessionKey: String)
@@ -50,8 +53,11 @@ public enum TurnkeyAuthError: Error, Sendable, Equatable {
 
 /// What a `storageFailure` was about.
 public enum StoredItem: String, Sendable, Equatable {
+    /// A session JWT (`TurnkeySessionStore`).
     case session
+    /// A session's private key (`TurnkeyKeyStore`).
     case key
+    /// A pending sign-in record (`TurnkeyPendingSignInStore`).
     case pendingSignIn
 }
 
@@ -63,6 +69,7 @@ public enum TurnkeyRequestError: Error, Sendable, Equatable {
     case unauthorized(path: String, message: String)
     /// Another 4xx.
     case rejected(status: Int, path: String, code: Int?, message: String)
+    /// 429: Turnkey refuses more requests for now; `retryAfterSeconds` when it said how long to wait.
     case rateLimited(path: String, retryAfterSeconds: Int?)
     /// 5xx.
     case serverError(status: Int, path: String, message: String)
@@ -78,5 +85,6 @@ public enum TurnkeySignInError: String, Error, Sendable, Equatable {
     case closed
     /// No browser launcher, or the browser could not be opened.
     case unavailable
+    /// Another browser sign-in of this instance is still running.
     case signInInProgress
 }

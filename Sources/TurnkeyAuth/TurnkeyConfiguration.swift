@@ -3,9 +3,12 @@ import FoundationEssentials
 /// A provider's OAuth client IDs: the primary one the sign-in uses, and secondary ones registered as
 /// further audiences of the sub-organization at signup (a web and a desktop app sharing one user).
 public struct TurnkeyClientIds: Sendable, Equatable {
+    /// The client ID the sign-in uses; nil: `wallet_kit_config`'s.
     public var primary: String?
+    /// Further client IDs added as audiences of a new sub-organization.
     public var secondary: [String]
 
+    /// A provider's client IDs.
     public init(primary: String? = nil, secondary: [String] = []) {
         self.primary = primary
         self.secondary = secondary
@@ -16,14 +19,20 @@ public struct TurnkeyClientIds: Sendable, Equatable {
 /// `TurnkeyConfig` OAuth part. What it leaves out (`nil`), `wallet_kit_config` supplies: enabled
 /// providers, client IDs, the parent organization and the session lifetime.
 public struct TurnkeyConfiguration: Sendable, Equatable {
+    /// The custom scheme this app registers for callbacks.
     public static let defaultAppScheme = "io.github.portalauth.signin"
+    /// The session key a call without one uses, unless the configuration names another.
     public static let defaultSessionKey = "default"
+    /// The session lifetime (seconds) when neither the configuration nor `wallet_kit_config` gives one.
     public static let defaultSessionExpirationSeconds = "900"
+    /// Turnkey's hosted page that starts a Google or Apple sign-in.
     public static let defaultOAuthOriginUrl = "https://oauth-origin.turnkey.com"
+    /// Turnkey's hosted page Google and Apple redirect to, which hands the callback to `appScheme`.
     public static let defaultOAuthRedirectUrl = "https://oauth-redirect.turnkey.com"
 
     /// `https://authproxy.turnkey.com`; the emulator's `http://127.0.0.1:8790/turnkey/auth-proxy`.
     public var authProxyUrl: String
+    /// The Auth Proxy config (Turnkey Dashboard) every sign-in uses.
     public var authProxyConfigId: String
     /// `https://api.turnkey.com`; the emulator's `http://127.0.0.1:8790/turnkey/api`.
     public var apiUrl: String
@@ -46,11 +55,14 @@ public struct TurnkeyConfiguration: Sendable, Equatable {
     public var sessionExpirationSeconds: String?
     /// The session key a call without one uses.
     public var defaultSessionKey: String
+    /// Turnkey's page that starts a Google or Apple sign-in (the emulator's in tests).
     public var oauthOriginUrl: String
     /// The PKCE providers' authorize endpoints where they differ from the provider table's (the
     /// emulator's pages, a proxy); a provider left out uses its row's.
     public var authorizeUrls: [TurnkeyProvider: String]
 
+    /// A configuration; only the Auth Proxy URL, its config ID and the API URL are required.
+    /// Nothing is checked until a `TurnkeyAuth` is made with it.
     public init(
         authProxyUrl: String, authProxyConfigId: String, apiUrl: String, organizationId: String? = nil,
         appScheme: String = defaultAppScheme, redirectUri: String? = nil,
@@ -83,6 +95,7 @@ public struct TurnkeyConfiguration: Sendable, Equatable {
 
     /// What is wrong with a URL the configuration holds.
     public enum URLProblem: String, Error, Sendable, Equatable {
+        /// Empty or only white space.
         case blank
         /// Not `scheme://host[:port][/path]`, or it carries a query, fragment or user name.
         case malformed

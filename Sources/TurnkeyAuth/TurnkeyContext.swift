@@ -14,8 +14,11 @@ import Synchronization
 public final class TurnkeyContext: Sendable {
     /// Whether a session is active; `.loading` until the stored sessions have been read at start-up.
     public enum AuthState: Sendable, Equatable {
+        /// The stored sessions are still being read.
         case loading
+        /// A session is active.
         case authenticated
+        /// No session is active.
         case unAuthenticated
     }
 

@@ -43,6 +43,7 @@ struct TurnkeyPendingSignInRecord: Codable, Sendable, Equatable {
 /// tests), one item per Auth Proxy config and `state`. Stores the text the core hands it; the core
 /// owns the format. Failures are `SessionStoreError`s.
 public protocol TurnkeyPendingSignInStore: Sendable {
+    /// The record kept under this `state`, or nil when there is none.
     func load(authProxyConfigId: String, state: String) async throws -> String?
     /// Creates or replaces; returns once the record is durably kept.
     func save(_ record: String, authProxyConfigId: String, state: String) async throws

@@ -3,11 +3,16 @@
 /// code exchanged by the Auth Proxy). Its raw value is the provider's identifier; a word that names
 /// no provider Turnkey offers is nil.
 public struct TurnkeyProvider: RawRepresentable, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+    /// The provider in the shared table (`AuthBase`).
     public let signInProvider: SignInProvider
 
+    /// Google: OpenID Connect, the nonce bound to a fresh key.
     public static let google = TurnkeyProvider(offered: .google)
+    /// Apple: OpenID Connect, the nonce bound to a fresh key.
     public static let apple = TurnkeyProvider(offered: .apple)
+    /// Discord: OAuth 2.0 with PKCE; the Auth Proxy exchanges the code.
     public static let discord = TurnkeyProvider(offered: .discord)
+    /// X (Twitter): OAuth 2.0 with PKCE; the Auth Proxy exchanges the code.
     public static let x = TurnkeyProvider(offered: .x)
 
     /// The providers Turnkey offers, in the table's order.
@@ -19,6 +24,7 @@ public struct TurnkeyProvider: RawRepresentable, Sendable, Hashable, CaseIterabl
         signInProvider = provider
     }
 
+    /// The provider whose identifier is `rawValue` (`google`, `apple`, `discord`, `x`), or nil.
     public init?(rawValue: String) {
         guard let provider = SignInProvider(rawValue: rawValue) else { return nil }
         self.init(provider)
@@ -32,8 +38,10 @@ public struct TurnkeyProvider: RawRepresentable, Sendable, Hashable, CaseIterabl
         self = provider
     }
 
+    /// The provider's identifier: `google`, `apple`, `discord` or `x`.
     public var rawValue: String { signInProvider.rawValue }
 
+    /// The identifier, as `rawValue`.
     public var description: String { rawValue }
 
     /// The name a person knows the provider by (a proper noun, the same in every language).

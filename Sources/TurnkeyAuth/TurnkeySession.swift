@@ -4,12 +4,15 @@ import FoundationEssentials
 /// every stamped request is checked by Turnkey), and the session key it is kept under. The JWT
 /// itself stays inside the core; `description` never shows it.
 public struct TurnkeySession: Sendable, Equatable, CustomStringConvertible {
+    /// The name the session is stored under (the configuration's `defaultSessionKey` unless the call gave one).
     public let sessionKey: String
     /// The user's sub-organization.
     public let organizationId: String
+    /// The signed-in user.
     public let userId: String
     /// The compressed public key of the key that signs for this session (lower-case hex).
     public let publicKey: String
+    /// When the session ends (the JWT's `exp`).
     public let expiresAt: Date
     /// `SESSION_TYPE_READ_WRITE` or `SESSION_TYPE_READ_ONLY`, when the JWT says.
     public let sessionType: String?
@@ -36,10 +39,12 @@ public struct TurnkeySession: Sendable, Equatable, CustomStringConvertible {
         let name: String
     }
 
+    /// Whether `expiresAt` has been reached at `now`.
     public func isExpired(at now: Date) -> Bool {
         now >= expiresAt
     }
 
+    /// The session's claims; the JWT is shown as `[redacted]`.
     public var description: String {
         "TurnkeySession(sessionKey: \(sessionKey), organizationId: \(organizationId), userId: \(userId), "
             + "publicKey: \(publicKey), expiresAt: \(expiresAt), jwt: \(SecretRedaction.placeholder))"
