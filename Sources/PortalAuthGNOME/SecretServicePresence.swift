@@ -23,6 +23,10 @@ public enum SecretServicePresence {
     private static let startTimeoutMilliseconds: Int32 = 10_000
 
     /// Blocking: for the CLI, before its main loop runs.
+    ///
+    /// The session bus connection it opens is kept for the rest of the process: GIO's shared
+    /// connection lives only while someone holds it, so releasing it here made libsecret's first
+    /// call open a second connection (its own authentication handshake and `Hello`) moments later.
     public static func check() -> Bool {
         if FlatpakSandbox.isInside { return SecretPortalPresence.check() }
         if usesFileBackend { return true }
@@ -31,7 +35,7 @@ public enum SecretServicePresence {
             g_clear_error(&error)
             return false
         }
-        defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
+        // Deliberately not released (see above); a second check takes a second reference to the same connection.
         let owned = g_dbus_connection_call_sync(
             bus, busDaemon, busPath, busDaemon, "NameHasOwner", nameParameters(),
             nil, G_DBUS_CALL_FLAGS_NONE, -1, nil, &error)
