@@ -3,13 +3,26 @@ import CAuthPlatform
 import GLibSupport
 
 /// The Secret Service's default collection (the alias "default"): its lock asked over D-Bus with
-/// calls that raise no prompt on any service (the alias, then the collection's own properties), and
+/// calls that raise no prompt on any service (the properties of the alias's object, or where the
+/// service has none, the alias, then the collection's own properties), and
 /// its unlock through the service's own prompt. Main context only, like the rest of libsecret's use.
 enum DefaultCollection {
     typealias Service = MainContextPointer<UnsafeMutablePointer<SecretService>>
 
     static func lock(of service: Service) async throws -> CollectionLock {
+        // One round trip where the service answers on the alias's own path, as the Secret Service
+        // spec has it (gnome-keyring, KeePassXC); else (no such object, no default collection, a
+        // service without alias objects) the alias is read first and its collection asked: two.
+        if let state = try? await properties(service, path: aliasPath) { return state }
         guard let path = try await path(service) else { return .unlocked }
+        return try await properties(service, path: path)
+    }
+
+    /// Where the Secret Service spec puts the collection the alias "default" names.
+    static let aliasPath = "/org/freedesktop/secrets/aliases/default"
+
+    /// The lock of the collection at `path`, from its properties (`Locked`, and whether it lists items).
+    private static func properties(_ service: Service, path: String) async throws -> CollectionLock {
         let state: (locked: Bool, items: Int) = try await call(
             service, path: path, interface: "org.freedesktop.DBus.Properties",
             method: "GetAll", argument: "org.freedesktop.Secret.Collection"
