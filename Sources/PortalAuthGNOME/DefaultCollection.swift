@@ -11,8 +11,8 @@ enum DefaultCollection {
 
     static func lock(of service: Service) async throws -> CollectionLock {
         // One round trip where the service answers on the alias's own path, as the Secret Service
-        // spec has it (gnome-keyring, KeePassXC); else (no such object, no default collection, a
-        // service without alias objects) the alias is read first and its collection asked: two.
+        // spec has it (gnome-keyring, KeePassXC, kwalletd5); else (no such object, no default
+        // collection, a service without alias objects) the alias is read, then its collection: two.
         if let state = try? await properties(service, path: aliasPath) { return state }
         guard let path = try await path(service) else { return .unlocked }
         return try await properties(service, path: path)
