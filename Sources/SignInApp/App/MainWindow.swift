@@ -342,7 +342,7 @@ final class MainWindow {
         adw_header_bar_set_title_widget(header.cast(), title)
         let menu = g_menu_new()!
         if SignInApplication.preferences != nil { g_menu_append(menu, tr("_Preferences"), "app.preferences") }
-        g_menu_append(menu, tr("_Keyboard Shortcuts"), "win.show-help-overlay")
+        g_menu_append(menu, tr("_Keyboard Shortcuts"), "app.shortcuts")
         g_menu_append(menu, tr("_About Portal Sign-In"), "app.about")
         let button = gtk_menu_button_new()!
         gtk_menu_button_set_icon_name(button.cast(), "open-menu-symbolic")

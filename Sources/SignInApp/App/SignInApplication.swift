@@ -94,7 +94,11 @@ public final class SignInApplication {
                 if let window = self?.window { preferences(window.window.widget.cast()) }
             }
         }
-        // GNOME's shortcuts; GtkApplication adds Ctrl+? for the Keyboard Shortcuts window (gtk/help-overlay.ui).
+        addAction(map, "shortcuts") { [weak self] in
+            if let window = self?.window { ShortcutsWindow.present(over: window.window.widget.cast()) }
+        }
+        // GNOME's shortcuts.
+        setAccelerator("<Control>question", for: "app.shortcuts")
         setAccelerator("<Control>q", for: "app.quit")
         setAccelerator("<Control>comma", for: "app.preferences")
         setAccelerator("<Control>w", for: "window.close")
