@@ -18,6 +18,8 @@ public final class TurnkeyAccountService: AccountService {
     private let clock: TurnkeyClock
     private let core: Result<TurnkeyAuth, any Error>
 
+    /// The window the app's sign-ins start from (see `TurnkeyAuth.handleOAuth(for:anchor:…)`).
+    private var anchor: (any PresentationAnchor)?
     private var refreshTasks: [String: Task<Void, Never>] = [:]
     /// Who each session belongs to, as last fetched: a refresh changes the key, not the person.
     private var facts: [String: AccountFacts] = [:]
@@ -31,6 +33,11 @@ public final class TurnkeyAccountService: AccountService {
     }
 
     private var auth: TurnkeyAuth? { try? core.get() }
+
+    /// Starts the next sign-ins from `anchor`'s window: the browser gets it as its parent.
+    public func setPresentationAnchor(_ anchor: any PresentationAnchor) {
+        self.anchor = anchor
+    }
 
     private func turnkey() throws -> TurnkeyAuth { try core.get() }
 
@@ -71,7 +78,7 @@ public final class TurnkeyAccountService: AccountService {
     public func signIn(with provider: SignInProvider) async throws -> SignInOutcome {
         let auth = try turnkey()
         guard let turnkeyProvider = TurnkeyProvider(provider) else { throw TurnkeySignInError.unavailable }
-        let result = try await auth.handleOAuth(for: turnkeyProvider, sessionKey: try await freeSessionKey())
+        let result = try await auth.handleOAuth(for: turnkeyProvider, anchor: anchor, sessionKey: try await freeSessionKey())
         return try await signedIn(result, provider: turnkeyProvider)
     }
 

@@ -27,6 +27,18 @@ struct TurnkeyAccountServiceTests {
         #expect(f.sessions.jwt("default") != nil && f.pending.items.items.isEmpty)
     }
 
+    @Test func theBrowserIsOpenedFromTheWindowTheSignInStartsFrom() async throws {
+        let f = try TurnkeyFixture()
+        let window = FakeAnchor(handle: "x11:2c00004")
+        f.service.setPresentationAnchor(window)
+        _ = try await f.signInWithDiscord()
+        #expect(f.browser.parentWindows == ["x11:2c00004"])
+
+        window.close() // the window is gone: nothing opens, the sign-in says why
+        await #expect(throws: TurnkeySignInError.unavailable) { try await f.service.signIn(with: .discord) }
+        #expect(f.browser.openedURLs.count == 1)
+    }
+
     @Test func anotherSignInAddsASessionUnderTheNextFreeKey() async throws {
         let f = try TurnkeyFixture()
         #expect(try await f.signInWithDiscord().id == "default")
