@@ -65,6 +65,15 @@ def test_portal_pages(session, emulator, scheme):
     code = subprocess.run(["oathtool", "--totp", "-b", secret], capture_output=True, text=True, check=True).stdout.strip()
     window.type_into("Six-digit code", code)
     window.wait_for_text("You’re Signed In")
+
+    # Signed in as someone whose client has wallets: what the page is for.
+    window.sign_out()
+    window.wait_for_text("Sign In to Portal")
+    session.browse(email="alice@example.com", action="continue")
+    window.click("Continue with Google")
+    window.wait_for_text("You’re Signed In")
+    window.wait_for("label", name="EVM")
+    window.wait_gone("label", name="Signed out", timeout=15)  # the sign-out's toast, over Sign Out
     shot(session, window, f"signed-in-{scheme}")
 
 
