@@ -17,7 +17,7 @@ final class AdminTests: EmulatorSuite {
         let state = raw.data ?? [:]
         let environments = state["environments"] as? [[String: Any]] ?? []
         #expect(environments.compactMap { $0["id"] as? String } == ["local-dev"])
-        #expect(environments.first?["redirectUrls"] as? [String] == [EmulatorClient.redirectUrl])
+        #expect(environments.first?["redirectUrls"] as? [String] == [EmulatorClient.redirectUrl, "http://127.0.0.1:0/auth/callback"])
         let users = state["users"] as? [[String: Any]] ?? []
         #expect(users.compactMap { $0["email"] as? String } == ["alice@example.com", "totp@example.com"])
         #expect(users.compactMap { $0["needsTotp"] as? Bool } == [false, true])

@@ -57,9 +57,18 @@ final class EnvironmentChangeTests: EmulatorSuite {
         #expect(try await client.exchange(grant, path: "/api/v3/auth/magic-links/validations").status == 401)
     }
 
+    @Test func theBuiltInEnvironmentTakesALoopbackRedirectOnAnyPortAtItsPathOnly() async throws {
+        // The SDK's examples and the CLI listen on a free port (RFC 8252): /auth/callback on 127.0.0.1.
+        #expect(try await client.get("/api/v3/auth/oauth/urls?redirectUrl=http%3A%2F%2F127.0.0.1%3A54321%2Fauth%2Fcallback").status == 200)
+        #expect(try await client.get("/api/v3/auth/oauth/urls?redirectUrl=http%3A%2F%2F127.0.0.1%3A80%2Fauth%2Fcallback").status == 200)
+        #expect(try await client.get("/api/v3/auth/oauth/urls?redirectUrl=http%3A%2F%2F127.0.0.1%3A54321%2Fother").status == 401)
+        #expect(try await client.get("/api/v3/auth/oauth/urls?redirectUrl=http%3A%2F%2Flocalhost%3A54321%2Fauth%2Fcallback").status == 401)
+        #expect(try await client.get("/api/v3/auth/oauth/urls?redirectUrl=http%3A%2F%2F127.0.0.1%2Fauth%2Fcallback").status == 401)
+    }
+
     @Test func anAllowListedLoopbackRedirectUrlGetsTheGrantOverPlainHttp() async throws {
-        let loopback = "http://127.0.0.1:8791/auth/callback"
-        let encoded = "http%3A%2F%2F127.0.0.1%3A8791%2Fauth%2Fcallback"
+        let loopback = "http://127.0.0.1:8791/cli/callback"
+        let encoded = "http%3A%2F%2F127.0.0.1%3A8791%2Fcli%2Fcallback"
         #expect(try await client.get("/api/v3/auth/oauth/urls?redirectUrl=\(encoded)").status == 401, "allow-listed before the change")
         let changed = try await changeEnvironment(["redirectUrls": [EmulatorClient.redirectUrl, loopback]])
         #expect(changed.status == 200)
@@ -75,7 +84,7 @@ final class EnvironmentChangeTests: EmulatorSuite {
         #expect(location.hasPrefix(loopback + "?token=pg_"))
         #expect(location.hasSuffix("&login_type=GOOGLE"))
         // Exact URLs, as Portal: another port or path is still refused.
-        #expect(try await client.get("/api/v3/auth/oauth/urls?redirectUrl=http%3A%2F%2F127.0.0.1%3A8792%2Fauth%2Fcallback").status == 401)
+        #expect(try await client.get("/api/v3/auth/oauth/urls?redirectUrl=http%3A%2F%2F127.0.0.1%3A8792%2Fcli%2Fcallback").status == 401)
 
         try await client.reset()
         #expect(try await client.get("/api/v3/auth/oauth/urls?redirectUrl=\(encoded)").status == 401, "reset restores the allow list")

@@ -65,3 +65,23 @@ def test_your_own_oidc_provider_signs_in_with_a_key_from_create_key_pair(turnkey
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_sign_in_with_google_signs_in_to_the_local_portal_over_a_loopback_redirect(session, emulator, examples):
+    # As a developer runs it beside script/run: PORTAL_AUTH_EMULATOR_HOST chooses the emulator, and the
+    # example's redirect is a loopback one on a free port (RFC 8252), which the built-in environment takes.
+    session.browse(email="alice@example.com", action="continue")
+    process, window = launch_example(session, examples, "sign-in-with-google")
+    try:
+        window.click("Sign in with Google")
+        shown = window.wait_for("label", contains="Signed in as end user", timeout=60)
+        end_user = shown.name.rsplit(" ", 1)[-1]
+        assert end_user == [u for u in emulator.admin("state")["users"] if u["email"] == "alice@example.com"][0]["endUserId"]
+        assert len(session.browser_events("opened")) == 1
+        # Portal built the provider's URL for the loopback redirect: it is on the environment's list.
+        assert [r["status"] for r in emulator.requests("GET", "/api/v3/auth/oauth/urls")] == [200]
+        # The grant came back over loopback and was exchanged once.
+        assert [r["status"] for r in emulator.requests("POST", "/api/v3/auth/oauth/tokens")] == [200]
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -11,7 +11,8 @@ import Foundation
 ///           "appName": "Portal Sign-In Demo",                   optional: the custodian's (the app's) name in clients/me
 ///           "authMethods": ["GOOGLE", "APPLE", "EMAIL_MAGIC_LINK"],  required; any of these three
 ///           "redirectUrls": ["io.github.portalauth.signin://auth/callback"],  required, at least one;
-///                                                               exact URLs, e.g. a loopback http://127.0.0.1:8791/auth/callback
+///                                                               exact URLs, e.g. a loopback http://127.0.0.1:8791/auth/callback;
+///                                                               http://127.0.0.1:0/PATH: that path on any port (RFC 8252)
 ///           "autoCreateWallet": true,                           optional, default true
 ///           "accountAbstraction": true,                         optional, default false
 ///           "providersWithoutCredentials": ["APPLE"],           optional: enabled providers whose
@@ -64,7 +65,8 @@ struct EmulatorConfig: Equatable {
         EnvironmentConfig(
             id: "local-dev",
             authMethods: [.emailMagicLink, .google, .apple],
-            redirectUrls: ["io.github.portalauth.signin://auth/callback"],
+            // The app's scheme, and a loopback redirect on any port (the CLI, the SDK's examples).
+            redirectUrls: ["io.github.portalauth.signin://auth/callback", "http://127.0.0.1:0/auth/callback"],
             autoCreateWallet: true,
             accountAbstraction: true,
             users: [
