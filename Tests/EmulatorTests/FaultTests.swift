@@ -27,10 +27,11 @@ final class FaultTests: EmulatorSuite {
         // Nothing was done while it hung: the grant still works.
         #expect(try await client.exchange(grant).status == 200)
         // The held request was freed when its client left (logged as 0, no answer) and is not
-        // handled when its hang would have ended: the log gains nothing more.
+        // handled when its hang would have ended: the log gains nothing more. The server may notice
+        // the client left only after it answered the next request, so the order is not asserted.
         try await Task.sleep(nanoseconds: 3_000_000_000)
         let log = try await client.requestLog().filter { $0["path"] as? String == "/api/v3/auth/oauth/tokens" }
-        #expect(log.compactMap { $0["status"] as? Int } == [0, 200])
+        #expect(log.compactMap { $0["status"] as? Int }.sorted() == [0, 200])
     }
 
     @Test func hangLongerThanNothingStillAnswersAPatientClient() async throws {
