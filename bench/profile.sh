@@ -23,7 +23,7 @@ bench_install_app
 bench_start_emulator
 gtk4="$work/baseline-gtk4" adwaita="$work/baseline-adwaita" app="$prefix/bin/portal-sign-in" cli="$prefix/bin/portal-auth"
 # The shim that lets the probe see GTK's first frame and the usable page (bench/usable-frame.c).
-usable=(FIRST_PIXELS_USABLE="$work/usable-frame.so" BENCH_USABLE_LABELS="Continue with Google|Continue with Apple|Sign Out")
+usable=(FIRST_PIXELS_USABLE="$work/usable-frame.so" BENCH_USABLE_LABELS="Continue with Google|Continue with Apple|Sign Out…|Sign Out")
 curl_methods=(curl -s -H x-portal-auth-environment-id:local-dev "$base_url/api/v3/auth/methods")
 
 echo "== shared libraries loaded (ldd) and the dynamic loader's work before main (LD_DEBUG=statistics)" | tee "$out/loading.txt"
