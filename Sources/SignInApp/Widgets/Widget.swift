@@ -41,6 +41,12 @@ final class Button: Widget {
         }
     }
 
+    /// A button of a layout file (`UILayout`): its label, classes and accessible words are the file's.
+    init(_ button: UnsafeMutablePointer<GtkWidget>, onClick: @escaping @MainActor () -> Void) {
+        super.init(button)
+        connect(.clicked, onClick)
+    }
+
     init(_ title: String, classes: [String] = [], onClick: @escaping @MainActor () -> Void) {
         super.init(gtk_button_new())
         // The label child names the button for assistive technology (through its mnemonic widget);
@@ -92,6 +98,9 @@ final class Entry: Widget {
 /// A GtkLabel whose text changes.
 @MainActor
 final class Label: Widget {
+    /// A label of a layout file (`UILayout`).
+    override init(_ label: UnsafeMutablePointer<GtkWidget>) { super.init(label) }
+
     init(_ text: String = "", classes: [String] = [], wrap: Bool = true, selectable: Bool = false) {
         super.init(makeLabel(text, classes: classes, wrap: wrap))
         gtk_label_set_selectable(widget.cast(), selectable ? 1 : 0)
@@ -99,16 +108,6 @@ final class Label: Widget {
     var text: String {
         get { String(cString: gtk_label_get_text(widget.cast())) }
         set { gtk_label_set_text(widget.cast(), newValue) }
-    }
-
-    /// A banner's message: left-aligned, taking the width beside the banner's buttons.
-    static func bannerMessage() -> Label {
-        let message = Label("", classes: [])
-        gtk_label_set_xalign(message.widget.cast(), 0)
-        gtk_label_set_justify(message.widget.cast(), GTK_JUSTIFY_LEFT)
-        gtk_widget_set_hexpand(message.widget, 1)
-        gtk_widget_set_valign(message.widget, GTK_ALIGN_CENTER)
-        return message
     }
 }
 
