@@ -9,8 +9,8 @@ struct UILayout {
     let file: String
     private let builder: GObjectRef
 
-    /// Builds `file` (`ui/main-window.ui`); GTK aborts on a file that does not parse, which
-    /// Tests/data checks for every file before the app ever loads one.
+    /// Builds `file` (`ui/main-window.ui`). GTK aborts on a file it cannot build: Tests/data builds
+    /// every file in data/ui.
     init(_ file: String) {
         self.file = file
         let created = gtk_builder_new_from_resource(Resources.path(file))!
