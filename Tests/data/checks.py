@@ -3,6 +3,7 @@
 broken copies to see them refuse (each returns None when the file passes, else what is wrong)."""
 import os
 import re
+import shutil
 import subprocess
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
@@ -151,3 +152,30 @@ def exec_forwards_uri(desktop_file, app_id):
     if re.search(rf"flatpak run .* --command=portal-sign-in .* {re.escape(app_id)} @@u %u @@$", value):
         return None
     return f"Exec={value}"
+
+
+def builder_tool():
+    """GTK's own validator (Debian: libgtk-4-bin), or None where it is not installed."""
+    return shutil.which("gtk4-builder-tool")
+
+
+def ui_problems(path, domain, tool=None):
+    """A GtkBuilder file the app can build (it aborts on one GTK cannot): well-formed XML whose root
+    is <interface> in the app's gettext domain (else its words stay English), with text in every
+    element marked translatable; and, with `tool` (gtk4-builder-tool), a file GTK itself builds
+    without a message. The tool is a GTK program without libadwaita, so libadwaita is preloaded for
+    it to find the Adw types the files use; it builds the widgets, so it needs a display."""
+    try:
+        root = ElementTree.parse(path).getroot()
+    except ElementTree.ParseError as error:
+        return f"not well-formed XML: {error}"
+    if root.tag != "interface" or root.get("domain") != domain:
+        return f'the root is <{root.tag} domain="{root.get("domain")}">, not <interface domain="{domain}">'
+    empty = [element.get("name", element.tag) for element in root.iter()
+             if element.get("translatable") in ("yes", "true", "1") and not (element.text or "").strip()]
+    if empty:
+        return f"translatable but empty: {', '.join(empty)}"
+    if tool is None:
+        return None
+    status, output = run(tool, "validate", str(path), env=dict(os.environ, LD_PRELOAD="libadwaita-1.so.0"))
+    return output if status != 0 or output.strip() else None

@@ -20,11 +20,11 @@ final class MainWindow {
     private(set) var flow: SignInFlow
     /// Continue on the set-up page, once its choice is saved: the application makes the new flow.
     var onSetUpSaved: (@MainActor () -> Void)?
-    private var windowTitle: OpaquePointer!
+    private let windowTitle: OpaquePointer
     private let stack: UnsafeMutablePointer<GtkWidget>
     private let toasts: UnsafeMutablePointer<GtkWidget>
-    private let banner = ErrorBanner()
-    private let schemeBanner = SchemeHandlerBanner()
+    private let banner: ErrorBanner
+    private let schemeBanner: SchemeHandlerBanner
     private let statusPage = StatusPage()
     // The other pages are built the first time they are shown: only the status page stands between
     // start-up and the first frame.
@@ -87,26 +87,16 @@ final class MainWindow {
     init(application: UnsafeMutablePointer<GtkApplication>, flow: SignInFlow, busNameOwner: String? = nil) {
         self.flow = flow
         self.busNameOwner = busNameOwner
-        window = Widget(adw_application_window_new(application))
-        gtk_window_set_title(window.widget.cast(), tr("Portal Sign-In"))
-        gtk_window_set_default_size(window.widget.cast(), 420, 640)
-        // GNOME's smallest (phone) size: every page fits it, scrolling where it is taller.
-        gtk_widget_set_size_request(window.widget, 360, 294)
-
-        stack = gtk_stack_new()!
-        gtk_stack_set_transition_type(stack.cast(), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
-        gtk_widget_set_vexpand(stack, 1)
+        let layout = UILayout("ui/main-window.ui")
+        window = Widget(layout.widget("window"))
+        gtk_window_set_application(window.widget.cast(), application)
+        windowTitle = OpaquePointer(layout.widget("title"))
+        stack = layout.widget("stack")
+        toasts = layout.widget("toasts")
+        banner = ErrorBanner(layout)
+        schemeBanner = SchemeHandlerBanner(layout)
         gtk_stack_add_named(stack.cast(), statusPage.root, PageName.status.rawValue)
         roots[.status] = statusPage.root
-        toasts = adw_toast_overlay_new()!
-        adw_toast_overlay_set_child(toasts.cast(), stack)
-
-        let header = Self.makeHeaderBar()
-        windowTitle = header.title
-        let content = makeBox(
-            GTK_ORIENTATION_VERTICAL, spacing: 0,
-            children: [header.bar, schemeBanner.root, banner.root, toasts])
-        adw_application_window_set_content(window.widget.cast(), content)
 
         // Only the current page stays visible once a transition ends, so assistive technology (GTK 4.8
         // has no "showing" state) and keyboard focus never reach a page that is not on screen.
@@ -334,22 +324,5 @@ final class MainWindow {
             default: return false
             }
         }
-    }
-
-    private static func makeHeaderBar() -> (bar: UnsafeMutablePointer<GtkWidget>, title: OpaquePointer) {
-        let header = adw_header_bar_new()!
-        let title = adw_window_title_new(tr("Portal Sign-In"), nil)!
-        adw_header_bar_set_title_widget(header.cast(), title)
-        let menu = g_menu_new()!
-        if SignInApplication.preferences != nil { g_menu_append(menu, tr("_Preferences"), "app.preferences") }
-        g_menu_append(menu, tr("_Keyboard Shortcuts"), "app.shortcuts")
-        g_menu_append(menu, tr("_About Portal Sign-In"), "app.about")
-        let button = gtk_menu_button_new()!
-        gtk_menu_button_set_icon_name(button.cast(), "open-menu-symbolic")
-        gtk_menu_button_set_menu_model(button.cast(), UnsafeMutableRawPointer(menu).assumingMemoryBound(to: GMenuModel.self))
-        g_object_unref(UnsafeMutableRawPointer(menu))
-        portal_ui_set_accessible_label(button, tr("Main Menu"))
-        adw_header_bar_pack_end(header.cast(), button)
-        return (header, OpaquePointer(title))
     }
 }

@@ -16,13 +16,9 @@ enum ShortcutsWindow {
             gtk_window_present(open.object.assumingMemoryBound(to: GtkWindow.self))
             return
         }
-        let builder = gtk_builder_new_from_resource(Resources.path("ui/shortcuts.ui"))!
-        defer { g_object_unref(builder.gpointer) }
-        guard let object = gtk_builder_get_object(builder, "shortcuts") else {
-            preconditionFailure("ui/shortcuts.ui has no object shortcuts")
-        }
-        let window = UnsafeMutableRawPointer(object).assumingMemoryBound(to: GtkWindow.self)
-        open = GObjectRef(adopting: UnsafeMutableRawPointer(object))
+        let object = UILayout("ui/shortcuts.ui").object("shortcuts")
+        let window = object.assumingMemoryBound(to: GtkWindow.self)
+        open = GObjectRef(adopting: object)
         gtk_window_set_transient_for(window, parent)
         // One of the application's windows, so its shortcuts (Ctrl+W closes it) work here too.
         gtk_window_set_application(window, gtk_window_get_application(parent))

@@ -3,20 +3,23 @@ import SignInFlow
 
 /// What stops the window until the person acts (no keyring, a locked keyring, a session that
 /// ended): an AdwStatusPage that says what happened and offers the one action that helps. It is an
-/// alert for assistive technology, so a screen reader announces it when it appears.
+/// alert for assistive technology, so a screen reader announces it when it appears. Its layout is
+/// `ui/blocked-page.ui`.
 @MainActor
 final class BlockedPage: StackPage {
-    let root: UnsafeMutablePointer<GtkWidget>
+    /// Keeps the page's widgets alive once its layout has gone.
+    private let page: Widget
     private var action: Button!
 
     var onAction: (@MainActor () -> Void)?
 
     init() {
-        root = portal_ui_new_alert(adw_status_page_get_type())!
-        action = Button(tr("_Try Again"), classes: ["pill", "suggested-action"]) { [weak self] in self?.onAction?() }
-        gtk_widget_set_halign(action.widget, GTK_ALIGN_CENTER)
-        adw_status_page_set_child(root.cast(), action.widget)
+        let layout = UILayout("ui/blocked-page.ui")
+        page = Widget(layout.widget("page"))
+        action = Button(layout.widget("action")) { [weak self] in self?.onAction?() }
     }
+
+    var root: UnsafeMutablePointer<GtkWidget> { page.widget }
 
     func show(_ blocker: Blocker, message: String) {
         let (icon, title, actionTitle) = Self.words(for: blocker)

@@ -3,7 +3,8 @@ import FoundationEssentials
 import SignInFlow
 
 /// "Continue in Your Browser": waits for the redirect; Cancel, Open again, Copy link, and a field to
-/// paste the redirect link for browsers that do not hand custom schemes to the desktop.
+/// paste the redirect link for browsers that do not hand custom schemes to the desktop. Its layout
+/// is `ui/browser-wait-page.ui`.
 @MainActor
 final class BrowserWaitPage: StackPage {
     let root: UnsafeMutablePointer<GtkWidget>
@@ -12,7 +13,7 @@ final class BrowserWaitPage: StackPage {
     private var copyLink: Button!
     private var pasted: Entry!
     private var continueButton: Button!
-    private let pasteProblem = Label("", classes: ["inline-error", "caption"])
+    private let pasteProblem: Label
     private let scaffold: PageScaffold
 
     var onCancel: (@MainActor () -> Void)?
@@ -21,44 +22,17 @@ final class BrowserWaitPage: StackPage {
     var onPastedLink: (@MainActor (String) -> Void)?
 
     init() {
-        // A still icon, not a spinner: the wait can last minutes, and a spinner redraws the window
-        // every frame all that time (a whole core with software rendering).
-        scaffold = PageScaffold(
-            icon: PageScaffold.icon("web-browser-symbolic"), title: tr("Continue in Your Browser"),
-            description: tr("Finish signing in on the page that opened in your browser. You will come back here automatically."))
+        let layout = UILayout("ui/browser-wait-page.ui")
+        scaffold = PageScaffold(layout)
         root = scaffold.root
-        // Firefox asks before it opens an app for a link ("Open Link"); Chromium asks too.
-        let browserAsks = makeLabel(tr("Your browser may ask to open Portal Sign-In: allow it."), classes: ["dim-label"])
-
-        openAgain = Button(tr("_Open Again"), classes: ["pill", "suggested-action"]) { [weak self] in self?.onOpenAgain?() }
-        copyLink = Button(tr("_Copy Link"), classes: ["pill"]) { [weak self] in self?.onCopyLink?() }
-        copyLink.setAccessibleDescription(tr("Copies the sign-in page’s address, to open it in another browser"))
-        cancel = Button(tr("Cancel"), classes: ["pill"]) { [weak self] in self?.onCancel?() }
-        cancel.setAccessibleDescription(tr("Stops waiting for the browser (Escape)"))
-        let actions = makeBox(
-            GTK_ORIENTATION_VERTICAL, spacing: 12,
-            children: [openAgain.widget, copyLink.widget, cancel.widget])
-
-        let hint = makeLabel(
-            tr("Browser did not come back? Paste the address it ended on:"),
-            classes: ["dim-label", "caption"])
-        pasted = Entry(
-            placeholder: "io.github.portalauth.signin://auth/callback?…",
-            accessibleLabel: tr("Redirect link from the browser")
-        ) { [weak self] in self?.submitPasted() }
-        gtk_widget_set_hexpand(pasted.widget, 1)
-        continueButton = Button(tr("Continue"), classes: []) { [weak self] in self?.submitPasted() }
-        continueButton.setAccessibleDescription(tr("Signs in with the pasted link"))
+        pasteProblem = Label(layout.widget("paste_problem"))
+        openAgain = Button(layout.widget("open_again")) { [weak self] in self?.onOpenAgain?() }
+        copyLink = Button(layout.widget("copy_link")) { [weak self] in self?.onCopyLink?() }
+        cancel = Button(layout.widget("cancel")) { [weak self] in self?.onCancel?() }
+        pasted = Entry(layout.widget("pasted")) { [weak self] in self?.submitPasted() }
+        continueButton = Button(layout.widget("continue")) { [weak self] in self?.submitPasted() }
         pasted.onChange { [weak self] in self?.updateContinue() }
-        let pasteRow = makeBox(
-            GTK_ORIENTATION_HORIZONTAL, spacing: 6, classes: ["linked"],
-            children: [pasted.widget, continueButton.widget])
         updateContinue()
-        gtk_label_set_xalign(pasteProblem.widget.cast(), 0)
-        pasteProblem.isVisible = false
-        let fallback = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 6, children: [hint, pasteRow, pasteProblem.widget])
-        gtk_widget_set_margin_top(fallback, 12)
-        append(scaffold.body, browserAsks, actions, fallback)
     }
 
     /// A new wait: the page as it first appears.

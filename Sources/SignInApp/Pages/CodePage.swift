@@ -2,11 +2,13 @@ import CSignInUI
 import SignInFlow
 
 /// "Two-factor code": a six-digit field that accepts a pasted code and submits itself at six digits.
-/// On first enrolment it also shows the otpauth:// QR code and the secret as text.
+/// On first enrolment it also shows the otpauth:// QR code and the secret as text. Its layout is
+/// `ui/code-page.ui`.
 @MainActor
 final class CodePage: StackPage {
     let root: UnsafeMutablePointer<GtkWidget>
     private let scaffold: PageScaffold
+    private let icon: UnsafeMutablePointer<GtkWidget>
     private let enrolment: UnsafeMutablePointer<GtkWidget>
     private var qrSlot: UnsafeMutablePointer<GtkWidget>?
     private let secret: Label
@@ -20,29 +22,17 @@ final class CodePage: StackPage {
     var onCancel: (@MainActor () -> Void)?
 
     init() {
-        scaffold = PageScaffold(
-            icon: PageScaffold.icon("dialog-password-symbolic"),
-            title: tr("Enter Your Two-Factor Code"),
-            description: tr("Open your authenticator app and enter the six-digit code for Portal."))
+        let layout = UILayout("ui/code-page.ui")
+        scaffold = PageScaffold(layout)
         root = scaffold.root
-
-        secret = Label("", classes: ["totp-secret"], selectable: true)
-        let secretHint = makeLabel(tr("Can’t scan it? Enter this key in your authenticator app:"), classes: ["dim-label", "caption"])
-        enrolment = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 8, children: [secretHint, secret.widget])
-
-        problem = Label("", classes: ["inline-error"])
-        problem.isVisible = false
-
-        code = Entry(placeholder: "000000", accessibleLabel: tr("Six-digit code")) { [weak self] in self?.submitIfComplete() }
-        code.addClass("code-entry")
-        gtk_entry_set_input_purpose(code.widget.cast(), GTK_INPUT_PURPOSE_PIN)
-        gtk_entry_set_alignment(code.widget.cast(), 0.5)
-        gtk_entry_set_max_length(code.widget.cast(), 32) // room for a pasted "123 456" before it is cleaned
+        icon = layout.widget("icon")
+        enrolment = layout.widget("enrolment")
+        secret = Label(layout.widget("secret"))
+        problem = Label(layout.widget("problem"))
+        code = Entry(layout.widget("code")) { [weak self] in self?.submitIfComplete() }
         code.onChange { [weak self] in self?.codeChanged() }
-
-        verify = Button(tr("_Verify"), classes: ["pill", "suggested-action"]) { [weak self] in self?.submitIfComplete() }
-        cancel = Button(tr("Cancel"), classes: ["pill"]) { [weak self] in self?.onCancel?() }
-        append(scaffold.body, enrolment, code.widget, problem.widget, verify.widget, cancel.widget)
+        verify = Button(layout.widget("verify")) { [weak self] in self?.submitIfComplete() }
+        cancel = Button(layout.widget("cancel")) { [weak self] in self?.onCancel?() }
     }
 
     /// Shows the page for a new challenge: the QR code and key only when the link came with it.
@@ -58,7 +48,7 @@ final class CodePage: StackPage {
         secret.text = groupedSecret(challenge.totpSecret ?? "")
         gtk_widget_set_visible(enrolment, challenge.totpLink == nil ? 0 : 1)
         // The QR code takes the icon's place, so the page fits the window without scrolling.
-        gtk_widget_set_visible(scaffold.icon, challenge.totpLink == nil ? 1 : 0)
+        gtk_widget_set_visible(icon, challenge.totpLink == nil ? 1 : 0)
         scaffold.title.text = challenge.totpLink == nil ? tr("Enter Your Two-Factor Code") : tr("Set Up Two-Factor Sign-In")
         scaffold.description.text =
             challenge.totpLink == nil

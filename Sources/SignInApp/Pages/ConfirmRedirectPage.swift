@@ -3,7 +3,7 @@ import SignInFlow
 
 /// "Finish Signing In?": a sign-in link arrived that this app did not start, or started before it
 /// last ended (or one that would replace the signed-in account). Nothing is sent until the person chooses Continue; Ignore drops
-/// it and the grant stays unspent.
+/// it and the grant stays unspent. Its layout is `ui/confirm-redirect-page.ui`.
 @MainActor
 final class ConfirmRedirectPage: StackPage {
     let root: UnsafeMutablePointer<GtkWidget>
@@ -16,15 +16,12 @@ final class ConfirmRedirectPage: StackPage {
     var onIgnore: (@MainActor () -> Void)?
 
     init() {
-        scaffold = PageScaffold(
-            icon: PageScaffold.icon("dialog-question-symbolic"),
-            title: tr("Finish Signing In?"), description: "")
+        let layout = UILayout("ui/confirm-redirect-page.ui")
+        scaffold = PageScaffold(layout)
         root = scaffold.root
-        detail = Label("", classes: ["dim-label"])
-        ignore = Button(tr("_Discard Link"), classes: ["pill", "suggested-action"]) { [weak self] in self?.onIgnore?() }
-        ignore.setAccessibleDescription(tr("Drops the link without signing in"))
-        continueButton = Button(tr("_Sign In"), classes: ["pill"]) { [weak self] in self?.onContinue?() }
-        append(scaffold.body, detail.widget, ignore.widget, continueButton.widget)
+        detail = Label(layout.widget("detail"))
+        ignore = Button(layout.widget("discard")) { [weak self] in self?.onIgnore?() }
+        continueButton = Button(layout.widget("sign_in")) { [weak self] in self?.onContinue?() }
     }
 
     func show(_ confirm: ConfirmRedirect) {

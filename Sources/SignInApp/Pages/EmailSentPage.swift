@@ -1,6 +1,7 @@
 import CSignInUI
 
-/// "Check Your Email": the magic link is on its way; opening it on this computer signs in.
+/// "Check Your Email": the magic link is on its way; opening it on this computer signs in. Its
+/// layout is `ui/email-sent-page.ui`.
 @MainActor
 final class EmailSentPage: StackPage {
     let root: UnsafeMutablePointer<GtkWidget>
@@ -12,16 +13,11 @@ final class EmailSentPage: StackPage {
     var onResend: (@MainActor () -> Void)?
 
     init() {
-        scaffold = PageScaffold(
-            icon: PageScaffold.icon("mail-unread-symbolic"),
-            title: tr("Check Your Email"), description: "")
+        let layout = UILayout("ui/email-sent-page.ui")
+        scaffold = PageScaffold(layout)
         root = scaffold.root
-        let hint = makeLabel(
-            tr("The link works once and expires soon. If nothing arrives, check your spam folder or send a new link."),
-            classes: ["dim-label", "caption"])
-        resend = Button(tr("_Resend Link"), classes: ["pill"]) { [weak self] in self?.onResend?() }
-        back = Button(tr("_Use Another Way to Sign In"), classes: ["pill"]) { [weak self] in self?.onBack?() }
-        append(scaffold.body, hint, resend.widget, back.widget)
+        resend = Button(layout.widget("resend")) { [weak self] in self?.onResend?() }
+        back = Button(layout.widget("back")) { [weak self] in self?.onBack?() }
     }
 
     func show(email: String) {

@@ -14,26 +14,13 @@ final class ErrorBanner {
     var onAction: (@MainActor () -> Void)?
     var onClose: (@MainActor () -> Void)?
 
-    init() {
-        root = gtk_revealer_new()!
-        message = Label.bannerMessage()
-        announcer = portal_ui_new_alert(gtk_box_get_type())!
-        gtk_widget_set_hexpand(announcer, 1)
-        gtk_box_append(announcer.cast(), message.widget)
-        action = Button(tr("_Try Again"), classes: ["banner-action"]) { [weak self] in self?.onAction?() }
-        gtk_widget_set_valign(action.widget, GTK_ALIGN_CENTER)
-        close = Button(
-            child: makeIcon("window-close-symbolic", size: 16), accessibleLabel: tr("Dismiss"),
-            classes: ["flat", "circular"]
-        ) { [weak self] in self?.onClose?() }
-        gtk_widget_set_valign(close.widget, GTK_ALIGN_CENTER)
-        let bar = makeBox(
-            GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["error-banner"],
-            children: [makeIcon("dialog-warning-symbolic", size: 16), announcer, action.widget, close.widget])
-        gtk_revealer_set_child(root.cast(), bar)
-        gtk_revealer_set_transition_type(root.cast(), GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN)
-        // Hidden for assistive technology too while folded away (GTK 4.8 reports no "showing" state).
-        gtk_widget_set_visible(root, 0)
+    /// The banner of the main window's layout (`ui/main-window.ui`).
+    init(_ layout: UILayout) {
+        root = layout.widget("error_banner")
+        message = Label(layout.widget("error_message"))
+        announcer = layout.widget("error_announcer")
+        action = Button(layout.widget("error_action")) { [weak self] in self?.onAction?() }
+        close = Button(layout.widget("error_close")) { [weak self] in self?.onClose?() }
     }
 
     /// Shows `error`, or hides the banner for nil.

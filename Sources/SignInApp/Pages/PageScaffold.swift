@@ -1,40 +1,25 @@
 import CSignInUI
 
-/// The common layout of every page: a scrollable, width-clamped column with an icon, a title and a
-/// description on top, then the page's own controls in `body`.
+/// The structure every page's layout file shares (`data/ui/*-page.ui`): a scrollable, width-clamped
+/// column with an icon, a title and a description on top, then the page's own controls. The files
+/// name the parts the pages change alike: `page` (the root), `title` and `description`. Their labels
+/// wrap at any character, so a long word (an address, a translation) never widens the window, and
+/// each button has a label child with a mnemonic: GTK 4.8 leaves a button named only by its `label`
+/// property unnamed for assistive technology.
 @MainActor
 struct PageScaffold {
-    let root: UnsafeMutablePointer<GtkWidget>
-    let body: UnsafeMutablePointer<GtkWidget>
+    /// Keeps the page's widgets alive once its layout has gone; the stack holds it too once shown.
+    private let page: Widget
     let title: Label
     let description: Label
-    let icon: UnsafeMutablePointer<GtkWidget>
 
-    init(icon: UnsafeMutablePointer<GtkWidget>, title titleText: String, description descriptionText: String) {
-        self.icon = icon
-        title = Label(titleText, classes: ["title-2"])
-        description = Label(descriptionText, classes: ["dim-label", "page-description"])
-        body = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12)
-        let column = makeBox(
-            GTK_ORIENTATION_VERTICAL, spacing: 8, classes: ["page"],
-            children: [icon, title.widget, description.widget, body])
-        gtk_widget_set_valign(column, GTK_ALIGN_CENTER)
-        gtk_widget_set_vexpand(column, 1)
-
-        let clamp = adw_clamp_new()!
-        adw_clamp_set_maximum_size(OpaquePointer(clamp), 380)
-        adw_clamp_set_child(OpaquePointer(clamp), column)
-
-        root = gtk_scrolled_window_new()!
-        gtk_scrolled_window_set_policy(root.cast(), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_scrolled_window_set_child(root.cast(), clamp)
-        gtk_widget_set_vexpand(root, 1)
+    init(_ layout: UILayout) {
+        page = Widget(layout.widget("page"))
+        title = Label(layout.widget("title"))
+        description = Label(layout.widget("description"))
     }
 
-    /// A large themed icon for the top of a page.
-    static func icon(_ name: String) -> UnsafeMutablePointer<GtkWidget> {
-        makeIcon(name, size: 64, classes: ["page-icon"])
-    }
+    var root: UnsafeMutablePointer<GtkWidget> { page.widget }
 }
 
 /// A page of the main window's stack: its root widget goes into the stack.

@@ -11,18 +11,11 @@ final class SchemeHandlerBanner {
 
     var onMakeDefault: (@MainActor () -> Void)?
 
-    init() {
-        root = gtk_revealer_new()!
-        message = Label.bannerMessage()
-        makeDefault = Button(tr("_Make Default"), classes: ["banner-action"]) { [weak self] in self?.onMakeDefault?() }
-        makeDefault.setAccessibleDescription(tr("Makes Portal Sign-In the app that receives sign-in links"))
-        gtk_widget_set_valign(makeDefault.widget, GTK_ALIGN_CENTER)
-        let bar = makeBox(
-            GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["warning-banner"],
-            children: [makeIcon("dialog-warning-symbolic", size: 16), message.widget, makeDefault.widget])
-        gtk_revealer_set_child(root.cast(), bar)
-        gtk_revealer_set_transition_type(root.cast(), GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN)
-        gtk_widget_set_visible(root, 0)
+    /// The banner of the main window's layout (`ui/main-window.ui`).
+    init(_ layout: UILayout) {
+        root = layout.widget("scheme_banner")
+        message = Label(layout.widget("scheme_message"))
+        makeDefault = Button(layout.widget("make_default")) { [weak self] in self?.onMakeDefault?() }
     }
 
     /// Shows the banner naming the scheme's `owner` or the program holding the D-Bus name (which

@@ -9,7 +9,8 @@ import TurnkeyAuth
 /// "Set Up Portal Sign-In", shown instead of a sign-in that cannot work: no service has a default
 /// ID, so until one is entered (or the local test environment chosen) nothing is sent anywhere. The
 /// person picks the service, types the ID its administrator gave them, or turns on the local test
-/// environment; Continue saves the choice to GSettings and the window moves on at once.
+/// environment; Continue saves the choice to GSettings and the window moves on at once. Its layout
+/// is `ui/set-up-page.ui`.
 @MainActor
 final class SetUpPage: StackPage {
     /// What Continue saves.
@@ -22,61 +23,28 @@ final class SetUpPage: StackPage {
 
     let root: UnsafeMutablePointer<GtkWidget>
     private let scaffold: PageScaffold
-    private var backendChoices: [(Backend, Widget)] = []
+    private let backendChoices: [(Backend, Widget)]
     private let idRow: Widget
     private let idList: UnsafeMutablePointer<GtkWidget>
     private let localSwitch: Widget
-    private let problem = Label("", classes: ["error", "caption"])
+    private let problem: Label
     private var continueButton: Button!
-    private var controls: UnsafeMutablePointer<GtkWidget>!
+    private let controls: UnsafeMutablePointer<GtkWidget>
     private var backend: Backend = .portal
 
     var onContinue: (@MainActor (Choice) -> Void)?
 
     init() {
-        scaffold = PageScaffold(
-            icon: PageScaffold.icon("preferences-system-symbolic"),
-            title: tr("Set Up Portal Sign-In"),
-            description: tr(
-                "Choose the service your organization uses and enter the ID it gave you. You can change this later in Preferences."))
+        let layout = UILayout("ui/set-up-page.ui")
+        scaffold = PageScaffold(layout)
         root = scaffold.root
-
-        let services = gtk_list_box_new()!
-        gtk_widget_add_css_class(services, "boxed-list")
-        gtk_list_box_set_selection_mode(services.cast(), GTK_SELECTION_NONE)
-        for choice in BackendChoiceRows.make(selected: nil) {
-            backendChoices.append((choice.backend, choice.radio))
-            gtk_list_box_append(services.cast(), choice.row)
-        }
-
-        idList = gtk_list_box_new()!
-        gtk_widget_add_css_class(idList, "boxed-list")
-        gtk_list_box_set_selection_mode(idList.cast(), GTK_SELECTION_NONE)
-        idRow = Widget(adw_entry_row_new())
-        gtk_list_box_append(idList.cast(), idRow.widget)
-
-        let local = gtk_list_box_new()!
-        gtk_widget_add_css_class(local, "boxed-list")
-        gtk_list_box_set_selection_mode(local.cast(), GTK_SELECTION_NONE)
-        let localRow = adw_action_row_new()!
-        adw_preferences_row_set_title(localRow.cast(), tr("Local test environment"))
-        adw_action_row_set_subtitle(
-            localRow.cast(), tr("The auth emulator on this computer, for development and testing. No real accounts."))
-        localSwitch = Widget(gtk_switch_new())
-        gtk_widget_set_valign(localSwitch.widget, GTK_ALIGN_CENTER)
-        adw_action_row_add_suffix(localRow.cast(), localSwitch.widget)
-        adw_action_row_set_activatable_widget(localRow.cast(), localSwitch.widget)
-        gtk_list_box_append(local.cast(), localRow)
-
-        gtk_label_set_xalign(problem.widget.cast(), 0)
-        problem.isVisible = false
-        continueButton = Button(tr("_Continue"), classes: ["pill", "suggested-action"]) { [weak self] in self?.submit() }
-        gtk_widget_set_halign(continueButton.widget, GTK_ALIGN_CENTER)
-        gtk_widget_set_margin_top(continueButton.widget, 12)
-        controls = makeBox(
-            GTK_ORIENTATION_VERTICAL, spacing: 12,
-            children: [services, idList, local, problem.widget, continueButton.widget])
-        append(scaffold.body, controls)
+        backendChoices = [(.portal, Widget(layout.widget("portal_choice"))), (.turnkey, Widget(layout.widget("turnkey_choice")))]
+        idRow = Widget(layout.widget("id_row"))
+        idList = layout.widget("id_list")
+        localSwitch = Widget(layout.widget("local_switch"))
+        problem = Label(layout.widget("problem"))
+        controls = layout.widget("controls")
+        continueButton = Button(layout.widget("continue")) { [weak self] in self?.submit() }
 
         for (backend, radio) in backendChoices {
             radio.connect(.toggled) { [weak self, weak radio] in

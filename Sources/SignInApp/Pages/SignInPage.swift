@@ -3,13 +3,14 @@ import FoundationEssentials
 import SignInFlow
 
 /// "Sign in": a button per provider the backend enables (in a stable order: Google, Apple, Discord,
-/// X), and an email field for a sign-in link where the backend offers one.
+/// X), and an email field for a sign-in link where the backend offers one. Its layout is
+/// `ui/sign-in-page.ui`.
 @MainActor
 final class SignInPage: StackPage {
     let root: UnsafeMutablePointer<GtkWidget>
     private let scaffold: PageScaffold
     private let providerBox: UnsafeMutablePointer<GtkWidget>
-    private var emailSection: UnsafeMutablePointer<GtkWidget>!
+    private let emailSection: UnsafeMutablePointer<GtkWidget>
     private var buttons: [SignInProvider: BrandButton] = [:]
     private var shown: [SignInProvider] = []
     private var email: Entry!
@@ -22,36 +23,16 @@ final class SignInPage: StackPage {
     var onBack: (@MainActor () -> Void)?
 
     init() {
-        scaffold = PageScaffold(
-            icon: PageScaffold.icon("system-users-symbolic"),
-            title: tr("Sign In to Portal"),
-            description: tr("Use your Google or Apple account, or get a sign-in link by email."))
+        let layout = UILayout("ui/sign-in-page.ui")
+        scaffold = PageScaffold(layout)
         root = scaffold.root
-
-        providerBox = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12)
-        gtk_box_set_homogeneous(providerBox.cast(), 1)
-
-        let separator = makeBox(GTK_ORIENTATION_HORIZONTAL, spacing: 12, classes: ["or-separator"])
-        let left = gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)!
-        let right = gtk_separator_new(GTK_ORIENTATION_HORIZONTAL)!
-        gtk_widget_set_hexpand(left, 1)
-        gtk_widget_set_hexpand(right, 1)
-        gtk_widget_set_valign(left, GTK_ALIGN_CENTER)
-        gtk_widget_set_valign(right, GTK_ALIGN_CENTER)
-        append(separator, left, makeLabel(tr("or"), classes: ["dim-label"], wrap: false), right)
-
-        email = Entry(placeholder: tr("you@example.com"), accessibleLabel: tr("Email address")) { [weak self] in
-            self?.submitEmail()
-        }
-        gtk_entry_set_input_purpose(email.widget.cast(), GTK_INPUT_PURPOSE_EMAIL)
-        sendLink = Button(tr("Email Me a Sign-In Link"), classes: ["pill"]) { [weak self] in self?.submitEmail() }
+        providerBox = layout.widget("provider_box")
+        emailSection = layout.widget("email_section")
+        email = Entry(layout.widget("email")) { [weak self] in self?.submitEmail() }
+        sendLink = Button(layout.widget("send_link")) { [weak self] in self?.submitEmail() }
         email.onChange { [weak self] in self?.updateSendLink() }
-        emailSection = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 12, children: [separator, email.widget, sendLink.widget])
         updateSendLink()
-
-        back = Button(tr("_Back to Your Accounts"), classes: ["pill"]) { [weak self] in self?.onBack?() }
-        gtk_widget_set_margin_top(back.widget, 12)
-        append(scaffold.body, providerBox, emailSection, back.widget)
+        back = Button(layout.widget("back")) { [weak self] in self?.onBack?() }
     }
 
     func show(_ state: SignInPageState) {

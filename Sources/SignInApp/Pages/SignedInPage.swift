@@ -6,16 +6,17 @@ import SignInFlow
 /// "Signed in": who is signed in, to which app and where, and the wallets' addresses (each with a
 /// copy button), as the backend's profile says; the identifiers (end user, client, organization,
 /// session expiry) in a Details expander. The other signed-in accounts to switch to, Add Account
-/// where the backend keeps several, and Sign Out, which asks first (the window's dialog).
+/// where the backend keeps several, and Sign Out, which asks first (the window's dialog). Its layout
+/// is `ui/signed-in-page.ui`.
 @MainActor
 final class SignedInPage: StackPage {
     let root: UnsafeMutablePointer<GtkWidget>
     private let scaffold: PageScaffold
     private let accountList: UnsafeMutablePointer<GtkWidget>
-    private let profileList = FactList()
+    private let profileList: FactList
     private let walletHeading: UnsafeMutablePointer<GtkWidget>
-    private let walletList = FactList()
-    private let detailList = FactList()
+    private let walletList: FactList
+    private let detailList: FactList
     private let details: UnsafeMutablePointer<GtkWidget>
     private var accountButtons: [AccountToggle] = []
     private var addAccount: Button!
@@ -29,32 +30,19 @@ final class SignedInPage: StackPage {
     var onReloadProfile: (@MainActor () -> Void)?
 
     init() {
-        scaffold = PageScaffold(
-            icon: PageScaffold.icon("emblem-ok-symbolic"),
-            title: tr("You’re Signed In"),
-            description: tr("Your session is saved in your keyring, so you stay signed in next time."))
+        let layout = UILayout("ui/signed-in-page.ui")
+        scaffold = PageScaffold(layout)
         root = scaffold.root
-
-        accountList = makeBox(GTK_ORIENTATION_VERTICAL, spacing: 0, classes: ["linked", "account-switcher"])
-        portal_ui_set_accessible_label(accountList, tr("Signed-in accounts"))
-        walletHeading = makeLabel(tr("Wallets"), classes: ["heading"], wrap: false)
-        gtk_widget_set_halign(walletHeading, GTK_ALIGN_START)
-        gtk_widget_set_margin_top(walletHeading, 6)
-        details = gtk_expander_new_with_mnemonic(tr("_Details"))!
-        gtk_expander_set_child(details.cast(), detailList.root)
-        portal_ui_set_accessible_label(details, tr("Details")) // GTK 4.8 names it after its class
-        gtk_widget_set_margin_top(details, 6)
-
-        addAccount = Button(tr("_Add Account"), classes: ["pill"]) { [weak self] in self?.onAddAccount?() }
-        addAccount.setAccessibleDescription(tr("Signs in with another account and keeps this one"))
-        // It asks before anything ends (an ellipsis says so), and it is never what Enter presses.
-        signOut = Button(tr("_Sign Out…"), classes: ["pill", "destructive-action"]) { [weak self] in
+        accountList = layout.widget("account_list")
+        profileList = FactList(layout.widget("profile_list"))
+        walletHeading = layout.widget("wallet_heading")
+        walletList = FactList(layout.widget("wallet_list"))
+        details = layout.widget("details")
+        detailList = FactList(layout.widget("detail_list"))
+        addAccount = Button(layout.widget("add_account")) { [weak self] in self?.onAddAccount?() }
+        signOut = Button(layout.widget("sign_out")) { [weak self] in
             if let account = self?.shown?.current { self?.onSignOut?(account) }
         }
-        gtk_widget_set_margin_top(addAccount.widget, 12)
-        append(
-            scaffold.body, accountList, profileList.root, walletHeading, walletList.root, details, addAccount.widget,
-            signOut.widget)
     }
 
     func show(_ state: SignedInPageState) {

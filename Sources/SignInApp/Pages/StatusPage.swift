@@ -1,6 +1,7 @@
 import CSignInUI
 
-/// A page with a spinner and a line of text ("Checking your saved session…").
+/// A page with a spinner and a line of text ("Checking your saved session…"); its layout is
+/// `ui/status-page.ui`.
 @MainActor
 final class StatusPage: StackPage {
     let root: UnsafeMutablePointer<GtkWidget>
@@ -8,11 +9,10 @@ final class StatusPage: StackPage {
     private let scaffold: PageScaffold
 
     init() {
-        spinner = gtk_spinner_new()!
-        gtk_widget_set_size_request(spinner, 48, 48)
-        gtk_widget_set_halign(spinner, GTK_ALIGN_CENTER)
-        scaffold = PageScaffold(icon: spinner, title: tr("One moment…"), description: "")
+        let layout = UILayout("ui/status-page.ui")
+        scaffold = PageScaffold(layout)
         root = scaffold.root
+        spinner = layout.widget("spinner")
     }
 
     func show(_ text: String) {

@@ -55,7 +55,7 @@ final class PreferencesWindow {
     private var gsettings: UnsafeMutablePointer<GSettings> { settings.object.assumingMemoryBound(to: GSettings.self) }
 
     private init(parent: UnsafeMutablePointer<GtkWindow>) {
-        let layout = PreferencesLayout()
+        let layout = UILayout("ui/preferences.ui")
         window = Widget(layout.widget("window"))
         toasts = layout.widget("toasts")
         let created = g_settings_new(SettingsLocation.schemaId)!
@@ -90,7 +90,7 @@ final class PreferencesWindow {
         overrides.backend ?? BackendChoice.resolve(environment: [:], settings: SettingsLocation.read()).backend
     }
 
-    private func setUpBackendChoice(_ layout: PreferencesLayout) {
+    private func setUpBackendChoice(_ layout: UILayout) {
         let inUse = backendInUse
         for (backend, id) in [(Backend.portal, "portal"), (.turnkey, "turnkey")] {
             let radio = Widget(layout.widget("\(id)_choice"))
@@ -131,7 +131,7 @@ final class PreferencesWindow {
 
     // MARK: - Each service's settings
 
-    private func makePortalGroup(_ layout: PreferencesLayout) -> SettingsGroup {
+    private func makePortalGroup(_ layout: UILayout) -> SettingsGroup {
         SettingsGroup(
             layout, id: "portal",
             fields: [
@@ -143,7 +143,7 @@ final class PreferencesWindow {
             onReset: { [weak self] in self?.showToast(tr("Settings reset")) })
     }
 
-    private func makeTurnkeyGroup(_ layout: PreferencesLayout) -> SettingsGroup {
+    private func makeTurnkeyGroup(_ layout: UILayout) -> SettingsGroup {
         SettingsGroup(
             layout, id: "turnkey",
             fields: [
@@ -159,25 +159,5 @@ final class PreferencesWindow {
 
     private func showToast(_ message: String) {
         adw_toast_overlay_add_toast(toasts.cast(), adw_toast_new(message))
-    }
-}
-
-/// `ui/preferences.ui`, built once per window: its widgets by id.
-@MainActor
-struct PreferencesLayout {
-    private let builder: GObjectRef
-
-    init() {
-        let created = gtk_builder_new_from_resource(Resources.path("ui/preferences.ui"))!
-        builder = GObjectRef(adopting: created.gpointer)
-        g_object_unref(created.gpointer)
-    }
-
-    /// The widget with this id; the layout file and this code name the same ones.
-    func widget(_ id: String) -> UnsafeMutablePointer<GtkWidget> {
-        guard let object = gtk_builder_get_object(OpaquePointer(builder.object), id) else {
-            preconditionFailure("ui/preferences.ui has no object \(id)")
-        }
-        return UnsafeMutableRawPointer(object).assumingMemoryBound(to: GtkWidget.self)
     }
 }

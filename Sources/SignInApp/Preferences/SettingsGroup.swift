@@ -34,7 +34,7 @@ final class SettingsGroup {
 
     /// `otherKeys`: settings the group shows in other rows (a switch) that Reset also restores.
     init(
-        _ layout: PreferencesLayout, id: String, fields: [Field], otherKeys: [Setting] = [], overrides: EnvironmentOverrides,
+        _ layout: UILayout, id: String, fields: [Field], otherKeys: [Setting] = [], overrides: EnvironmentOverrides,
         settings: UnsafeMutablePointer<GSettings>, onReset: @escaping @MainActor () -> Void
     ) {
         self.settings = settings

@@ -10,11 +10,9 @@ final class FactList {
     /// The buttons of the rows shown, kept alive with them.
     private var buttons: [Button] = []
 
-    init() {
-        root = gtk_list_box_new()!
-        gtk_list_box_set_selection_mode(root.cast(), GTK_SELECTION_NONE)
-        gtk_widget_add_css_class(root, "boxed-list")
-        gtk_widget_add_css_class(root, "account-card")
+    /// Fills `list`, a boxed GtkListBox of a layout file.
+    init(_ list: UnsafeMutablePointer<GtkWidget>) {
+        root = list
     }
 
     var isEmpty: Bool { rows.isEmpty }

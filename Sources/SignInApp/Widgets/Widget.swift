@@ -41,6 +41,12 @@ final class Button: Widget {
         }
     }
 
+    /// A button of a layout file (`UILayout`): its label, classes and accessible words are the file's.
+    init(_ button: UnsafeMutablePointer<GtkWidget>, onClick: @escaping @MainActor () -> Void) {
+        super.init(button)
+        connect(.clicked, onClick)
+    }
+
     init(_ title: String, classes: [String] = [], onClick: @escaping @MainActor () -> Void) {
         super.init(gtk_button_new())
         // The label child names the button for assistive technology (through its mnemonic widget);
@@ -68,13 +74,11 @@ final class Button: Widget {
     }
 }
 
-/// A single-line GtkEntry.
+/// A single-line GtkEntry of a layout file (`UILayout`), and what Enter in it does.
 @MainActor
 final class Entry: Widget {
-    init(placeholder: String, accessibleLabel: String, onActivate: @escaping @MainActor () -> Void) {
-        super.init(gtk_entry_new())
-        gtk_entry_set_placeholder_text(widget.cast(), placeholder)
-        setAccessibleLabel(accessibleLabel)
+    init(_ entry: UnsafeMutablePointer<GtkWidget>, onActivate: @escaping @MainActor () -> Void) {
+        super.init(entry)
         connect(.activate, onActivate)
     }
 
@@ -89,26 +93,12 @@ final class Entry: Widget {
     }
 }
 
-/// A GtkLabel whose text changes.
+/// A GtkLabel of a layout file (`UILayout`) whose text changes.
 @MainActor
 final class Label: Widget {
-    init(_ text: String = "", classes: [String] = [], wrap: Bool = true, selectable: Bool = false) {
-        super.init(makeLabel(text, classes: classes, wrap: wrap))
-        gtk_label_set_selectable(widget.cast(), selectable ? 1 : 0)
-    }
     var text: String {
         get { String(cString: gtk_label_get_text(widget.cast())) }
         set { gtk_label_set_text(widget.cast(), newValue) }
-    }
-
-    /// A banner's message: left-aligned, taking the width beside the banner's buttons.
-    static func bannerMessage() -> Label {
-        let message = Label("", classes: [])
-        gtk_label_set_xalign(message.widget.cast(), 0)
-        gtk_label_set_justify(message.widget.cast(), GTK_JUSTIFY_LEFT)
-        gtk_widget_set_hexpand(message.widget, 1)
-        gtk_widget_set_valign(message.widget, GTK_ALIGN_CENTER)
-        return message
     }
 }
 
@@ -139,11 +129,6 @@ func makeBox(
 }
 
 @MainActor
-func append(_ box: UnsafeMutablePointer<GtkWidget>, _ children: UnsafeMutablePointer<GtkWidget>...) {
-    for child in children { gtk_box_append(box.cast(), child) }
-}
-
-@MainActor
 func setMargins(_ widget: UnsafeMutablePointer<GtkWidget>, _ margin: Int32) {
     gtk_widget_set_margin_top(widget, margin)
     gtk_widget_set_margin_bottom(widget, margin)
@@ -153,9 +138,8 @@ func setMargins(_ widget: UnsafeMutablePointer<GtkWidget>, _ margin: Int32) {
 
 /// A themed icon at a given pixel size.
 @MainActor
-func makeIcon(_ name: String, size: Int32, classes: [String] = []) -> UnsafeMutablePointer<GtkWidget> {
+func makeIcon(_ name: String, size: Int32) -> UnsafeMutablePointer<GtkWidget> {
     let image = gtk_image_new_from_icon_name(name)!
     gtk_image_set_pixel_size(image.cast(), size)
-    for className in classes { gtk_widget_add_css_class(image, className) }
     return image
 }
