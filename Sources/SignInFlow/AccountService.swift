@@ -35,6 +35,8 @@ public protocol AccountService: AnyObject {
     func signOut(_ account: SignedInAccount) async throws
     /// Called when a signed-in session ends (the backend rejected it) or changes (refreshed).
     var onAccountChange: (@MainActor (AccountChange) -> Void)? { get set }
+    /// Starts the next browser sign-ins from `anchor`'s window: the browser gets it as its parent.
+    func setPresentationAnchor(_ anchor: any PresentationAnchor)
 }
 
 /// A backend that signs in with an emailed link (Portal's magic links).

@@ -2,5 +2,6 @@
 // API speaks of them, so its users need only `import SignInFlow`.
 @_exported import enum AuthBase.Backend
 @_exported import protocol AuthBase.OfferedRedirect
+@_exported import protocol AuthBase.PresentationAnchor
 @_exported import enum AuthBase.RedirectStanding
 @_exported import enum AuthBase.SignInProvider

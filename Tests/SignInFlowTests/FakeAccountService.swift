@@ -50,6 +50,8 @@ final class FakeAccountService: EmailLinkSignIn, TwoFactorSignIn, AccountDesktop
     static let bob = SignedInAccount(id: "eu-bob", title: "eu-bob", details: [.endUser("eu-bob"), .client("cl-bob")])
 
     var onAccountChange: (@MainActor (AccountChange) -> Void)?
+    /// The app anchors its services to the window; the flow never does, so nothing to record.
+    func setPresentationAnchor(_ anchor: any PresentationAnchor) {}
     var authorizeURL: URL? { signInWaiter == nil ? nil : URL(string: "https://accounts.example/authorize?state=s") }
     /// The provider of the running sign-in, until its redirect was taken.
     private var awaiting: SignInProvider?

@@ -196,9 +196,7 @@ public final class SignInApplication {
     /// parent (the OpenURI portal's) and, on Wayland, an activation token from it.
     @discardableResult
     private func anchor(_ service: any AccountService) -> any AccountService {
-        guard let windowAnchor else { return service }
-        if let portal = service as? PortalAccountService { portal.setPresentationAnchor(windowAnchor) }
-        if let turnkey = service as? TurnkeyAccountService { turnkey.setPresentationAnchor(windowAnchor) }
+        if let windowAnchor { service.setPresentationAnchor(windowAnchor) }
         return service
     }
 
