@@ -60,6 +60,20 @@ final class ServerTests: EmulatorSuite {
         #expect(gone, "the emulator outlived the process that started it")
     }
 
+    @Test func keepsNoneOfTheDescriptorsItsStarterHadOpen() throws {
+        // A test process starts the emulator while it runs other children: a pipe to one of those,
+        // held by the emulator too, would give its reader no end of file while the emulator runs.
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let launched = try EmulatorLauncher()
+        defer { launched.stop() }
+        close(ends[1])
+        var reader = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
+        let ready = poll(&reader, 1, 5000)
+        #expect(ready == 1 && reader.revents & Int16(POLLHUP) != 0, "the emulator holds the write end of its starter's pipe")
+    }
+
     @Test(.enabled(if: HostAddresses.nonLoopbackIPv4 != nil, "the machine has no address besides loopback"))
     func isNotReachableOnTheMachinesOtherAddresses() async throws {
         let address = try #require(HostAddresses.nonLoopbackIPv4)
