@@ -29,6 +29,40 @@ extension GNOMEIntegration {
             }
             #expect(order == [0, 1, 2, 3, 4])
         }
+
+        // The CLI's interrupt: a cancellation on a worker thread queues the wait's end on the loop;
+        // the loop's own task then asks which ports are held, and must find that end done.
+        @Test func aValueAskedOnTheLoopSeesWorkQueuedFromAnotherThreadBeforeIt() async throws {
+            GLibLoopThread.ensureRunning()
+            let recorder = OrderRecorder()
+            let seen = try await withTaskExecutorPreference(MainLoopBridge.mainContextExecutor) {
+                #expect(GLibLoopThread.isCurrent)
+                let queued = DispatchSemaphore(value: 0)
+                Thread {
+                    MainLoopBridge.invoke { recorder.values.append(1) }
+                    queued.signal()
+                }.start()
+                queued.wait()
+                return try await MainLoopBridge.value { recorder.values }
+            }
+            #expect(seen == [1])
+        }
+
+        @Test func tasksPreferringTheMainContextRunOnTheLoopThreadInOrder() async {
+            GLibLoopThread.ensureRunning()
+            let recorder = OrderRecorder()
+            await withTaskExecutorPreference(MainLoopBridge.mainContextExecutor) {
+                await withTaskGroup(of: Void.self) { group in
+                    for index in 0..<5 {
+                        group.addTask {
+                            #expect(GLibLoopThread.isCurrent)
+                            recorder.values.append(index)
+                        }
+                    }
+                }
+            }
+            #expect(recorder.values == [0, 1, 2, 3, 4])
+        }
     }
 
     private final class OrderRecorder: @unchecked Sendable {
