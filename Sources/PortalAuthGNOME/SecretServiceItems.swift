@@ -188,11 +188,17 @@ private final class SecretServiceConnection: @unchecked Sendable {
     private var service: UnsafeMutablePointer<SecretService>?
     /// Who waits for the connection being opened; nil when none is.
     private var waiting: [(Opened) -> Void]?
+    /// Someone asked for the session ahead of a save (`prepare`), and it is not being opened yet.
+    private var sessionWanted = false
 
     /// Main context only: hands `use` the connection, opening it first if need be (with its
-    /// session when `openingSession`).
+    /// session when `openingSession`: then also on a connection opened earlier without one).
     func withService(openingSession: Bool, _ use: @escaping (Opened) -> Void) {
-        if let service { return use(.success(MainContextPointer(service))) }
+        if openingSession { sessionWanted = true }
+        if let service {
+            openSessionIfWanted(service)
+            return use(.success(MainContextPointer(service)))
+        }
         if waiting != nil {
             waiting?.append(use)
             return
@@ -208,6 +214,7 @@ private final class SecretServiceConnection: @unchecked Sendable {
                 let opened: Opened
                 if let service = secret_service_get_finish(result, &error) {
                     connection.service = service
+                    connection.openSessionIfWanted(service)
                     opened = .success(MainContextPointer(service))
                 } else {
                     let failure = GLibError.take(&error)
@@ -219,10 +226,20 @@ private final class SecretServiceConnection: @unchecked Sendable {
             }, Unmanaged.passRetained(self).toOpaque())
     }
 
+    /// Starts the session's key exchange in the background when `prepare` asked for it and the
+    /// connection has none: the connection is often opened first without one, to ask whether the
+    /// keyring is locked before a grant is spent, and the exchange then runs beside the grant's.
+    private func openSessionIfWanted(_ service: UnsafeMutablePointer<SecretService>) {
+        guard sessionWanted else { return }
+        sessionWanted = false
+        if secret_service_get_session_algorithms(service) == nil { secret_service_ensure_session(service, nil, nil, nil) }
+    }
+
     /// Main context only: lets go of libsecret's connection.
     func close() {
         if let service { g_object_unref(service) }
         service = nil
+        sessionWanted = false
     }
 
     /// Main context only: lets go of the connection and of libsecret's shared one, so the next call
