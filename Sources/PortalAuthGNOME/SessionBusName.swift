@@ -26,7 +26,8 @@ package struct SessionBusName: Sendable {
     }
 
     /// Asks the bus (`GetConnectionUnixProcessID`) and compares executables. `nobody` when there is no
-    /// session bus or the bus cannot say: then GApplication finds no owner to forward to either.
+    /// session bus or the bus cannot say: then GApplication finds no owner to forward to either. The
+    /// session bus connection it opens is kept for the rest of the process.
     package func owner() -> Owner {
         if FlatpakSandbox.isInside { return .nobody }
         guard let pid = ownerPid() else { return .nobody }
@@ -43,7 +44,9 @@ package struct SessionBusName: Sendable {
             g_clear_error(&error)
             return nil
         }
-        defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
+        // Deliberately not released: GIO's shared connection lives only while someone holds it, and
+        // the app registers its name on it right after. Released, it closed, and registering opened a
+        // second connection (its own authentication handshake and Hello) before the first frame.
         var argument: OpaquePointer? = g_variant_new_string(name)
         let parameters = g_variant_new_tuple(&argument, 1)
         guard
