@@ -43,9 +43,11 @@ struct CommandBackend<Core: BackendCore>: Sendable {
     let program: String
     /// How errors name one of its commands: `command`, `Turnkey command`.
     let commandNoun: String
-    /// The help text: `helpIntro`, each command's lines, `helpOutro`.
-    let helpIntro: String
-    let helpOutro: String
+    /// The help text: `helpIntro`, each command's lines, `helpOutro`. Made only when the help is
+    /// asked for: the settings part is built from the settings table, work every other command
+    /// would pay for at start.
+    let helpIntro: @Sendable () -> String
+    let helpOutro: @Sendable () -> String
     /// The usage error for an option given to a command it does not belong to.
     let misplaced: @Sendable (_ option: String, _ command: String) -> String
     /// Taken by every command (besides `--emulator`, which every backend takes).
@@ -55,7 +57,7 @@ struct CommandBackend<Core: BackendCore>: Sendable {
     let commands: [Command<Core>]
 
     var helpText: String {
-        ([helpIntro] + commands.map(\.help) + [helpOutro]).joined(separator: "\n")
+        ([helpIntro()] + commands.map(\.help) + [helpOutro()]).joined(separator: "\n")
     }
 }
 

@@ -29,8 +29,8 @@ extension CommandBackend<PortalCLI> {
         CommandBackend(
             program: "portal-auth",
             commandNoun: "command",
-            helpIntro: Help.portalIntro,
-            helpOutro: Help.portalOutro,
+            helpIntro: { Help.portalIntro },
+            helpOutro: { Help.portalOutro },
             misplaced: { option, _ in "--\(option) belongs to verify-totp only." },
             sharedOptions: Option.configuring(.portal).map { Option($0, blankRefusal: blankRefusal($0)) },
             optionWords: ["--open"],

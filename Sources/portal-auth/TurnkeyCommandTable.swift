@@ -18,8 +18,8 @@ extension CommandBackend<TurnkeyCLI> {
         CommandBackend(
             program: "portal-auth turnkey",
             commandNoun: "Turnkey command",
-            helpIntro: Help.turnkeyIntro,
-            helpOutro: Help.turnkeyOutro,
+            helpIntro: { Help.turnkeyIntro },
+            helpOutro: { Help.turnkeyOutro },
             misplaced: { option, command in "--\(option) does not belong to \(command)." },
             // The session key belongs to the commands that read or write a session.
             sharedOptions: Option.configuring(.turnkey, except: [.turnkeySessionKey]).map { Option($0) },
