@@ -12,14 +12,11 @@ enum SecretPortalPresence {
     /// How long a portal being started may take before it counts as missing.
     private static let timeoutMilliseconds: Int32 = 10_000
 
-    /// Blocking: for the CLI, before its main loop runs.
+    /// Blocking: for the CLI, before its main loop runs. The session bus connection it opens is kept
+    /// for libsecret's calls to the portal (`SessionBus`).
     static func check() -> Bool {
+        guard let bus = SessionBus.keptConnection() else { return false }
         var error: UnsafeMutablePointer<GError>?
-        guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
-            g_clear_error(&error)
-            return false
-        }
-        defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
         let reply = g_dbus_connection_call_sync(
             bus, portalName, portalPath, properties, "Get", versionParameters(), nil, G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds,
             nil, &error)

@@ -22,20 +22,13 @@ public enum SecretServicePresence {
     /// How long a service being started may take before it counts as missing.
     private static let startTimeoutMilliseconds: Int32 = 10_000
 
-    /// Blocking: for the CLI, before its main loop runs.
-    ///
-    /// The session bus connection it opens is kept for the rest of the process: GIO's shared
-    /// connection lives only while someone holds it, so releasing it here made libsecret's first
-    /// call open a second connection (its own authentication handshake and `Hello`) moments later.
+    /// Blocking: for the CLI, before its main loop runs. The session bus connection it opens is kept
+    /// for libsecret's calls (`SessionBus`).
     public static func check() -> Bool {
         if FlatpakSandbox.isInside { return SecretPortalPresence.check() }
         if usesFileBackend { return true }
+        guard let bus = SessionBus.keptConnection() else { return false }
         var error: UnsafeMutablePointer<GError>?
-        guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
-            g_clear_error(&error)
-            return false
-        }
-        // Deliberately not released (see above); a second check takes a second reference to the same connection.
         let owned = g_dbus_connection_call_sync(
             bus, busDaemon, busPath, busDaemon, "NameHasOwner", nameParameters(),
             nil, G_DBUS_CALL_FLAGS_NONE, -1, nil, &error)

@@ -27,7 +27,7 @@ package struct SessionBusName: Sendable {
 
     /// Asks the bus (`GetConnectionUnixProcessID`) and compares executables. `nobody` when there is no
     /// session bus or the bus cannot say: then GApplication finds no owner to forward to either. The
-    /// session bus connection it opens is kept for the rest of the process.
+    /// session bus connection it opens is kept (`SessionBus`).
     package func owner() -> Owner {
         if FlatpakSandbox.isInside { return .nobody }
         guard let pid = ownerPid() else { return .nobody }
@@ -39,14 +39,9 @@ package struct SessionBusName: Sendable {
     }
 
     private func ownerPid() -> UInt32? {
+        // The app registers its name on this connection right after.
+        guard let bus = SessionBus.keptConnection() else { return nil }
         var error: UnsafeMutablePointer<GError>?
-        guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
-            g_clear_error(&error)
-            return nil
-        }
-        // Deliberately not released: GIO's shared connection lives only while someone holds it, and
-        // the app registers its name on it right after. Released, it closed, and registering opened a
-        // second connection (its own authentication handshake and Hello) before the first frame.
         var argument: OpaquePointer? = g_variant_new_string(name)
         let parameters = g_variant_new_tuple(&argument, 1)
         guard
