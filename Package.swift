@@ -31,7 +31,7 @@ let package = Package(
     ],
     targets: [
         // pkg-config flags only; the headers are included by the C module of each layer.
-        .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        .systemLibrary(name: "CGio", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
         .systemLibrary(name: "CLibsoup", pkgConfig: "libsoup-3.0", providers: [.apt(["libsoup-3.0-dev"])]),
         .systemLibrary(name: "CLibsecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         .systemLibrary(name: "CGtk4", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
@@ -41,7 +41,7 @@ let package = Package(
         // crypto.c includes OpenSSL's headers (libssl-dev) but opens libcrypto only when first used;
         // qrcode.c includes libqrencode's (libqrencode-dev) and opens libqrencode the same way.
         .target(name: "CGLibSupport", dependencies: ["CGio"], linkerSettings: [.linkedLibrary("dispatch")]),
-        .target(name: "CAuthPlatform", dependencies: ["CLibsoup", "CLibsecret"]),
+        .target(name: "CAuthPlatform", dependencies: ["CGio"]),
         .target(name: "CEmulatorServer", dependencies: ["CLibsoup"]),
         .target(name: "CSignInUI", dependencies: ["CGtk4", "CAdwaita"]),
 
@@ -87,9 +87,14 @@ let package = Package(
         .testTarget(name: "GLibSupportTests", dependencies: ["GLibSupport", "CGLibSupport"]),
         .testTarget(name: "SignInFlowTests", dependencies: ["SignInFlow", "AuthTestSupport"]),
         .testTarget(name: "SignInAccountsTests", dependencies: ["SignInAccounts", "AuthTestSupport"]),
+        // Holds CAuthPlatform's declarations of libsoup and libsecret to their own headers (it does not
+        // compile if one differs); built with the tests, as the app and the CLI link neither library.
+        .target(name: "LibraryDeclarations", dependencies: ["CAuthPlatform", "CLibsoup", "CLibsecret"], path: "Tests/LibraryDeclarations"),
         .testTarget(
             name: "GNOMETests",
-            dependencies: ["PortalAuth", "TurnkeyAuth", "PortalAuthGNOME", "GLibSupport", "CAuthPlatform", "AuthTestSupport"],
+            dependencies: [
+                "PortalAuth", "TurnkeyAuth", "PortalAuthGNOME", "GLibSupport", "CAuthPlatform", "LibraryDeclarations", "AuthTestSupport"
+            ],
             exclude: ["Support/fake-prompter.py"])
     ]
 )

@@ -128,13 +128,13 @@ private final class UnlockInFlight: @unchecked Sendable {
         waiting = [done]
         let copy = g_strdup(path)
         var paths: [UnsafePointer<gchar>?] = [UnsafePointer(copy), nil]
-        secret_service_unlock_dbus_paths(
+        libsecret.secret_service_unlock_dbus_paths(
             service.pointer, &paths, nil,
             { source, result, userData in
                 let inFlight = Unmanaged<UnlockInFlight>.fromOpaque(userData!).takeRetainedValue()
                 var unlocked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
                 var error: UnsafeMutablePointer<GError>?
-                let count = secret_service_unlock_dbus_paths_finish(
+                let count = libsecret.secret_service_unlock_dbus_paths_finish(
                     OpaquePointer(source).map { UnsafeMutablePointer<SecretService>($0) },
                     result, &unlocked, &error)
                 g_strfreev(unlocked)

@@ -24,7 +24,7 @@ enum GIOTypes {
         ]
         for type in types { g_type_ensure(type) }
         // libsoup's class initialisers are where the main thread waited: run them here, once.
-        for type in [soup_session_get_type(), soup_message_get_type()] {
+        for type in [libsoup.soup_session_get_type(), libsoup.soup_message_get_type()] {
             g_type_class_unref(g_type_class_ref(type))
         }
         return true

@@ -1,6 +1,7 @@
 import AuthBase
 import CAuthPlatform
 import GLibSupport
+import Synchronization
 
 /// `SecretItems` on libsecret, called on GLib's main context (so the app's loop never blocks on
 /// D-Bus), chosen once per process: outside a sandbox the Secret Service API
@@ -20,19 +21,33 @@ package enum LibsecretItems {
 /// A libsecret schema of string attributes. `SECRET_SCHEMA_NONE` keeps the schema name in
 /// `xdg:schema`, so lookups find only this schema's items.
 final class LibsecretSchema: Sendable {
-    let pointer: MainContextPointer<UnsafeMutablePointer<SecretSchema>>
+    private let name: String
+    private let attributeNames: [String]
+    private let made = Mutex<MainContextPointer<UnsafeMutablePointer<SecretSchema>>?>(nil)
 
     init(name: String, attributeNames: [String]) {
-        let types = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, nil)
-        for attribute in attributeNames {
-            g_hash_table_insert(
-                types, g_strdup(attribute), UnsafeMutableRawPointer(bitPattern: Int(SECRET_SCHEMA_ATTRIBUTE_STRING.rawValue)))
-        }
-        pointer = MainContextPointer(secret_schema_newv(name, SECRET_SCHEMA_NONE, types))
-        g_hash_table_unref(types)
+        self.name = name
+        self.attributeNames = attributeNames
     }
 
-    deinit { secret_schema_unref(pointer.pointer) }
+    /// Made on the first keyring call, not with the store: making it opens libsecret (secret_api.h),
+    /// which a command that never reads the keyring (`portal-auth methods`) should not load.
+    var pointer: MainContextPointer<UnsafeMutablePointer<SecretSchema>> {
+        made.withLock { made in
+            if let made { return made }
+            let types = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, nil)
+            for attribute in attributeNames {
+                g_hash_table_insert(
+                    types, g_strdup(attribute), UnsafeMutableRawPointer(bitPattern: Int(SECRET_SCHEMA_ATTRIBUTE_STRING)))
+            }
+            let schema = MainContextPointer(libsecret.secret_schema_newv(name, SECRET_SCHEMA_NONE, types)!)
+            g_hash_table_unref(types)
+            made = schema
+            return schema
+        }
+    }
+
+    deinit { made.withLock { made in made.map { libsecret.secret_schema_unref($0.pointer) } } }
 }
 
 /// Attributes as libsecret takes and gives them.
@@ -113,8 +128,8 @@ final class PendingCall<T: Sendable>: CallInFlight {
 enum KeyringErrors {
     static func classify(_ error: GLibError) -> SessionStoreError {
         let kind: SessionStoreError.Kind
-        if error.domain == secret_error_get_quark() {
-            switch SecretError(rawValue: UInt32(bitPattern: error.code)) {
+        if error.domain == libsecret.secret_error_get_quark() {
+            switch error.code {
             case SECRET_ERROR_IS_LOCKED: kind = .locked
             case SECRET_ERROR_NO_SUCH_OBJECT: kind = .noCollection
             default: kind = .other

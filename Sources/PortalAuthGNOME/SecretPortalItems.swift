@@ -13,44 +13,44 @@ final class SecretPortalItems: SecretItems, Sendable {
 
     func lookup(_ attributes: [String: String]) async throws -> String? {
         try await call(attributes) { schema, table, callback, box in
-            secret_password_lookupv(schema, table, nil, callback, box)
+            libsecret.secret_password_lookupv(schema, table, nil, callback, box)
         } finish: { result, error in
-            guard let text = secret_password_lookup_finish(result, &error) else { return nil }
-            defer { secret_password_free(text) }
+            guard let text = libsecret.secret_password_lookup_finish(result, &error) else { return nil }
+            defer { libsecret.secret_password_free(text) }
             return String(cString: text)
         }
     }
 
     func store(_ secret: String, label: String, attributes: [String: String]) async throws {
         let stored: Bool = try await call(attributes) { schema, table, callback, box in
-            secret_password_storev(schema, table, SECRET_COLLECTION_DEFAULT, label, secret, nil, callback, box)
+            libsecret.secret_password_storev(schema, table, SECRET_COLLECTION_DEFAULT, label, secret, nil, callback, box)
         } finish: { result, error in
-            secret_password_store_finish(result, &error) != 0
+            libsecret.secret_password_store_finish(result, &error) != 0
         }
         if !stored { throw SessionStoreError(.notKept) }
     }
 
     func clear(_ attributes: [String: String]) async throws {
         let _: Bool = try await call(attributes) { schema, table, callback, box in
-            secret_password_clearv(schema, table, nil, callback, box)
+            libsecret.secret_password_clearv(schema, table, nil, callback, box)
         } finish: { result, error in
-            secret_password_clear_finish(result, &error) != 0
+            libsecret.secret_password_clear_finish(result, &error) != 0
         }
     }
 
     func search(_ attributes: [String: String]) async throws -> [SecretItemSummary] {
         // The keyring file is unlocked by the portal's key as a whole: no item is ever locked.
         try await call(attributes) { schema, table, callback, box in
-            secret_password_searchv(schema, table, SECRET_SEARCH_ALL, nil, callback, box)
+            libsecret.secret_password_searchv(schema, table, SECRET_SEARCH_ALL, nil, callback, box)
         } finish: { result, error in
             var summaries: [SecretItemSummary] = []
-            let list = secret_password_search_finish(result, &error)
+            let list = libsecret.secret_password_search_finish(result, &error)
             var node = list
             while let current = node {
                 let item = OpaquePointer(current.pointee.data)
                 summaries.append(
                     SecretItemSummary(
-                        attributes: LibsecretAttributes.dictionary(secret_retrievable_get_attributes(item)),
+                        attributes: LibsecretAttributes.dictionary(libsecret.secret_retrievable_get_attributes(item)),
                         isLocked: false))
                 node = current.pointee.next
             }
@@ -109,12 +109,12 @@ private final class PasswordBackend: @unchecked Sendable {
         }
         waiting = [start]
         let nothing = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free)
-        secret_password_lookupv(
+        libsecret.secret_password_lookupv(
             schema.pointer, nothing, nil,
             { _, result, userData in
                 let backend = Unmanaged<PasswordBackend>.fromOpaque(userData!).takeRetainedValue()
                 var error: UnsafeMutablePointer<GError>?
-                if let text = secret_password_lookup_finish(result, &error) { secret_password_free(text) }
+                if let text = libsecret.secret_password_lookup_finish(result, &error) { libsecret.secret_password_free(text) }
                 g_clear_error(&error) // a failure shows again in the call that waited, with its own error
                 backend.ready = true
                 let waiting = backend.waiting ?? []

@@ -17,21 +17,21 @@ final class SecretServiceItems: SecretItems, Sendable {
 
     func lookup(_ attributes: [String: String]) async throws -> String? {
         return try await call(attributes) { service, schema, table, callback, box in
-            secret_service_lookup(service, schema, table, nil, callback, box)
+            libsecret.secret_service_lookup(service, schema, table, nil, callback, box)
         } finish: { service, result, error in
-            guard let value = secret_service_lookup_finish(service, result, &error) else { return nil }
-            defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
-            return secret_value_get_text(value).map { String(cString: $0) }
+            guard let value = libsecret.secret_service_lookup_finish(service, result, &error) else { return nil }
+            defer { libsecret.secret_value_unref(UnsafeMutableRawPointer(value)) }
+            return libsecret.secret_value_get_text(value).map { String(cString: $0) }
         }
     }
 
     func store(_ secret: String, label: String, attributes: [String: String]) async throws {
-        let value = MainContextPointer(secret_value_new(secret, -1, "text/plain")!)
-        defer { secret_value_unref(UnsafeMutableRawPointer(value.pointer)) }
+        let value = MainContextPointer(libsecret.secret_value_new(secret, -1, "text/plain")!)
+        defer { libsecret.secret_value_unref(UnsafeMutableRawPointer(value.pointer)) }
         let stored: Bool = try await call(attributes) { service, schema, table, callback, box in
-            secret_service_store(service, schema, table, SECRET_COLLECTION_DEFAULT, label, value.pointer, nil, callback, box)
+            libsecret.secret_service_store(service, schema, table, SECRET_COLLECTION_DEFAULT, label, value.pointer, nil, callback, box)
         } finish: { service, result, error in
-            secret_service_store_finish(service, result, &error) != 0
+            libsecret.secret_service_store_finish(service, result, &error) != 0
         }
         if !stored { throw SessionStoreError(.notKept) }
     }
@@ -39,9 +39,9 @@ final class SecretServiceItems: SecretItems, Sendable {
     func clear(_ attributes: [String: String]) async throws {
         // FALSE without an error means nothing matched, which is fine.
         let _: Bool = try await call(attributes) { service, schema, table, callback, box in
-            secret_service_clear(service, schema, table, nil, callback, box)
+            libsecret.secret_service_clear(service, schema, table, nil, callback, box)
         } finish: { service, result, error in
-            secret_service_clear_finish(service, result, &error) != 0
+            libsecret.secret_service_clear_finish(service, result, &error) != 0
         }
     }
 
@@ -49,11 +49,11 @@ final class SecretServiceItems: SecretItems, Sendable {
         // Which items are locked, as the daemon answers now: an item object's Locked property can
         // still say unlocked just after the keyring locked.
         let lockedPaths: Set<String> = try await call(attributes) { service, schema, table, callback, box in
-            secret_service_search_for_dbus_paths(service, schema, table, nil, callback, box)
+            libsecret.secret_service_search_for_dbus_paths(service, schema, table, nil, callback, box)
         } finish: { service, result, error in
             var unlocked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
             var locked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
-            guard secret_service_search_for_dbus_paths_finish(service, result, &unlocked, &locked, &error) != 0 else { return [] }
+            guard libsecret.secret_service_search_for_dbus_paths_finish(service, result, &unlocked, &locked, &error) != 0 else { return [] }
             defer {
                 g_strfreev(unlocked)
                 g_strfreev(locked)
@@ -68,10 +68,10 @@ final class SecretServiceItems: SecretItems, Sendable {
         }
         // SECRET_SEARCH_ALL without UNLOCK: never raises a prompt, and also returns locked items.
         let found: [SecretItemSummary] = try await call(attributes) { service, schema, table, callback, box in
-            secret_service_search(service, schema, table, SECRET_SEARCH_ALL, nil, callback, box)
+            libsecret.secret_service_search(service, schema, table, SECRET_SEARCH_ALL, nil, callback, box)
         } finish: { service, result, error in
             var summaries: [SecretItemSummary] = []
-            var node = secret_service_search_finish(service, result, &error)
+            var node = libsecret.secret_service_search_finish(service, result, &error)
             let list = node
             while let current = node {
                 let item = current.pointee.data.assumingMemoryBound(to: SecretItem.self)
@@ -79,8 +79,8 @@ final class SecretServiceItems: SecretItems, Sendable {
                     cString: g_dbus_proxy_get_object_path(UnsafeMutableRawPointer(item).assumingMemoryBound(to: GDBusProxy.self)))
                 summaries.append(
                     SecretItemSummary(
-                        attributes: LibsecretAttributes.dictionary(secret_item_get_attributes(item)),
-                        isLocked: secret_item_get_locked(item) != 0 || lockedPaths.contains(path)))
+                        attributes: LibsecretAttributes.dictionary(libsecret.secret_item_get_attributes(item)),
+                        isLocked: libsecret.secret_item_get_locked(item) != 0 || lockedPaths.contains(path)))
                 node = current.pointee.next
             }
             g_list_free_full(list, g_object_unref)
@@ -206,13 +206,13 @@ private final class SecretServiceConnection: @unchecked Sendable {
         waiting = [use]
         GIOTypes.register() // before libsecret's worker thread connects to the bus
         let flags = openingSession ? SECRET_SERVICE_OPEN_SESSION : SECRET_SERVICE_NONE
-        secret_service_get(
+        libsecret.secret_service_get(
             flags, nil,
             { _, result, userData in
                 let connection = Unmanaged<SecretServiceConnection>.fromOpaque(userData!).takeRetainedValue()
                 var error: UnsafeMutablePointer<GError>?
                 let opened: Opened
-                if let service = secret_service_get_finish(result, &error) {
+                if let service = libsecret.secret_service_get_finish(result, &error) {
                     connection.service = service
                     connection.openSessionIfWanted(service)
                     opened = .success(MainContextPointer(service))
@@ -232,7 +232,9 @@ private final class SecretServiceConnection: @unchecked Sendable {
     private func openSessionIfWanted(_ service: UnsafeMutablePointer<SecretService>) {
         guard sessionWanted else { return }
         sessionWanted = false
-        if secret_service_get_session_algorithms(service) == nil { secret_service_ensure_session(service, nil, nil, nil) }
+        if libsecret.secret_service_get_session_algorithms(service) == nil {
+            libsecret.secret_service_ensure_session(service, nil, nil, nil)
+        }
     }
 
     /// Main context only: lets go of libsecret's connection.
@@ -246,6 +248,6 @@ private final class SecretServiceConnection: @unchecked Sendable {
     /// connects anew and opens a new session.
     func reconnect() {
         close()
-        secret_service_disconnect()
+        libsecret.secret_service_disconnect()
     }
 }

@@ -8,10 +8,10 @@ package enum SoupHeaders {
     package static func fields(of headers: OpaquePointer?, lowercasingNames: Bool = false) -> [String: String] {
         var fields: [String: String] = [:]
         var iterator = SoupMessageHeadersIter()
-        soup_message_headers_iter_init(&iterator, headers)
+        libsoup.soup_message_headers_iter_init(&iterator, headers)
         var name: UnsafePointer<CChar>?
         var value: UnsafePointer<CChar>?
-        while soup_message_headers_iter_next(&iterator, &name, &value) != 0 {
+        while libsoup.soup_message_headers_iter_next(&iterator, &name, &value) != 0 {
             guard let name, let value else { continue }
             let key = lowercasingNames ? String(cString: name).lowercased() : String(cString: name)
             let text = String(cString: value)

@@ -87,22 +87,22 @@ public final class SoupTransport: HTTPTransport, Sendable {
         case .loaded(let database): authorities = database.pointer
         case nil: authorities = nil
         }
-        guard let message = soup_message_new(request.method, request.url.absoluteString) else {
+        guard let message = libsoup.soup_message_new(request.method, request.url.absoluteString) else {
             continuation.resume(throwing: TransportError(.invalidRequest, host: address))
             return
         }
-        let headers = soup_message_get_request_headers(message)
+        let headers = libsoup.soup_message_get_request_headers(message)
         for (name, value) in request.headers {
-            soup_message_headers_replace(headers, name, value)
+            libsoup.soup_message_headers_replace(headers, name, value)
         }
-        var flags = SOUP_MESSAGE_NO_REDIRECT.rawValue
+        var flags = SOUP_MESSAGE_NO_REDIRECT
         if let body = request.body {
             let bytes = body.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
-            soup_message_set_request_body_from_bytes(message, nil, bytes)
+            libsoup.soup_message_set_request_body_from_bytes(message, nil, bytes)
             g_bytes_unref(bytes)
-            flags |= SOUP_MESSAGE_NEW_CONNECTION.rawValue
+            flags |= SOUP_MESSAGE_NEW_CONNECTION
         }
-        soup_message_set_flags(message, SoupMessageFlags(rawValue: flags))
+        libsoup.soup_message_set_flags(message, flags)
 
         let pending = PendingRequest(
             message: message, host: host, port: port, authorities: authorities,
@@ -111,7 +111,7 @@ public final class SoupTransport: HTTPTransport, Sendable {
         pending.watchCertificate()
         pending.startDeadline(seconds: configuration.timeoutSeconds)
         let route: Route = request.url.host.map(URLPolicy.isLoopbackHost) == true ? .direct : .desktopProxy
-        soup_session_send_async(
+        libsoup.soup_session_send_async(
             session(for: route), message, G_PRIORITY_DEFAULT, cancellable.pointer,
             { source, result, userData in
                 let pending = Unmanaged<PendingRequest>.fromOpaque(userData!).takeRetainedValue()
@@ -124,12 +124,12 @@ public final class SoupTransport: HTTPTransport, Sendable {
         sessions.withLock { sessions in
             if let existing = sessions[route] { return existing.pointer }
             GIOTypes.register() // before libsoup's resolver threads start
-            let created = soup_session_new()!
+            let created = libsoup.soup_session_new()!
             // Per read or write; the deadline covers the whole request.
-            soup_session_set_timeout(created, guint(configuration.timeoutSeconds))
-            soup_session_set_user_agent(created, "portal-auth-linux/\(ProductVersion.current)")
+            libsoup.soup_session_set_timeout(created, guint(configuration.timeoutSeconds))
+            libsoup.soup_session_set_user_agent(created, "portal-auth-linux/\(ProductVersion.current)")
             // NULL means no proxy at all; left unset, libsoup asks g_proxy_resolver_get_default().
-            if route == .direct { soup_session_set_proxy_resolver(created, nil) }
+            if route == .direct { libsoup.soup_session_set_proxy_resolver(created, nil) }
             sessions[route] = MainContextPointer(created)
             return created
         }
@@ -288,14 +288,14 @@ private final class PendingRequest {
 
     func sent(session: UnsafeMutablePointer<SoupSession>, result: OpaquePointer) {
         var error: UnsafeMutablePointer<GError>?
-        let opened = soup_session_send_finish(session, result, &error)
+        let opened = libsoup.soup_session_send_finish(session, result, &error)
         if let failure = GLibError.take(&error) {
             if let opened { g_object_unref(opened) }
             fail(failure)
             return
         }
         stream = opened
-        if let declared = Int(exactly: soup_message_headers_get_content_length(soup_message_get_response_headers(message))),
+        if let declared = Int(exactly: libsoup.soup_message_headers_get_content_length(libsoup.soup_message_get_response_headers(message))),
             declared > maxResponseBytes
         {
             finish(.failure(TransportError(.responseTooLarge, host: address, detail: "\(declared) bytes declared")))
@@ -329,7 +329,7 @@ private final class PendingRequest {
         }
         if size == 0 {
             g_input_stream_close(stream, nil, nil)
-            let status = Int(soup_message_get_status(message).rawValue)
+            let status = Int(libsoup.soup_message_get_status(message))
             finish(.success(HTTPResponse(status: status, headers: responseHeaders(), body: body)))
         } else if body.count > maxResponseBytes {
             // The rest is never read: releasing the stream closes the connection.
@@ -360,7 +360,7 @@ private final class PendingRequest {
     }
 
     private func responseHeaders() -> [String: String] {
-        SoupHeaders.fields(of: soup_message_get_response_headers(message))
+        SoupHeaders.fields(of: libsoup.soup_message_get_response_headers(message))
     }
 }
 

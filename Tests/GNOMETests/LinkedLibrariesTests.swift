@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// The layers hold by the build, not by discipline: the CLI and the emulator are linked without
-/// GTK or libadwaita, because only the UI's C module includes them (Package.swift).
+/// GTK or libadwaita, because only the UI's C module includes them (Package.swift). And what a
+/// program loads before `main` is what every start pays for.
 @Suite struct LinkedLibrariesTests {
     private func linkedLibraries(_ executable: String) throws -> [String] {
         try #require(FileManager.default.isExecutableFile(atPath: executable), "\(executable) must be built first")
@@ -19,7 +20,43 @@ import Testing
     func commandLineProgramsLinkNoGTK(program: String) throws {
         let libraries = try linkedLibraries(Binaries.directory.appendingPathComponent(program).path)
         #expect(uiLibraries(libraries) == [], "\(program) links UI libraries")
-        #expect(libraries.contains { $0.hasPrefix("libsoup-3") }, "\(program) should link libsoup")
+        #expect(libraries.contains { $0.hasPrefix("libgio-2.0") }, "ldd should list \(program)'s libraries")
+    }
+
+    /// libsoup and libsecret, and the libraries they need, are opened on first use (CAuthPlatform's
+    /// soup_api.h and secret_api.h): the app's first frame sends no request and reads no keyring.
+    @Test(arguments: ["portal-auth", "portal-sign-in"])
+    func neitherLibsoupNorLibsecretIsLoadedBeforeMain(program: String) throws {
+        let libraries = try linkedLibraries(
+            program == "portal-sign-in" ? Binaries.app : Binaries.directory.appendingPathComponent(program).path)
+        let found = libraries.filter { ["libsoup-3", "libsecret-1", "libgcrypt", "libnghttp2", "libpsl"].contains(where: $0.hasPrefix) }
+        #expect(found == [], "\(program) loads these before main")
+    }
+
+    /// The positive control: the same check finds libsoup in the emulator, whose server is libsoup's.
+    @Test func theEmulatorLinksLibsoup() throws {
+        let libraries = try linkedLibraries(Binaries.directory.appendingPathComponent("portal-auth-emulator").path)
+        #expect(libraries.contains { $0.hasPrefix("libsoup-3") })
+    }
+
+    /// A request opens libsoup; only the keyring opens libsecret, so `methods` never loads it.
+    @Test func aRequestOpensLibsoupButNotLibsecret() {
+        let run = CLI(apiHost: "127.0.0.1:1").run(["methods"], extraEnvironment: ["LD_DEBUG": "files"])
+        #expect(run.status != 0, "nothing listens on port 1")
+        #expect(run.stderr.contains("file=libsoup-3.0.so.0"), "libsoup was not opened")
+        #expect(!run.stderr.contains("file=libsecret-1.so.0"), "methods opened libsecret")
+    }
+
+    /// A libsoup that cannot be opened ends the program as the dynamic loader would have, had it
+    /// been linked: a line naming the library, and status 127; no crash.
+    @Test func aLibsoupThatCannotBeOpenedIsNamed() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("broken-libsoup-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data().write(to: directory.appendingPathComponent("libsoup-3.0.so.0"))
+        let run = CLI(apiHost: "127.0.0.1:1").run(["methods"], extraEnvironment: ["LD_LIBRARY_PATH": directory.path])
+        #expect(run.status == 127)
+        #expect(run.stderr.hasPrefix("portal-auth: cannot open libsoup-3.0.so.0: "), "stderr: \(run.stderr)")
     }
 
     /// Most of a `portal-auth` run is loading libraries, so it loads only what every command needs:
