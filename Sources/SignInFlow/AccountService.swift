@@ -90,10 +90,16 @@ public protocol AccountDesktop: AnyObject {
     func describe(_ error: any Error, backend: Backend) -> UserFacingError
     /// How long the backend asked to wait before asking again, when `error` is its rate limit.
     func retryAfter(_ error: any Error) -> Double?
+    /// Returns once the window has drawn its first frame. The flow asks the network and the keyring
+    /// only after it: the libraries that speak to them are opened on first use, and the first frame
+    /// (the status page) needs neither.
+    func firstFrameDrawn() async
 }
 
 extension AccountDesktop {
     public func retryAfter(_ error: any Error) -> Double? { nil }
+    /// No window to wait for.
+    public func firstFrameDrawn() async {}
 }
 
 /// What a redirect finishes: a provider sign-in or an email link.

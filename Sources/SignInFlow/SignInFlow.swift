@@ -104,10 +104,11 @@ public final class SignInFlow {
         deferred += uris
         show(.loading)
         Task {
+            await desktop.firstFrameDrawn()
             let choices = await service.signInChoices()
             providers = choices.providers
             offersEmailLinks = choices.emailLinks && service is any EmailLinkSignIn
-            // Asked after the first await, so reading the desktop's MIME defaults never delays the first frame.
+            // Asked after the first frame, as the network and the keyring are, so reading the desktop's MIME defaults never delays it.
             foreignSchemeHandler = desktop.foreignSchemeHandler()
             guard await desktop.keyringAvailable() else { return waitForKeyring() }
             restored = true

@@ -56,7 +56,29 @@ final class FakeAccountService: EmailLinkSignIn, TwoFactorSignIn, AccountDesktop
     /// The provider of the running sign-in, until its redirect was taken.
     private var awaiting: SignInProvider?
 
-    func signInChoices() async -> SignInChoices { SignInChoices(providers: providerList, emailLinks: offersEmailLinks) }
+    /// How often the flow asked which sign-ins the backend offers (a request, so not in `calls`).
+    private(set) var choicesAsked = 0
+
+    func signInChoices() async -> SignInChoices {
+        choicesAsked += 1
+        return SignInChoices(providers: providerList, emailLinks: offersEmailLinks)
+    }
+
+    /// Holds the flow in `firstFrameDrawn` until `drawFirstFrame()`, as a window not drawn yet does.
+    var holdFirstFrame = false
+    private var firstFrameWaiters: [CheckedContinuation<Void, Never>] = []
+
+    func firstFrameDrawn() async {
+        guard holdFirstFrame else { return }
+        await withCheckedContinuation { firstFrameWaiters.append($0) }
+    }
+
+    func drawFirstFrame() {
+        holdFirstFrame = false
+        let waiters = firstFrameWaiters
+        firstFrameWaiters = []
+        for waiter in waiters { waiter.resume() }
+    }
 
     var profileResult: Result<AccountProfile, any Error> = .success(AccountProfile())
     /// The accounts whose profile was fetched, in order (apart from `calls`: no sign-in step).

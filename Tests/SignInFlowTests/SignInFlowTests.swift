@@ -54,6 +54,23 @@ final class SignInFlowTests {
         #expect(service.calls == ["restore"])
     }
 
+    /// The status page is drawn before anything is asked: the network's and the keyring's libraries
+    /// are opened on first use, and loading them must not hold up the window's first frame.
+    @Test func nothingIsAskedOfTheNetworkOrTheKeyringBeforeTheFirstFrame() async {
+        service.holdFirstFrame = true
+        flow.start()
+        for _ in 0..<50 { await Task.yield() }
+        try? await Task.sleep(for: .milliseconds(20))
+        #expect(flow.page == .loading)
+        #expect(service.choicesAsked == 0, "the sign-in methods were asked before the first frame")
+        #expect(service.keyringChecks == 0, "the keyring was asked for before the first frame")
+        #expect(service.calls == [], "the keyring was read before the first frame")
+        service.drawFirstFrame()
+        #expect(await until { flow.page == signInPage })
+        #expect(service.choicesAsked == 1)
+        #expect(service.calls == ["restore"])
+    }
+
     @Test func aSavedSessionShowsTheSignedInPage() async {
         service.restoreResult = .success([FakeAccountService.alice])
         flow.start()

@@ -23,6 +23,8 @@ final class DesktopAccountSupport: AccountDesktop {
 
     func openInBrowser(_ url: URL) async throws { try await browser.open(url) }
 
+    func firstFrameDrawn() async { await FirstFrame.shared.wait() }
+
     func describe(_ error: any Error, backend: Backend) -> UserFacingError { UserFacingErrors.describe(error, service: backend) }
 
     /// Portal's 429: the wait it names (a minute when it names none).

@@ -117,7 +117,10 @@ final class MainWindow {
         render()
     }
 
-    func present() { gtk_window_present(window.widget.cast()) }
+    func present() {
+        gtk_window_present(window.widget.cast())
+        FirstFrame.shared.watch(window.widget.cast())
+    }
 
     /// Signs in with `newFlow` from now on (the settings changed): the old flow's sign-in ends, and
     /// nothing it still finishes reaches the window.

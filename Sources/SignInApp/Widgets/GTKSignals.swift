@@ -23,6 +23,9 @@ extension SignalName {
 
     // GtkEventControllerKey: keyval, keycode, modifier state; a handler returning true stops the key
     static let keyPressed = SignalName("key-pressed")
+
+    // GdkFrameClock: a frame has been painted
+    static let afterPaint = SignalName("after-paint")
 }
 
 extension PropertyName {
