@@ -95,9 +95,15 @@ def test_the_manifest_installs_with_the_projects_own_script_into_app(manifest):
 
 
 def test_the_manifest_links_the_swift_runtime_statically(manifest):
+    """A release's own flags link the runtime in (and lay out start-up code): the manifest asks for a
+    release and does not replace them."""
     module = app_module(manifest)
-    values = list(module.get("build-commands", [])) + list((module.get("build-options", {}).get("env") or {}).values())
-    assert any("--static-swift-stdlib" in value for value in values)
+    environment = module.get("build-options", {}).get("env") or {}
+    assert environment.get("PORTAL_BUILD_CONFIG") == "release"
+    assert "PORTAL_SWIFT_BUILD_FLAGS" not in environment, "it would replace the release's flags"
+    install = (REPO / "script" / "install").read_text()
+    release_flags = install[install.index('elif [ "$config" = release ]'):install.index("else\n    extra_flags=()")]
+    assert "--static-swift-stdlib" in release_flags
 
 
 def test_the_manifest_puts_the_swift_toolchain_on_path(manifest):
